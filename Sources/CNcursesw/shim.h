@@ -1,0 +1,6 @@
+#ifndef CHECKLISTS_CNCURSESW_SHIM_H
+#define CHECKLISTS_CNCURSESW_SHIM_H
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <ncursesw/curses.h>
+#endif

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One undoable change to a `DataModel`: applying it and then its `inverse` restores the model.
+///
+/// Lists are named by their run-time `Checklist.ID`, so a change stays valid when renaming
+/// re-sorts the lists.
+public enum ModelChange: Equatable, Sendable {
+  /// Adds a list (already carrying its id).
+  case insertList(Checklist)
+  /// Deletes a list; carries the list so that the inverse can put it back.
+  case deleteList(Checklist)
+  /// Changes a list's name and icon.
+  case editList(id: Checklist.ID, old: ListInfo, new: ListInfo)
+  /// Inserts an item at an index of a list.
+  case insertItem(listID: Checklist.ID, index: Int, item: ChecklistItem)
+  /// Deletes the item at an index of a list.
+  case deleteItem(listID: Checklist.ID, index: Int, item: ChecklistItem)
+  /// Replaces the item at an index (edit, toggle).
+  case replaceItem(listID: Checklist.ID, index: Int, old: ChecklistItem, new: ChecklistItem)
+  /// Moves an item within a list.
+  case moveItem(listID: Checklist.ID, from: Int, to: Int)
+
+  /// A list's name and icon: what the list detail screen edits.
+  public struct ListInfo: Equatable, Sendable {
+    /// The list's name.
+    public var name: String
+    /// The list's icon name.
+    public var iconName: String
+
+    /// Creates list info.
+    public init(name: String, iconName: String) {
+      self.name = name
+      self.iconName = iconName
+    }
+  }
+
+  /// The change that undoes this one.
+  public var inverse: ModelChange {
+    switch self {
+    case .insertList(let list): return .deleteList(list)
+    case .deleteList(let list): return .insertList(list)
+    case .editList(let id, let old, let new): return .editList(id: id, old: new, new: old)
+    case .insertItem(let listID, let index, let item):
+      return .deleteItem(listID: listID, index: index, item: item)
+    case .deleteItem(let listID, let index, let item):
+      return .insertItem(listID: listID, index: index, item: item)
+    case .replaceItem(let listID, let index, let old, let new):
+      return .replaceItem(listID: listID, index: index, old: new, new: old)
+    case .moveItem(let listID, let from, let to):
+      return .moveItem(listID: listID, from: to, to: from)
+    }
+  }
+
+  /// The list the change touches.
+  public var listID: Checklist.ID {
+    switch self {
+    case .insertList(let list), .deleteList(let list): return list.id
+    case .editList(let id, _, _): return id
+    case .insertItem(let listID, _, _), .deleteItem(let listID, _, _),
+      .replaceItem(let listID, _, _, _), .moveItem(let listID, _, _):
+      return listID
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import CNcursesw
+import ChecklistsCore
+import ChecklistsUI

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A key as the terminal layer decodes it.
+public enum Key: Hashable, Sendable {
+  /// A printable character (never a control character).
+  case character(Character)
+  /// A control chord, e.g. `.control("s")` for Ctrl-S; always a lowercase letter.
+  case control(Character)
+  case enter, escape, tab, backTab, backspace, delete
+  case up, down, left, right, home, end, pageUp, pageDown
+  /// F1…F12.
+  case function(Int)
+}
+
+/// A mouse report, where the terminal sends them.
+public struct MouseEvent: Hashable, Sendable {
+  /// What happened.
+  public enum Kind: Hashable, Sendable {
+    case press, wheelUp, wheelDown
+  }
+
+  /// What happened.
+  public var kind: Kind
+  /// Where, 0-based.
+  public var position: GridPosition
+
+  /// Creates a mouse event.
+  public init(kind: Kind, position: GridPosition) {
+    self.kind = kind
+    self.position = position
+  }
+}
+
+/// How a save the program asked for ended, reported back by the driver.
+public struct SaveOutcome: Equatable, Sendable {
+  /// Whether the data is now safely on disk (false: failed, or went to a conflict copy).
+  public var succeeded: Bool
+  /// What to show on the status line, e.g. "Saved" or "Save failed: … (No space left on device)".
+  public var message: String
+
+  /// Creates an outcome.
+  public init(succeeded: Bool, message: String) {
+    self.succeeded = succeeded
+    self.message = message
+  }
+}
+
+/// Everything the UI state machine reacts to.
+public enum InputEvent: Equatable, Sendable {
+  case key(Key)
+  /// Text that arrived as a bracketed paste.
+  case paste(String)
+  case mouse(MouseEvent)
+  /// The terminal has a new size.
+  case resize(width: Int, height: Int)
+  /// The terminal window lost focus (`CSI O`).
+  case focusLost
+  /// The terminal window got focus back (`CSI I`).
+  case focusGained
+  /// Time passed (reminders may be due); the driver sends it at `nextWakeUp`.
+  case tick
+  /// A save the program asked for ended.
+  case saveFinished(SaveOutcome)
+}
+
+/// What the state machine asks the driver to do.
+public enum Effect: Equatable, Sendable {
+  /// Save `dataModel` now (Ctrl-S, focus lost); the driver answers with `.saveFinished`.
+  case save
+  /// Save if dirty, restore the terminal and exit.
+  case quit
+  /// Save if dirty, restore the terminal and stop (Ctrl-Z); redraw on resume.
+  case suspend
+  /// Ring the terminal bell once.
+  case bell
+}

@@ -1,0 +1,3 @@
+import ChecklistsCore
+
+print("bench")
