@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+@Suite struct NaturalOrderTests {
+  @Test func sortsCaseInsensitivelyWithNumbersInNaturalOrder() {
+    let names = ["list 10", "Zoo", "list 9", "apple", "List 2", "Ärger", "list 09", "Banana"]
+    let sorted = names.sorted(by: NaturalOrder.areInIncreasingOrder)
+    #expect(
+      sorted == ["apple", "Banana", "List 2", "list 9", "list 09", "list 10", "Zoo", "Ärger"])
+  }
+
+  @Test func isATotalOrder() {
+    #expect(
+      NaturalOrder.areInIncreasingOrder("A", "a") != NaturalOrder.areInIncreasingOrder("a", "A"))
+    #expect(!NaturalOrder.areInIncreasingOrder("same", "same"))
+    #expect(NaturalOrder.areInIncreasingOrder("x", "x1"))
+    #expect(NaturalOrder.areInIncreasingOrder("9", "10"))
+    #expect(
+      NaturalOrder.areInIncreasingOrder("99999999999999999999999", "100000000000000000000000"))
+  }
+}
+
+@Suite struct DataModelTests {
+  private func sample() -> DataModel {
+    DataModel(lists: [
+      Checklist(
+        name: "Groceries", iconName: "Groceries",
+        items: [
+          ChecklistItem(text: "Milk", checked: true, itemID: 4),
+          ChecklistItem(text: "Eggs", itemID: 7),
+        ]),
+      Checklist(name: "birthdays", iconName: "Birthdays"),
+      Checklist(name: "Trips", items: [ChecklistItem(text: "Passport", itemID: 2)]),
+    ])
+  }
+
+  @Test func keepsListsSortedAndNumbersItemsAboveTheFile() {
+    var model = sample()
+    #expect(model.lists.map(\.name) == ["birthdays", "Groceries", "Trips"])
+    #expect(Set(model.lists.map(\.id)).count == 3)
+    #expect(model.nextItemID == 8)
+    let item = model.makeItem(text: "Bread")
+    #expect(item.itemID == 8)
+    #expect(model.nextItemID == 9)
+    #expect(DataModel(lists: [], nextItemID: 42).nextItemID == 42)
+  }
+
+  @Test func subtitlesFollowTheApp() {
+    let model = sample()
+    #expect(model.lists.map(\.subtitle) == ["(No Items)", "1 Remaining", "1 Remaining"])
+    var groceries = model.lists[1]
+    groceries.replaceItem(at: 1, with: ChecklistItem(text: "Eggs", checked: true, itemID: 7))
+    #expect(groceries.subtitle == "All Done!")
+    #expect(groceries.uncheckedCount == 0)
+  }
+
+  @Test func everyChangeIsUndoneByItsInverse() throws {
+    var model = sample()
+    let original = model
+    let groceries = model.lists[1].id
+    var newList = model.makeList(name: "Chores", iconName: "Chores")
+    newList.insertItem(model.makeItem(text: "Dishes"))
+    // Each change is made against the model as it is at that point, as the UI does.
+    let steps: [(inout DataModel) -> ModelChange?] = [
+      { $0.insertList(newList) },
+      { $0.editList(id: groceries, name: "aaa shop", iconName: "Inbox") },
+      { model in model.insertItem(model.makeItem(text: "Bread"), listID: groceries, at: 0) },
+      { $0.toggleItem(listID: groceries, at: 1) },
+      { $0.moveItem(listID: groceries, from: 0, to: 2) },
+      { $0.deleteItem(listID: groceries, at: 1) },
+      { $0.deleteList(id: $0.lists[2].id) },
+    ]
+    var applied: [ModelChange] = []
+    var states = [model]
+    for step in steps {
+      let change = try #require(step(&model))
+      let didApply = model.apply(change)
+      #expect(didApply)
+      applied.append(change)
+      states.append(model)
+    }
+    #expect(model.lists.map(\.name) == ["aaa shop", "birthdays", "Trips"])
+    for (change, state) in zip(applied.reversed(), states.dropLast().reversed()) {
+      let didUndo = model.apply(change.inverse)
+      #expect(didUndo)
+      #expect(model == state)
+    }
+    #expect(model == original)
+    #expect(model.lists.map(\.uncheckedCount) == original.lists.map(\.uncheckedCount))
+  }
+
+  @Test func refusesChangesThatDoNotFit() {
+    var model = sample()
+    let before = model
+    let missingList = model.apply(
+      .deleteItem(listID: 999, index: 0, item: ChecklistItem(text: "", itemID: 0)))
+    #expect(!missingList)
+    let emptyList = model.apply(.moveItem(listID: model.lists[0].id, from: 0, to: 1))
+    #expect(!emptyList)
+    #expect(model.deleteItem(listID: model.lists[0].id, at: 0) == nil)
+    #expect(model.editList(id: model.lists[0].id, name: "birthdays", iconName: "Birthdays") == nil)
+    #expect(model == before)
+  }
+
+  @Test func renameResortsAndKeepsIdentity() throws {
+    var model = sample()
+    let trips = model.lists[2].id
+    let applied = model.apply(
+      try #require(model.editList(id: trips, name: "A trip", iconName: "Trips")))
+    #expect(applied)
+    #expect(model.lists[0].id == trips)
+    #expect(model.lists[0].name == "A trip")
+  }
+}
