@@ -80,7 +80,7 @@ public struct DueDateParser: Sendable {
   /// The length of a window typed as `30m`, `2h`, `3d` or `1w` (a leading `+` is allowed), or
   /// nil when `text` is not one. A day is 24 hours here.
   public static func parseDuration(_ text: String) -> TimeInterval? {
-    guard let (amount, unit) = try? amountAndUnit(text.trimmingCharacters(in: .whitespaces))
+    guard let (amount, unit) = try? amountAndUnit(text.trimmingCharacters(in: .whitespaces).lowercased())
     else { return nil }
     return Double(amount) * unit.seconds
   }
