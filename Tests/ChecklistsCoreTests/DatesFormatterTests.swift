@@ -70,12 +70,15 @@ import Testing
 
   @Test func relativeAcrossTheNewYear() {
     let newYearsEve = F.local(F.berlin, 2026, 12, 31, 15, 0)
-    #expect(berlin.relative(F.local(F.berlin, 2027, 1, 1, 9, 0), now: newYearsEve) == "tomorrow 09:00")
+    #expect(
+      berlin.relative(F.local(F.berlin, 2027, 1, 1, 9, 0), now: newYearsEve) == "tomorrow 09:00")
     #expect(berlin.relative(F.local(F.berlin, 2027, 1, 5, 9, 0), now: newYearsEve) == "Tue 09:00")
-    #expect(berlin.relative(F.local(F.berlin, 2027, 1, 10, 9, 0), now: newYearsEve) == "10 Jan 2027")
+    #expect(
+      berlin.relative(F.local(F.berlin, 2027, 1, 10, 9, 0), now: newYearsEve) == "10 Jan 2027")
     let newYearsDay = F.local(F.berlin, 2027, 1, 1, 15, 0)
     #expect(berlin.relative(newYearsEve, now: newYearsDay) == "yesterday 15:00")
-    #expect(berlin.relative(F.local(F.berlin, 2026, 12, 20, 9, 0), now: newYearsDay) == "20 Dec 2026")
+    #expect(
+      berlin.relative(F.local(F.berlin, 2026, 12, 20, 9, 0), now: newYearsDay) == "20 Dec 2026")
   }
 
   @Test func relativeOnAClockChangeDay() {
@@ -89,6 +92,8 @@ import Testing
     let parser = DueDateParser(calendar: F.calendar(F.berlin))
     let date = try parser.parse("2026-12-24 18:00", now: F.berlinNow)
     #expect(berlin.full(date) == "Thu 24 Dec 2026, 18:00")
-    #expect(berlin.relative(try parser.parse("fri 17:00", now: F.berlinNow), now: F.berlinNow) == "Fri 17:00")
+    #expect(
+      berlin.relative(try parser.parse("fri 17:00", now: F.berlinNow), now: F.berlinNow)
+        == "Fri 17:00")
   }
 }

@@ -80,7 +80,9 @@ public struct DueDateParser: Sendable {
   /// The length of a window typed as `30m`, `2h`, `3d` or `1w` (a leading `+` is allowed), or
   /// nil when `text` is not one. A day is 24 hours here.
   public static func parseDuration(_ text: String) -> TimeInterval? {
-    guard let (amount, unit) = try? amountAndUnit(text.trimmingCharacters(in: .whitespaces).lowercased())
+    guard
+      let (amount, unit) = try? amountAndUnit(
+        text.trimmingCharacters(in: .whitespaces).lowercased())
     else { return nil }
     return Double(amount) * unit.seconds
   }
@@ -93,7 +95,7 @@ public struct DueDateParser: Sendable {
     let words = text.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
     var tokens: [String] = []
     for word in words {
-      if (word == "am" || word == "pm"), let last = tokens.last,
+      if word == "am" || word == "pm", let last = tokens.last,
         last.last.map({ $0.isNumber }) == true
       {
         tokens[tokens.count - 1] = last + word
@@ -185,10 +187,14 @@ public struct DueDateParser: Sendable {
     }
     let parts = token.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4,
-      parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      parts.allSatisfy({
+        !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber }
+      }),
       let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
     else { return nil }
-    guard year >= 1 else { throw DueDateParseError("cannot read \"\(token)\": year 0 does not exist") }
+    guard year >= 1 else {
+      throw DueDateParseError("cannot read \"\(token)\": year 0 does not exist")
+    }
     guard (1...12).contains(month) else {
       throw DueDateParseError("cannot read \"\(token)\": month \(month) does not exist")
     }

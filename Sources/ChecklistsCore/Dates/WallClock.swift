@@ -85,7 +85,8 @@ struct WallClock: Sendable {
   /// e.g. 02:30 on a day clocks go from 02:00 to 03:00 means 03:00.
   func date(wallSeconds wall: Double) -> Date {
     let offsets = Set([
-      offset(at: wall - Self.secondsPerDay), offset(at: wall), offset(at: wall + Self.secondsPerDay),
+      offset(at: wall - Self.secondsPerDay), offset(at: wall),
+      offset(at: wall + Self.secondsPerDay),
     ])
     var earliest: Double?
     for offset in offsets {

@@ -52,6 +52,9 @@ public struct ReminderScheduler: Sendable {
   }
 
   /// Follows one change applied to the model (edits, undo and redo alike).
+  ///
+  /// The change must be one that `DataModel.apply` accepted, in the order applied: the items it
+  /// carries (deleted, replaced) are what it disarms.
   public mutating func apply(_ change: ModelChange) {
     switch change {
     case .insertList(let list):
