@@ -71,6 +71,12 @@ import Testing
     ("13pm", "cannot read \"13pm\": with am or pm the hour goes from 1 to 12"),
     ("0am", "cannot read \"0am\": with am or pm the hour goes from 1 to 12"),
     ("today tomorrow", "cannot read \"today tomorrow\": give one date and one time at most"),
+    (" today  tomorrow\n", "cannot read \"today  tomorrow\": give one date and one time at most"),
+    (
+      "2026-012-01",
+      "cannot read \"2026-012-01\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"
+    ),
+    ("next friday", "cannot read \"next\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"),
     ("9am 10am", "cannot read \"9am 10am\": give one date and one time at most"),
     ("+3y", "cannot read \"+3y\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w"),
     ("+m", "cannot read \"+m\": put a number after +, e.g. +30m, +2h, +3d, +1w"),

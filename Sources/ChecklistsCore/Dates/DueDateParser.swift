@@ -38,6 +38,7 @@ public struct DueDateParser: Sendable {
   /// The date `text` means, relative to `now`.
   public func parse(_ text: String, now: Date) throws(DueDateParseError) -> Date {
     let tokens = Self.tokens(of: text)
+    let shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
     let clock = WallClock(timeZone: calendar.timeZone)
     guard !tokens.isEmpty else {
       throw DueDateParseError("no due date given; \(Self.examples)")
@@ -51,16 +52,16 @@ public struct DueDateParser: Sendable {
     for token in tokens {
       if let parsedTime = try Self.time(token) {
         guard time == nil else {
-          throw DueDateParseError("cannot read \"\(text)\": give one date and one time at most")
+          throw DueDateParseError("cannot read \"\(shown)\": give one date and one time at most")
         }
         time = parsedTime
       } else if let parsedDay = try Self.day(token, today: clock.day(of: now)) {
         guard day == nil else {
-          throw DueDateParseError("cannot read \"\(text)\": give one date and one time at most")
+          throw DueDateParseError("cannot read \"\(shown)\": give one date and one time at most")
         }
         day = parsedDay
       } else {
-        let what = tokens.count == 1 ? text.trimmingCharacters(in: .whitespaces) : token
+        let what = tokens.count == 1 ? shown : token
         throw DueDateParseError("cannot read \"\(what)\" as a date; \(Self.examples)")
       }
     }
@@ -69,7 +70,7 @@ public struct DueDateParser: Sendable {
       return clock.date(days: day, hour: hour, minute: minute)
     }
     guard let time else {
-      throw DueDateParseError("cannot read \"\(text)\" as a date; \(Self.examples)")
+      throw DueDateParseError("cannot read \"\(shown)\" as a date; \(Self.examples)")
     }
     let today = clock.day(of: now)
     let candidate = clock.date(days: today, hour: time.hour, minute: time.minute)
@@ -82,7 +83,7 @@ public struct DueDateParser: Sendable {
   public static func parseDuration(_ text: String) -> TimeInterval? {
     guard
       let (amount, unit) = try? amountAndUnit(
-        text.trimmingCharacters(in: .whitespaces).lowercased())
+        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
     else { return nil }
     return Double(amount) * unit.seconds
   }
@@ -186,7 +187,7 @@ public struct DueDateParser: Sendable {
       return today + (ahead == 0 ? 7 : ahead)
     }
     let parts = token.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4,
+    guard parts.count == 3, parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2,
       parts.allSatisfy({
         !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber }
       }),
