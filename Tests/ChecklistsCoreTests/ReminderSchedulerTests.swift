@@ -232,7 +232,7 @@ private struct ReminderFixture {
 }
 
 /// A small deterministic generator (SplitMix64) so random tests repeat exactly.
-struct SeededRandom {
+private struct SeededRandom {
   private var state: UInt64
 
   init(seed: UInt64) { state = seed }

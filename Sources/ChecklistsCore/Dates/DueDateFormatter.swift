@@ -22,7 +22,7 @@ public struct DueDateFormatter: Sendable {
 
   /// The full form, e.g. "Thu 24 Dec 2026, 18:00".
   public func full(_ date: Date) -> String {
-    let parts = WallParts(date, clock: WallClock(timeZone: calendar.timeZone))
+    let parts = WallParts(date, clock: ZonedWallClock(timeZone: calendar.timeZone))
     return "\(parts.weekdayName) \(parts.dayMonth) \(parts.yearText), \(parts.timeText)"
   }
 
@@ -40,7 +40,7 @@ public struct DueDateFormatter: Sendable {
       let minutes = Int(abs(seconds) / 60)
       return seconds > 0 ? "in \(minutes) min" : "\(minutes) min ago"
     }
-    let clock = WallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: calendar.timeZone)
     let parts = WallParts(date, clock: clock)
     let today = clock.day(of: now)
     switch parts.days - today {
@@ -49,7 +49,7 @@ public struct DueDateFormatter: Sendable {
     case -1: return "yesterday \(parts.timeText)"
     case 2...6: return "\(parts.weekdayName) \(parts.timeText)"
     default:
-      if parts.year == CivilCalendar.date(days: today).year {
+      if parts.year == GregorianDays.date(days: today).year {
         return "\(parts.weekdayName) \(parts.dayMonth)"
       }
       return "\(parts.dayMonth) \(parts.yearText)"
@@ -65,11 +65,11 @@ public struct DueDateFormatter: Sendable {
     let hour: Int
     let minute: Int
 
-    init(_ date: Date, clock: WallClock) {
+    init(_ date: Date, clock: ZonedWallClock) {
       let wall = clock.wallSeconds(of: date)
-      let days = Int((wall / WallClock.secondsPerDay).rounded(.down))
-      let secondOfDay = Int((wall - Double(days) * WallClock.secondsPerDay).rounded(.down))
-      let civil = CivilCalendar.date(days: days)
+      let days = Int((wall / ZonedWallClock.secondsPerDay).rounded(.down))
+      let secondOfDay = Int((wall - Double(days) * ZonedWallClock.secondsPerDay).rounded(.down))
+      let civil = GregorianDays.date(days: days)
       self.days = days
       self.year = civil.year
       self.month = civil.month
@@ -78,7 +78,7 @@ public struct DueDateFormatter: Sendable {
       self.minute = secondOfDay % 3600 / 60
     }
 
-    var weekdayName: String { DueDateFormatter.weekdayNames[CivilCalendar.weekday(days: days)] }
+    var weekdayName: String { DueDateFormatter.weekdayNames[GregorianDays.weekday(days: days)] }
     var dayMonth: String { "\(day) \(DueDateFormatter.monthNames[month - 1])" }
     var yearText: String { year >= 1000 ? String(year) : Self.padded(year, width: 4) }
     var timeText: String { Self.padded(hour, width: 2) + ":" + Self.padded(minute, width: 2) }

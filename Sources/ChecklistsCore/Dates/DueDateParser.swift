@@ -39,7 +39,7 @@ public struct DueDateParser: Sendable {
   public func parse(_ text: String, now: Date) throws(DueDateParseError) -> Date {
     let tokens = Self.tokens(of: text)
     let shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    let clock = WallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: calendar.timeZone)
     guard !tokens.isEmpty else {
       throw DueDateParseError("no due date given; \(Self.examples)")
     }
@@ -153,7 +153,8 @@ public struct DueDateParser: Sendable {
   }
 
   /// `now` moved by `+30m`, `+2h` (elapsed time) or `+3d`, `+1w` (same wall time, later days).
-  private func offset(_ token: String, from now: Date, clock: WallClock) throws(DueDateParseError)
+  private func offset(_ token: String, from now: Date, clock: ZonedWallClock)
+    throws(DueDateParseError)
     -> Date
   {
     let (amount, unit) = try Self.amountAndUnit(token)
@@ -162,7 +163,8 @@ public struct DueDateParser: Sendable {
       return now.addingTimeInterval(Double(amount) * unit.seconds)
     case .days, .weeks:
       let days = Double(unit == .weeks ? amount * 7 : amount)
-      return clock.date(wallSeconds: clock.wallSeconds(of: now) + days * WallClock.secondsPerDay)
+      return clock.date(
+        wallSeconds: clock.wallSeconds(of: now) + days * ZonedWallClock.secondsPerDay)
     }
   }
 
@@ -183,7 +185,7 @@ public struct DueDateParser: Sendable {
     default: break
     }
     if let weekday = weekdays[token] {
-      let ahead = (weekday - CivilCalendar.weekday(days: today) + 7) % 7
+      let ahead = (weekday - GregorianDays.weekday(days: today) + 7) % 7
       return today + (ahead == 0 ? 7 : ahead)
     }
     let parts = token.split(separator: "-", omittingEmptySubsequences: false)
@@ -199,13 +201,13 @@ public struct DueDateParser: Sendable {
     guard (1...12).contains(month) else {
       throw DueDateParseError("cannot read \"\(token)\": month \(month) does not exist")
     }
-    let length = CivilCalendar.daysInMonth(year: year, month: month)
+    let length = GregorianDays.daysInMonth(year: year, month: month)
     guard (1...length).contains(day) else {
-      let monthName = CivilCalendar.monthNames[month - 1]
+      let monthName = GregorianDays.monthNames[month - 1]
       throw DueDateParseError(
         "cannot read \"\(token)\": \(monthName) \(year) has \(length) days, not \(day)")
     }
-    return CivilCalendar.days(year: year, month: month, day: day)
+    return GregorianDays.days(year: year, month: month, day: day)
   }
 
   // MARK: - Times

@@ -3,8 +3,8 @@ import Foundation
 /// Proleptic Gregorian day arithmetic on plain numbers: day 0 is 1970-01-01.
 ///
 /// Wall-clock arithmetic ("the same time three days later") is done on local wall seconds, which
-/// have no daylight saving time, and only then turned into an instant by `WallClock`.
-enum CivilCalendar {
+/// have no daylight saving time, and only then turned into an instant by `ZonedWallClock`.
+enum GregorianDays {
   /// The day number of a Gregorian date (day 0 is 1970-01-01).
   static func days(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
@@ -61,7 +61,7 @@ enum CivilCalendar {
 ///
 /// A wall time is counted in "wall seconds": seconds since 1970-01-01 00:00 as the clock on the
 /// wall shows it, so a day is always 86,400 wall seconds even when the clocks change.
-struct WallClock: Sendable {
+struct ZonedWallClock: Sendable {
   /// The time zone of the wall clock.
   let timeZone: TimeZone
 
@@ -73,7 +73,7 @@ struct WallClock: Sendable {
     date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
   }
 
-  /// The day number (see `CivilCalendar`) of the wall date at `date`.
+  /// The day number (see `GregorianDays`) of the wall date at `date`.
   func day(of date: Date) -> Int {
     Int((wallSeconds(of: date) / Self.secondsPerDay).rounded(.down))
   }
