@@ -146,6 +146,11 @@ import Testing
     #expect(try newYork.parse("+1d", now: saturday) == F.utc(2026, 11, 1, 14, 0))
     #expect(try newYork.parse("2026-11-01 01:30", now: saturday) == F.utc(2026, 11, 1, 5, 30))
     #expect(try newYork.parse("tomorrow 2am", now: saturday) == F.utc(2026, 11, 1, 7, 0))
+    // At 01:45 EDT the first 01:30 has passed but the second (EST) one is still ahead.
+    let duringFirstHour = F.utc(2026, 11, 1, 5, 45)
+    #expect(try newYork.parse("1:30", now: duringFirstHour) == F.utc(2026, 11, 1, 6, 30))
+    #expect(try newYork.parse("1:50", now: duringFirstHour) == F.utc(2026, 11, 1, 5, 50))
+    #expect(try newYork.parse("today 1:30", now: duringFirstHour) == F.utc(2026, 11, 1, 5, 30))
   }
 
   // MARK: - Ends of months and years

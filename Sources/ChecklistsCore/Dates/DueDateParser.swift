@@ -17,7 +17,8 @@ import Foundation
 ///
 /// A date without a time means 09:00 that day (the app's default reminder hour), even when that
 /// is already past, as with `today` typed in the afternoon. A time without a date means today
-/// if that time is still ahead of `now`, else tomorrow. A wall time that does not exist because
+/// if that time is still ahead of `now` (either of the two on the day clocks go back), else
+/// tomorrow. A wall time that does not exist because
 /// the clocks go forward means the next valid time (02:30 on the spring-forward day in Berlin
 /// is 03:00); a wall time shown twice because the clocks go back means the first one.
 public struct DueDateParser: Sendable {
@@ -73,7 +74,13 @@ public struct DueDateParser: Sendable {
       throw DueDateParseError("cannot read \"\(shown)\" as a date; \(Self.examples)")
     }
     let today = clock.day(of: now)
-    let candidate = clock.date(days: today, hour: time.hour, minute: time.minute)
+    let wallToday =
+      Double(today) * ZonedWallClock.secondsPerDay + Double(time.hour * 3600 + time.minute * 60)
+    // On the day clocks go back, the second of two equal times may still be ahead.
+    if let ahead = clock.occurrences(wallSeconds: wallToday).first(where: { $0 > now }) {
+      return ahead
+    }
+    let candidate = clock.date(wallSeconds: wallToday)
     if candidate > now { return candidate }
     return clock.date(days: today + 1, hour: time.hour, minute: time.minute)
   }

@@ -84,16 +84,8 @@ struct ZonedWallClock: Sendable {
   /// (the gap when clocks go forward) means the next valid time: the instant the clocks jump,
   /// e.g. 02:30 on a day clocks go from 02:00 to 03:00 means 03:00.
   func date(wallSeconds wall: Double) -> Date {
-    let offsets = Set([
-      offset(at: wall - Self.secondsPerDay), offset(at: wall),
-      offset(at: wall + Self.secondsPerDay),
-    ])
-    var earliest: Double?
-    for offset in offsets {
-      let instant = wall - Double(offset)
-      if self.offset(at: instant) == offset { earliest = min(earliest ?? instant, instant) }
-    }
-    if let earliest { return Date(timeIntervalSince1970: earliest) }
+    let offsets = candidateOffsets(wallSeconds: wall)
+    if let earliest = occurrences(wallSeconds: wall, offsets: offsets).first { return earliest }
     // In a gap: find the first second after the jump by bisection.
     let largest = offsets.max() ?? 0
     let smallest = offsets.min() ?? 0
@@ -105,6 +97,26 @@ struct ZonedWallClock: Sendable {
       if offset(at: middle) == offsetBefore { before = middle } else { after = middle }
     }
     return Date(timeIntervalSince1970: after)
+  }
+
+  /// Every instant the clock shows `wall`, earliest first: none in a gap, two in an overlap.
+  func occurrences(wallSeconds wall: Double) -> [Date] {
+    occurrences(wallSeconds: wall, offsets: candidateOffsets(wallSeconds: wall))
+  }
+
+  private func occurrences(wallSeconds wall: Double, offsets: Set<Int>) -> [Date] {
+    offsets.filter { offset(at: wall - Double($0)) == $0 }
+      .map { wall - Double($0) }
+      .sorted()
+      .map { Date(timeIntervalSince1970: $0) }
+  }
+
+  /// The offsets from GMT in force within a day either side of `wall`.
+  private func candidateOffsets(wallSeconds wall: Double) -> Set<Int> {
+    Set([
+      offset(at: wall - Self.secondsPerDay), offset(at: wall),
+      offset(at: wall + Self.secondsPerDay),
+    ])
   }
 
   /// The instant of a wall date and time.
