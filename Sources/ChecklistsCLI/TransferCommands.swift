@@ -33,6 +33,13 @@ enum TransferCommands {
   ) { arguments, context throws(CLIError) in
     let path = arguments.positionals[0]
     let name = (path as NSString).lastPathComponent
+    // Only regular files of sane size: a FIFO or a device would block or never end.
+    guard let fileStatus = try? SystemFileSystem().stat(path) else {
+      throw .failure("could not read \(path): no such file")
+    }
+    guard fileStatus.kind == .regular, fileStatus.size <= ChecklistsStore.sizeLimit else {
+      throw .failure("\(path) is not a regular file of at most 1 GiB")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .failure("could not read \(path)")
     }

@@ -193,7 +193,12 @@ struct StoreSaveTests {
     let alive = ".Checklists.plist.tmp-\(getppid())-1"
     let unrelated = ".Other.plist.tmp-99999999-1"
     for name in [dead, alive, unrelated] { folder.write(name, Data("partial".utf8)) }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/state", withIntermediateDirectories: true)
+    let deadState = "state/.Checklists.plist.json.tmp-99999999-7"
+    folder.write(deadState, Data("{".utf8))
     _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(folder.bytes(deadState) == nil)
     #expect(!folder.names().contains(dead))
     #expect(folder.names().contains(alive))
     #expect(folder.names().contains(unrelated))

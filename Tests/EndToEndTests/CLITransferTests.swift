@@ -104,6 +104,17 @@ struct CLITransferTests {
     #expect(sandbox.bytes() == before)
   }
 
+  @Test func importRefusesWhatIsNotARegularFile() throws {
+    let sandbox = CLITestSandbox()
+    defer { sandbox.remove() }
+    let fifo = sandbox.root + "/pipe.json"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let run = try sandbox.run("import", fifo)
+    #expect(run.status == 1)
+    #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
+    #expect(sandbox.bytes() == nil)
+  }
+
   /// Lists with reminders around the present moment (whole seconds: XML keeps no more).
   static func reminderLists(now: Date) -> [Checklist] {
     let base = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))

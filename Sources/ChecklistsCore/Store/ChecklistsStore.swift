@@ -105,7 +105,8 @@ public final class ChecklistsStore {
         warnings.append("\(error.message); changes cannot be saved")
       }
     }
-    store.removeStaleTemporaryFiles()
+    store.removeStaleTemporaryFiles(besides: resolved)
+    store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
     let (state, stateWarning) = StateFile(location: location, fileSystem: fileSystem).load()
     if let stateWarning { warnings.append(stateWarning) }
@@ -313,6 +314,11 @@ public final class ChecklistsStore {
       openedStatus = try fileSystem.fstat(fd)
       try checkReadable(openedStatus)
       data = try fileSystem.readAll(fd, limit: Int(Self.sizeLimit))
+      if data.count > Self.sizeLimit {
+        throw StoreError(
+          .tooLarge, path: resolvedPath, shownPath: location.displayPath,
+          detail: "it grew past 1 GiB while being read")
+      }
     } catch let error as StoreError {
       throw error
     } catch let error as SystemCallError {
@@ -364,10 +370,10 @@ public final class ChecklistsStore {
     }
   }
 
-  /// Removes `.<name>.tmp-<pid>-<n>` files left by a process that no longer runs.
-  private func removeStaleTemporaryFiles() {
-    let folder = (resolvedPath as NSString).deletingLastPathComponent
-    let prefix = AtomicFileWriter.temporaryPrefix(for: (resolvedPath as NSString).lastPathComponent)
+  /// Removes `.<name>.tmp-<pid>-<n>` files beside `path` left by a process that no longer runs.
+  private func removeStaleTemporaryFiles(besides path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let prefix = AtomicFileWriter.temporaryPrefix(for: (path as NSString).lastPathComponent)
     guard let names = try? fileSystem.listDirectory(folder) else { return }
     for name in names where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)

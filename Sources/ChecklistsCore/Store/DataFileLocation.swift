@@ -101,9 +101,11 @@ public struct DataFileLocation: Equatable, Sendable {
 enum PathHash {
   static func fnv1a64(_ data: Data) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in data {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01b3
+    data.withUnsafeBytes { buffer in
+      for byte in buffer {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01b3
+      }
     }
     return hash
   }
