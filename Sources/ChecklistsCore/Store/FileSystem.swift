@@ -125,6 +125,7 @@ public struct SystemFileSystem: FileSystem {
   /// Creates the real file system.
   public init() {}
 
+  /// `open` on the real file system.
   public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
     while true {
       let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
@@ -133,6 +134,7 @@ public struct SystemFileSystem: FileSystem {
     }
   }
 
+  /// `write` on the real file system.
   public func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
     var failure: Int32 = 0
     data.withUnsafeBytes { buffer in
@@ -155,6 +157,7 @@ public struct SystemFileSystem: FileSystem {
     if failure != 0 { throw SystemCallError(failure, call: "write") }
   }
 
+  /// `readAll` on the real file system.
   public func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data {
     var result = Data()
     let chunkSize = 1 << 16
@@ -171,45 +174,53 @@ public struct SystemFileSystem: FileSystem {
     return result
   }
 
+  /// `fsync` on the real file system.
   public func fsync(_ fd: Int32) throws(SystemCallError) {
     while Glibc.fsync(fd) != 0 {
       if errno != EINTR { throw SystemCallError(errno, call: "fsync") }
     }
   }
 
+  /// `fchmod` on the real file system.
   public func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError) {
     if Glibc.fchmod(fd, mode) != 0 { throw SystemCallError(errno, call: "fchmod") }
   }
 
+  /// `ftruncate` on the real file system.
   public func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError) {
     if Glibc.ftruncate(fd, off_t(length)) != 0 {
       throw SystemCallError(errno, call: "ftruncate")
     }
   }
 
+  /// `close` on the real file system.
   public func close(_ fd: Int32) throws(SystemCallError) {
     // On Linux the descriptor is released even when close reports an error: never retry.
     if Glibc.close(fd) != 0 && errno != EINTR { throw SystemCallError(errno, call: "close") }
   }
 
+  /// `fstat` on the real file system.
   public func fstat(_ fd: Int32) throws(SystemCallError) -> FileStatus {
     var record = Glibc.stat()
     if Glibc.fstat(fd, &record) != 0 { throw SystemCallError(errno, call: "fstat") }
     return FileStatus(record)
   }
 
+  /// `stat` on the real file system.
   public func stat(_ path: String) throws(SystemCallError) -> FileStatus {
     var record = Glibc.stat()
     if callStat(path, &record) != 0 { throw SystemCallError(errno, call: "stat") }
     return FileStatus(record)
   }
 
+  /// `lstat` on the real file system.
   public func lstat(_ path: String) throws(SystemCallError) -> FileStatus {
     var record = Glibc.stat()
     if Glibc.lstat(path, &record) != 0 { throw SystemCallError(errno, call: "lstat") }
     return FileStatus(record)
   }
 
+  /// `readlink` on the real file system.
   public func readlink(_ path: String) throws(SystemCallError) -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = Glibc.readlink(path, &buffer, Int(PATH_MAX))
@@ -217,22 +228,27 @@ public struct SystemFileSystem: FileSystem {
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// `rename` on the real file system.
   public func rename(_ from: String, _ to: String) throws(SystemCallError) {
     if Glibc.rename(from, to) != 0 { throw SystemCallError(errno, call: "rename") }
   }
 
+  /// `link` on the real file system.
   public func link(_ from: String, _ to: String) throws(SystemCallError) {
     if Glibc.link(from, to) != 0 { throw SystemCallError(errno, call: "link") }
   }
 
+  /// `unlink` on the real file system.
   public func unlink(_ path: String) throws(SystemCallError) {
     if Glibc.unlink(path) != 0 { throw SystemCallError(errno, call: "unlink") }
   }
 
+  /// `mkdir` on the real file system.
   public func mkdir(_ path: String, mode: mode_t) throws(SystemCallError) {
     if Glibc.mkdir(path, mode) != 0 { throw SystemCallError(errno, call: "mkdir") }
   }
 
+  /// `listDirectory` on the real file system.
   public func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
     guard let directory = opendir(path) else { throw SystemCallError(errno, call: "opendir") }
     defer { closedir(directory) }
@@ -246,12 +262,14 @@ public struct SystemFileSystem: FileSystem {
     return names
   }
 
+  /// `flock` on the real file system.
   public func flock(_ fd: Int32, operation: Int32) throws(SystemCallError) {
     while callFlock(fd, operation) != 0 {
       if errno != EINTR { throw SystemCallError(errno, call: "flock") }
     }
   }
 
+  /// `processExists` on the real file system.
   public func processExists(_ pid: Int32) -> Bool {
     Glibc.kill(pid, 0) == 0 || errno != ESRCH
   }
