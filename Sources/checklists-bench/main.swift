@@ -1,3 +1,16 @@
 import ChecklistsCore
+import Foundation
 
-print("bench")
+/// `checklists-bench SUBCOMMAND …`: hidden tools for tests and (later) benchmarks.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let subcommands: [String: ([String]) -> Int32] = [
+  "save-loop": StoreTools.saveLoop,
+  "hold-lock": StoreTools.holdLock,
+]
+
+guard let name = arguments.first, let command = subcommands[name] else {
+  let known = subcommands.keys.sorted().joined(separator: ", ")
+  FileHandle.standardError.write(Data("usage: checklists-bench COMMAND … (\(known))\n".utf8))
+  exit(2)
+}
+exit(command(Array(arguments.dropFirst())))

@@ -1,0 +1,168 @@
+import ChecklistsCore
+import Foundation
+
+/// The scripting commands (`lists`, `show`, `add`, `due`, …) on the same store as the app.
+public enum CommandLineInterface {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  /// Runs the command in `arguments` (the words after the program name).
+  ///
+  /// Returns nil when there is no command (the caller then starts the full-screen app), else
+  /// the exit status after printing: 0 done, 1 failed (or `due` found nothing), 2 usage error.
+  public static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
+    let output = CLIOutput()
+    let global: GlobalOptions
+    do {
+      global = try GlobalOptions.parse(arguments)
+    } catch {
+      return output.fail(error)
+    }
+    if global.version {
+      output.line("checklists \(version)")
+      return 0
+    }
+    guard let name = global.command else {
+      if global.help {
+        output.write(CommandSpec.overview)
+        return 0
+      }
+      return nil
+    }
+    guard let spec = CommandSpec.all.first(where: { $0.name == name }) else {
+      return output.fail(
+        CLIError.usage("unknown command \"\(name)\"", usage: CommandSpec.shortUsage))
+    }
+    do {
+      let parsed = try spec.parse(global.rest)
+      if parsed.flags.contains("--help") {
+        output.write(spec.help)
+        return 0
+      }
+      let location = try storeCall {
+        try DataFileLocation.resolve(environment: environment, filePath: global.filePath)
+      }
+      let context = CommandContext(location: location, output: output, now: Date())
+      return try spec.run(parsed, context)
+    } catch {
+      var error = error
+      if error.status == 2 && error.usage == nil { error.usage = spec.usage }
+      return output.fail(error)
+    }
+  }
+
+  /// The `--file PATH` given before or after the command, for the app to open; nil without one.
+  public static func fileOption(in arguments: [String]) -> String? {
+    (try? GlobalOptions.parse(arguments))?.filePath
+  }
+}
+
+/// `--file`, `--help`, `--version` and the command name, taken from the arguments.
+struct GlobalOptions {
+  var filePath: String?
+  var help = false
+  var version = false
+  var command: String?
+  /// The arguments after the command, with `--file` removed.
+  var rest: [String] = []
+
+  static func parse(_ arguments: [String]) throws(CLIError) -> GlobalOptions {
+    var options = GlobalOptions()
+    var index = 0
+    var afterDoubleDash = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if afterDoubleDash {
+        options.rest.append(argument)
+        continue
+      }
+      if argument == "--file" {
+        guard index < arguments.count else {
+          throw .usage("--file needs a path", usage: CommandSpec.shortUsage)
+        }
+        options.filePath = arguments[index]
+        index += 1
+      } else if argument.hasPrefix("--file=") {
+        options.filePath = String(argument.dropFirst("--file=".count))
+      } else if options.command == nil {
+        switch argument {
+        case "--help", "-h": options.help = true
+        case "--version": options.version = true
+        case "--": afterDoubleDash = true
+        default:
+          if argument.hasPrefix("-") {
+            throw .usage("unknown option \(argument)", usage: CommandSpec.shortUsage)
+          }
+          options.command = argument
+        }
+      } else {
+        if argument == "--" { afterDoubleDash = true }
+        options.rest.append(argument)
+      }
+    }
+    return options
+  }
+}
+
+/// A failure to report: the message, the exit status and, for usage errors, the usage line.
+struct CLIError: Error {
+  var message: String
+  var status: Int32
+  var usage: String?
+
+  static func usage(_ message: String, usage: String) -> CLIError {
+    CLIError(message: message, status: 2, usage: usage)
+  }
+
+  /// A usage error of the running command; its usage line is added when reported.
+  static func usage(_ message: String) -> CLIError {
+    CLIError(message: message, status: 2, usage: nil)
+  }
+
+  static func failure(_ message: String) -> CLIError {
+    CLIError(message: message, status: 1, usage: nil)
+  }
+}
+
+/// Runs a store call, turning its error into an exit-1 failure.
+func storeCall<T>(_ body: () throws -> T) throws(CLIError) -> T {
+  do {
+    return try body()
+  } catch let error as StoreError {
+    throw .failure(error.message)
+  } catch {
+    throw .failure("\(error)")
+  }
+}
+
+/// What every command gets: where the file is, where to print, and the time.
+struct CommandContext {
+  var location: DataFileLocation
+  var output: CLIOutput
+  var now: Date
+
+  /// Opens the store with the lock, printing load warnings.
+  func open() throws(CLIError) -> (ChecklistsStore, LoadResult) {
+    let (store, load) = try storeCall { try ChecklistsStore.open(location: location, lock: true) }
+    for warning in load.warnings { output.error("warning: \(warning)") }
+    return (store, load)
+  }
+
+  /// Saves the model and the state once; returns 1 when the change went to a conflict copy.
+  func save(_ model: DataModel, store: ChecklistsStore, state: ChecklistsState) throws(CLIError)
+    -> Int32
+  {
+    let result = try storeCall { try store.save(model) }
+    if let message = result.message { output.error(message) }
+    if case .conflictCopy = result.outcome { return 1 }
+    var state = state
+    state.nextItemID = model.nextItemID
+    do {
+      try store.saveState(state)
+    } catch {
+      output.error("warning: \(error.message)")
+    }
+    return 0
+  }
+}

@@ -1,0 +1,58 @@
+import ChecklistsCore
+import Foundation
+
+/// The JSON shapes the commands print; keys mirror the plist's, dates are ISO 8601.
+enum JSONOutput {
+  /// An item as in the plist.
+  struct Item: Codable {
+    var text: String
+    var checked: Bool
+    var dueDate: Date
+    var shouldRemind: Bool
+    var itemID: Int
+
+    init(_ item: ChecklistItem) {
+      text = item.text
+      checked = item.checked
+      dueDate = item.dueDate
+      shouldRemind = item.shouldRemind
+      itemID = item.itemID
+    }
+  }
+
+  /// A list as in the plist.
+  struct List: Codable {
+    var name: String
+    var iconName: String
+    var items: [Item]
+
+    init(_ list: Checklist) {
+      name = list.name
+      iconName = list.iconName
+      items = list.items.map(Item.init)
+    }
+  }
+
+  /// Encodes a value as pretty JSON with sorted keys, ending in a newline.
+  static func encode<T: Encodable>(_ value: T) throws(CLIError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    do {
+      return try encoder.encode(value) + Data("\n".utf8)
+    } catch {
+      throw .failure("could not write JSON: \(error)")
+    }
+  }
+}
+
+/// Dates as the plain output shows them: "2026-12-24 18:00" in the local time zone.
+enum PlainDate {
+  static func string(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone.current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+}

@@ -1,0 +1,97 @@
+import ChecklistsCore
+import Foundation
+
+/// `lists`, `show`, `new-list`, `rm-list`.
+enum ListCommands {
+  static let lists = CommandSpec(
+    name: "lists", positionals: [], flags: ["--json"],
+    summary: "Show the lists with their numbers and what remains to do."
+  ) { arguments, context throws(CLIError) in
+    let (_, load) = try context.open()
+    if arguments.flags.contains("--json") {
+      struct Row: Codable {
+        var index: Int
+        var name: String
+        var iconName: String
+        var items: Int
+        var remaining: Int
+        var subtitle: String
+      }
+      let rows = load.model.lists.enumerated().map { offset, list in
+        Row(
+          index: offset + 1, name: list.name, iconName: list.iconName, items: list.items.count,
+          remaining: list.uncheckedCount, subtitle: list.subtitle)
+      }
+      context.output.write(try JSONOutput.encode(rows))
+      return 0
+    }
+    for (offset, list) in load.model.lists.enumerated() {
+      context.output.line("\(offset + 1). \(context.output.shown(list.name)) — \(list.subtitle)")
+    }
+    return 0
+  }
+
+  static let show = CommandSpec(
+    name: "show", positionals: ["LIST"], flags: ["--json"],
+    summary: "Show a list's items with their numbers.",
+    details: "Each line: number, [x] when checked, the text, and the due date when it reminds."
+  ) { arguments, context throws(CLIError) in
+    let (_, load) = try context.open()
+    let list = try ListSelector.find(arguments.positionals[0], in: load.model)
+    if arguments.flags.contains("--json") {
+      context.output.write(try JSONOutput.encode(JSONOutput.List(list)))
+      return 0
+    }
+    let output = context.output
+    output.line("\(output.shown(list.name)) — \(list.subtitle)")
+    for (offset, item) in list.items.enumerated() {
+      let box = item.checked ? "[x]" : "[ ]"
+      let due = item.shouldRemind ? "  (due \(PlainDate.string(item.dueDate)))" : ""
+      output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)")
+    }
+    return 0
+  }
+
+  static let newList = CommandSpec(
+    name: "new-list", positionals: ["NAME"], valueOptions: [("--icon", "ICON")],
+    summary: "Add a list.",
+    details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ") + "."
+  ) { arguments, context throws(CLIError) in
+    let name = arguments.positionals[0]
+    guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw .usage("the list name is empty")
+    }
+    var icon = IconName.noIcon
+    if let iconName = arguments.options["--icon"] {
+      guard let found = IconName(caseInsensitive: iconName) else {
+        let known = IconName.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .usage("unknown icon \"\(iconName)\" (one of: \(known))")
+      }
+      icon = found
+    }
+    let (store, load) = try context.open()
+    var model = load.model
+    model.apply(model.insertList(model.makeList(name: name, iconName: icon.rawValue)))
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 { context.output.line("Created list \"\(context.output.shown(name))\".") }
+    return status
+  }
+
+  static let removeList = CommandSpec(
+    name: "rm-list", positionals: ["LIST"],
+    summary: "Delete a list and its items."
+  ) { arguments, context throws(CLIError) in
+    let (store, load) = try context.open()
+    var model = load.model
+    let list = try ListSelector.find(arguments.positionals[0], in: model)
+    if let change = model.deleteList(id: list.id) { model.apply(change) }
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 {
+      let count = list.items.count
+      context.output.line(
+        "Deleted list \"\(context.output.shown(list.name))\" (\(count) item\(count == 1 ? "" : "s"))."
+      )
+    }
+    return status
+  }
+}

@@ -1,0 +1,42 @@
+import ChecklistsCore
+import Foundation
+
+/// Finds the list a LIST argument means: a name (any case) or a 1-based number.
+enum ListSelector {
+  static func find(_ selector: String, in model: DataModel) throws(CLIError) -> Checklist {
+    let lowered = selector.lowercased()
+    let named = model.lists.filter { $0.name.lowercased() == lowered }
+    if named.count == 1 { return named[0] }
+    if named.count > 1 {
+      let exact = named.filter { $0.name == selector }
+      if exact.count == 1 { return exact[0] }
+      throw .failure(
+        "several lists are named \"\(selector)\"; use its number from `checklists lists`")
+    }
+    if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
+      number <= model.lists.count
+    {
+      return model.lists[number - 1]
+    }
+    throw .failure("no list \"\(selector)\" (see `checklists lists`)")
+  }
+}
+
+/// Finds the item an ITEM argument means: a 1-based number or the exact text.
+enum ItemSelector {
+  static func find(_ selector: String, in list: Checklist) throws(CLIError) -> Int {
+    if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
+      number <= list.items.count
+    {
+      return number - 1
+    }
+    let matches = list.items.indices.filter { list.items[$0].text == selector }
+    if matches.count == 1 { return matches[0] }
+    if matches.count > 1 {
+      throw .failure(
+        "several items in \"\(list.name)\" read \"\(selector)\"; use its number from `checklists show`"
+      )
+    }
+    throw .failure("no item \"\(selector)\" in \"\(list.name)\" (see `checklists show`)")
+  }
+}

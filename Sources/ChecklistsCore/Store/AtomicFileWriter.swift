@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A failed step of `AtomicFileWriter.write`, with the system call's error.
+struct AtomicWriteFailure: Error, Equatable {
+  var step: SaveStep
+  var cause: SystemCallError
+}
+
+/// Replaces a file so that a crash at any moment leaves either the old or the new content.
+///
+/// The sequence: a temporary file `.<name>.tmp-<pid>-<n>` in the same folder (created
+/// exclusively, mode 0600 or the old file's mode), all bytes written, fsync, the old file kept as
+/// `<file>.bak` (hard link, else a copy, put in place by rename), rename over the file, fsync of
+/// the folder. On any failure before the rename the temporary files are removed and the old file
+/// is untouched.
+struct AtomicFileWriter {
+  var fileSystem: any FileSystem
+
+  /// The prefix of temporary files for `fileName`, used to find stale ones.
+  static func temporaryPrefix(for fileName: String) -> String { ".\(fileName).tmp-" }
+
+  /// Writes `data` as the file at `path` (a real path, not a symbolic link).
+  ///
+  /// - Parameters:
+  ///   - keepBackup: whether the previous file (if any) is kept as `<path>.bak`.
+  ///   - newFileMode: the permissions when there is no previous file.
+  func write(_ data: Data, to path: String, keepBackup: Bool, newFileMode: mode_t = 0o600)
+    throws(AtomicWriteFailure)
+  {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    do {
+      try createFolders(folder)
+    } catch {
+      throw AtomicWriteFailure(step: .creatingFolder, cause: error)
+    }
+    let existing: FileStatus?
+    do {
+      existing = try fileSystem.stat(path)
+    } catch {
+      existing = nil
+    }
+    let temporary = folder + "/" + Self.temporaryName(for: name)
+    let fd: Int32
+    do {
+      fd = try fileSystem.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+    } catch {
+      throw AtomicWriteFailure(step: .creatingTemporaryFile, cause: error)
+    }
+    var open = true
+    func fail(_ step: SaveStep, _ cause: SystemCallError) -> AtomicWriteFailure {
+      if open { try? fileSystem.close(fd) }
+      try? fileSystem.unlink(temporary)
+      return AtomicWriteFailure(step: step, cause: cause)
+    }
+    let mode = existing.map { $0.kind == .regular ? $0.permissions : newFileMode } ?? newFileMode
+    do {
+      try fileSystem.fchmod(fd, mode: mode)
+    } catch {
+      throw fail(.settingPermissions, error)
+    }
+    do {
+      try fileSystem.write(fd, data)
+    } catch {
+      throw fail(.writingTemporaryFile, error)
+    }
+    do {
+      try fileSystem.fsync(fd)
+    } catch {
+      throw fail(.syncingTemporaryFile, error)
+    }
+    open = false
+    do {
+      try fileSystem.close(fd)
+    } catch {
+      throw fail(.closingTemporaryFile, error)
+    }
+    if keepBackup, existing?.kind == .regular {
+      do {
+        try keepBackupCopy(of: path, folder: folder, name: name, mode: mode)
+      } catch {
+        throw fail(.keepingBackup, error)
+      }
+    }
+    do {
+      try fileSystem.rename(temporary, path)
+    } catch {
+      throw fail(.replacingFile, error)
+    }
+    do {
+      try syncFolder(folder)
+    } catch {
+      throw AtomicWriteFailure(step: .syncingFolder, cause: error)
+    }
+  }
+
+  /// Creates `folder` and its missing parents with mode 0700.
+  func createFolders(_ folder: String) throws(SystemCallError) {
+    if let status = try? fileSystem.stat(folder) {
+      if status.kind == .directory { return }
+      throw SystemCallError(ENOTDIR, call: "mkdir")
+    }
+    let parent = (folder as NSString).deletingLastPathComponent
+    if parent != folder && !parent.isEmpty { try createFolders(parent) }
+    do {
+      try fileSystem.mkdir(folder, mode: 0o700)
+    } catch {
+      if error.code != EEXIST { throw error }
+    }
+  }
+
+  private func keepBackupCopy(of path: String, folder: String, name: String, mode: mode_t)
+    throws(SystemCallError)
+  {
+    let temporary = folder + "/" + Self.temporaryName(for: name)
+    do {
+      try fileSystem.link(path, temporary)
+    } catch {
+      guard [EPERM, EXDEV, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.code) else { throw error }
+      try copy(path, to: temporary, mode: mode)
+    }
+    do {
+      try fileSystem.rename(temporary, path + ".bak")
+    } catch {
+      try? fileSystem.unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Copies a file for file systems without hard links.
+  private func copy(_ source: String, to destination: String, mode: mode_t)
+    throws(SystemCallError)
+  {
+    let input = try fileSystem.open(source, flags: O_RDONLY, mode: 0)
+    let data: Data
+    do {
+      data = try fileSystem.readAll(input, limit: Int.max - 1)
+      try? fileSystem.close(input)
+    } catch {
+      try? fileSystem.close(input)
+      throw error
+    }
+    let output = try fileSystem.open(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+    do {
+      try fileSystem.write(output, data)
+      try fileSystem.fsync(output)
+      try fileSystem.close(output)
+    } catch {
+      try? fileSystem.close(output)
+      try? fileSystem.unlink(destination)
+      throw error
+    }
+  }
+
+  private func syncFolder(_ folder: String) throws(SystemCallError) {
+    let fd = try fileSystem.open(folder, flags: O_RDONLY | O_DIRECTORY, mode: 0)
+    do {
+      try fileSystem.fsync(fd)
+    } catch {
+      try? fileSystem.close(fd)
+      throw error
+    }
+    try? fileSystem.close(fd)
+  }
+
+  /// A fresh temporary name: `.<name>.tmp-<pid>-<n>`.
+  static func temporaryName(for name: String) -> String {
+    "\(temporaryPrefix(for: name))\(getpid())-\(TemporaryCounter.shared.next())"
+  }
+}
+
+/// Numbers temporary files so that names never repeat within a process.
+final class TemporaryCounter: @unchecked Sendable {
+  static let shared = TemporaryCounter()
+  private let lock = NSLock()
+  private var value = 0
+
+  func next() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    value += 1
+    return value
+  }
+}

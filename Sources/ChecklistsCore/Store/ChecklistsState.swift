@@ -1,0 +1,109 @@
+import Foundation
+
+/// What the iPhone app kept in UserDefaults, plus the terminal app's own remembered choices.
+///
+/// Stored as JSON in the state file; unknown or missing keys fall back to the defaults.
+public struct ChecklistsState: Codable, Equatable, Sendable {
+  /// The open list's index, or -1 for All Lists (the app's `ChecklistIndex`).
+  public var checklistIndex: Int
+  /// Whether the app has not run yet (the app's `FirstTime`).
+  public var firstTime: Bool
+  /// The next item identifier (the app's `ChecklistItemID`).
+  public var nextItemID: Int
+  /// Names of the lists shown sorted by due date instead of the user's order.
+  public var sortByDue: [String]
+  /// Reminders already sent by `due --notify`, as "itemID@dueDateEpoch".
+  public var notified: [String]
+  /// The data file this state belongs to (absolute path).
+  public var dataFile: String?
+
+  /// Creates a state; the defaults are the app's first launch.
+  public init(
+    checklistIndex: Int = -1, firstTime: Bool = true, nextItemID: Int = 0,
+    sortByDue: [String] = [], notified: [String] = [], dataFile: String? = nil
+  ) {
+    self.checklistIndex = checklistIndex
+    self.firstTime = firstTime
+    self.nextItemID = nextItemID
+    self.sortByDue = sortByDue
+    self.notified = notified
+    self.dataFile = dataFile
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case checklistIndex, firstTime, nextItemID, sortByDue, notified, dataFile
+  }
+
+  /// Decodes a state, using the default for each key that is missing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = ChecklistsState()
+    checklistIndex =
+      try container.decodeIfPresent(Int.self, forKey: .checklistIndex) ?? defaults.checklistIndex
+    firstTime = try container.decodeIfPresent(Bool.self, forKey: .firstTime) ?? defaults.firstTime
+    nextItemID =
+      try container.decodeIfPresent(Int.self, forKey: .nextItemID) ?? defaults.nextItemID
+    sortByDue = try container.decodeIfPresent([String].self, forKey: .sortByDue) ?? []
+    notified = try container.decodeIfPresent([String].self, forKey: .notified) ?? []
+    dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
+  }
+}
+
+/// Reads and writes the state file; a missing or broken state never stops the app.
+struct StateFile {
+  var location: DataFileLocation
+  var fileSystem: any FileSystem
+
+  /// The limit on a state file's size; anything larger is treated as corrupt.
+  static let sizeLimit = 16 << 20
+
+  /// The saved state, or the defaults and a warning when it cannot be used.
+  ///
+  /// A missing state file is normal (first run, or a file from the phone) and gives no warning.
+  func load() -> (state: ChecklistsState, warning: String?) {
+    let path = location.stateFile
+    let shown = location.display(path)
+    let defaults = ChecklistsState(dataFile: location.dataFile)
+    let data: Data
+    do {
+      let status = try fileSystem.stat(path)
+      guard status.kind == .regular, status.size <= Self.sizeLimit else {
+        return (defaults, "Ignored the state file \(shown): not a regular file of sane size")
+      }
+      let fd = try fileSystem.open(path, flags: O_RDONLY | O_NONBLOCK, mode: 0)
+      defer { try? fileSystem.close(fd) }
+      data = try fileSystem.readAll(fd, limit: Self.sizeLimit)
+    } catch {
+      if error.code == ENOENT { return (defaults, nil) }
+      return (defaults, "Could not read the state file \(shown): \(error.reason); using defaults")
+    }
+    guard var state = try? JSONDecoder().decode(ChecklistsState.self, from: data) else {
+      return (defaults, "The state file \(shown) is damaged; using defaults")
+    }
+    if let owner = state.dataFile, owner != location.dataFile {
+      return (defaults, "The state file \(shown) belongs to \(owner); using defaults")
+    }
+    state.dataFile = location.dataFile
+    return (state, nil)
+  }
+
+  /// Writes the state atomically (temporary file, fsync, rename).
+  func save(_ state: ChecklistsState) throws(StoreError) {
+    var state = state
+    state.dataFile = location.dataFile
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    guard let data = try? encoder.encode(state) else {
+      throw StoreError(
+        .encodingFailed, path: location.stateFile, shownPath: location.display(location.stateFile))
+    }
+    do {
+      try AtomicFileWriter(fileSystem: fileSystem).write(
+        data, to: location.stateFile, keepBackup: false)
+    } catch {
+      throw StoreError(
+        .saveFailed(step: error.step), path: location.stateFile,
+        shownPath: location.display(location.stateFile), cause: error.cause)
+    }
+  }
+}

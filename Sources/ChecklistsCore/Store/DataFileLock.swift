@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An exclusive `flock` on `<file>.lock`, holding our pid, so that only one checklists edits a
+/// file at a time.
+///
+/// The kernel releases the lock when the process ends, however it ends, so a lock left by a
+/// killed process never blocks. The lock file itself is never removed (removing it would let two
+/// processes lock two different files).
+public final class DataFileLock: @unchecked Sendable {
+  /// The lock file's path.
+  public let path: String
+  private let fileSystem: any FileSystem
+  private let lock = NSLock()
+  private var descriptor: Int32?
+
+  private init(path: String, fileSystem: any FileSystem, descriptor: Int32) {
+    self.path = path
+    self.fileSystem = fileSystem
+    self.descriptor = descriptor
+  }
+
+  /// Takes the lock for the data file at `dataFile` (a real path), without waiting.
+  ///
+  /// - Parameter shownPath: the data file as shown in the message when another process has it.
+  public static func acquire(
+    dataFile: String, shownPath: String, fileSystem: any FileSystem = SystemFileSystem()
+  ) throws(StoreError) -> DataFileLock {
+    let path = dataFile + ".lock"
+    let folder = (dataFile as NSString).deletingLastPathComponent
+    do {
+      try AtomicFileWriter(fileSystem: fileSystem).createFolders(folder)
+    } catch {
+      throw StoreError(.lockFailed, path: path, shownPath: shownPath, cause: error)
+    }
+    let fd: Int32
+    do {
+      fd = try fileSystem.open(path, flags: O_RDWR | O_CREAT, mode: 0o600)
+    } catch {
+      throw StoreError(.lockFailed, path: path, shownPath: shownPath, cause: error)
+    }
+    do {
+      try fileSystem.flock(fd, operation: LOCK_EX | LOCK_NB)
+    } catch {
+      let holder = error.code == EWOULDBLOCK ? readPid(fd, fileSystem: fileSystem) : nil
+      try? fileSystem.close(fd)
+      if error.code == EWOULDBLOCK {
+        throw StoreError(.locked(pid: holder), path: dataFile, shownPath: shownPath)
+      }
+      throw StoreError(.lockFailed, path: path, shownPath: shownPath, cause: error)
+    }
+    // Our pid, for the message another instance shows; failing to write it is harmless.
+    try? fileSystem.ftruncate(fd, length: 0)
+    _ = lseek(fd, 0, SEEK_SET)
+    try? fileSystem.write(fd, Data("\(getpid())\n".utf8))
+    return DataFileLock(path: path, fileSystem: fileSystem, descriptor: fd)
+  }
+
+  /// Releases the lock (also done when the lock is deinitialized).
+  public func release() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let fd = descriptor else { return }
+    descriptor = nil
+    try? fileSystem.flock(fd, operation: LOCK_UN)
+    try? fileSystem.close(fd)
+  }
+
+  deinit { release() }
+
+  private static func readPid(_ fd: Int32, fileSystem: any FileSystem) -> Int32? {
+    _ = lseek(fd, 0, SEEK_SET)
+    guard let data = try? fileSystem.readAll(fd, limit: 64) else { return nil }
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return Int32(text)
+  }
+}

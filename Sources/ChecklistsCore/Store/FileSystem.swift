@@ -1,0 +1,280 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A failed system call: which call, on what, and the `errno` it set.
+public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The `errno` value.
+  public var code: Int32
+  /// The call that failed, e.g. "open".
+  public var call: String
+
+  /// Creates an error from an `errno` value.
+  public init(_ code: Int32, call: String) {
+    self.code = code
+    self.call = call
+  }
+
+  /// The system's text for the error, e.g. "No space left on device".
+  public var reason: String { String(cString: strerror(code)) }
+
+  /// The call and the system's text.
+  public var description: String { "\(call): \(reason)" }
+}
+
+/// What `stat` tells about a file, in the parts the store uses.
+public struct FileStatus: Equatable, Sendable {
+  /// The kinds of file the store tells apart.
+  public enum Kind: Equatable, Sendable {
+    case regular, directory, fifo, characterDevice, blockDevice, socket, symbolicLink, other
+  }
+
+  /// The file's kind.
+  public var kind: Kind
+  /// The permission bits (`st_mode & 0o7777`).
+  public var permissions: mode_t
+  /// The size in bytes.
+  public var size: Int64
+  /// The device the file is on.
+  public var device: UInt64
+  /// The inode number.
+  public var inode: UInt64
+  /// The modification time in nanoseconds since 1970.
+  public var modificationNanoseconds: Int64
+
+  /// Creates a status from a `stat` record.
+  public init(_ record: stat) {
+    switch record.st_mode & S_IFMT {
+    case S_IFREG: kind = .regular
+    case S_IFDIR: kind = .directory
+    case S_IFIFO: kind = .fifo
+    case S_IFCHR: kind = .characterDevice
+    case S_IFBLK: kind = .blockDevice
+    case S_IFSOCK: kind = .socket
+    case S_IFLNK: kind = .symbolicLink
+    default: kind = .other
+    }
+    permissions = record.st_mode & 0o7777
+    size = Int64(record.st_size)
+    device = UInt64(record.st_dev)
+    inode = UInt64(record.st_ino)
+    modificationNanoseconds =
+      Int64(record.st_mtim.tv_sec) * 1_000_000_000 + Int64(record.st_mtim.tv_nsec)
+  }
+
+  /// Creates a status from its parts (for tests).
+  public init(
+    kind: Kind, permissions: mode_t, size: Int64, device: UInt64 = 0, inode: UInt64 = 0,
+    modificationNanoseconds: Int64 = 0
+  ) {
+    self.kind = kind
+    self.permissions = permissions
+    self.size = size
+    self.device = device
+    self.inode = inode
+    self.modificationNanoseconds = modificationNanoseconds
+  }
+}
+
+/// The file-system calls the store makes, so that tests can make any of them fail.
+///
+/// Every method mirrors one POSIX call and throws its `errno` as a `SystemCallError`.
+public protocol FileSystem: Sendable {
+  /// `open(2)`; returns the descriptor.
+  func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32
+  /// `write(2)` of the whole buffer (repeats short writes).
+  func write(_ fd: Int32, _ data: Data) throws(SystemCallError)
+  /// `read(2)` until end of file, at most `limit` bytes.
+  func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data
+  /// `fsync(2)`.
+  func fsync(_ fd: Int32) throws(SystemCallError)
+  /// `fchmod(2)`.
+  func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError)
+  /// `ftruncate(2)`.
+  func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError)
+  /// `close(2)`.
+  func close(_ fd: Int32) throws(SystemCallError)
+  /// `fstat(2)`.
+  func fstat(_ fd: Int32) throws(SystemCallError) -> FileStatus
+  /// `stat(2)` (follows symbolic links).
+  func stat(_ path: String) throws(SystemCallError) -> FileStatus
+  /// `lstat(2)` (does not follow symbolic links).
+  func lstat(_ path: String) throws(SystemCallError) -> FileStatus
+  /// `readlink(2)`.
+  func readlink(_ path: String) throws(SystemCallError) -> String
+  /// `rename(2)`.
+  func rename(_ from: String, _ to: String) throws(SystemCallError)
+  /// `link(2)`.
+  func link(_ from: String, _ to: String) throws(SystemCallError)
+  /// `unlink(2)`.
+  func unlink(_ path: String) throws(SystemCallError)
+  /// `mkdir(2)`.
+  func mkdir(_ path: String, mode: mode_t) throws(SystemCallError)
+  /// The names in a directory, without "." and "..".
+  func listDirectory(_ path: String) throws(SystemCallError) -> [String]
+  /// `flock(2)`.
+  func flock(_ fd: Int32, operation: Int32) throws(SystemCallError)
+  /// Whether a process with `pid` exists (`kill(pid, 0)` not failing with ESRCH).
+  func processExists(_ pid: Int32) -> Bool
+}
+
+/// The real file system, through Glibc.
+public struct SystemFileSystem: FileSystem {
+  /// Creates the real file system.
+  public init() {}
+
+  /// `open` on the real file system.
+  public func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
+    while true {
+      let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+      if fd >= 0 { return fd }
+      if errno != EINTR { throw SystemCallError(errno, call: "open") }
+    }
+  }
+
+  /// `write` on the real file system.
+  public func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
+    var failure: Int32 = 0
+    data.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(fd, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if written == 0 {
+          failure = EIO
+          return
+        }
+        offset += written
+      }
+    }
+    if failure != 0 { throw SystemCallError(failure, call: "write") }
+  }
+
+  /// `readAll` on the real file system.
+  public func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data {
+    var result = Data()
+    let chunkSize = 1 << 16
+    var chunk = [UInt8](repeating: 0, count: chunkSize)
+    while result.count <= limit {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, chunkSize) }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw SystemCallError(errno, call: "read")
+      }
+      if count == 0 { break }
+      result.append(contentsOf: chunk[0..<count])
+    }
+    return result
+  }
+
+  /// `fsync` on the real file system.
+  public func fsync(_ fd: Int32) throws(SystemCallError) {
+    while Glibc.fsync(fd) != 0 {
+      if errno != EINTR { throw SystemCallError(errno, call: "fsync") }
+    }
+  }
+
+  /// `fchmod` on the real file system.
+  public func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError) {
+    if Glibc.fchmod(fd, mode) != 0 { throw SystemCallError(errno, call: "fchmod") }
+  }
+
+  /// `ftruncate` on the real file system.
+  public func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError) {
+    if Glibc.ftruncate(fd, off_t(length)) != 0 {
+      throw SystemCallError(errno, call: "ftruncate")
+    }
+  }
+
+  /// `close` on the real file system.
+  public func close(_ fd: Int32) throws(SystemCallError) {
+    // On Linux the descriptor is released even when close reports an error: never retry.
+    if Glibc.close(fd) != 0 && errno != EINTR { throw SystemCallError(errno, call: "close") }
+  }
+
+  /// `fstat` on the real file system.
+  public func fstat(_ fd: Int32) throws(SystemCallError) -> FileStatus {
+    var record = Glibc.stat()
+    if Glibc.fstat(fd, &record) != 0 { throw SystemCallError(errno, call: "fstat") }
+    return FileStatus(record)
+  }
+
+  /// `stat` on the real file system.
+  public func stat(_ path: String) throws(SystemCallError) -> FileStatus {
+    var record = Glibc.stat()
+    if callStat(path, &record) != 0 { throw SystemCallError(errno, call: "stat") }
+    return FileStatus(record)
+  }
+
+  /// `lstat` on the real file system.
+  public func lstat(_ path: String) throws(SystemCallError) -> FileStatus {
+    var record = Glibc.stat()
+    if Glibc.lstat(path, &record) != 0 { throw SystemCallError(errno, call: "lstat") }
+    return FileStatus(record)
+  }
+
+  /// `readlink` on the real file system.
+  public func readlink(_ path: String) throws(SystemCallError) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = Glibc.readlink(path, &buffer, Int(PATH_MAX))
+    if count < 0 { throw SystemCallError(errno, call: "readlink") }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// `rename` on the real file system.
+  public func rename(_ from: String, _ to: String) throws(SystemCallError) {
+    if Glibc.rename(from, to) != 0 { throw SystemCallError(errno, call: "rename") }
+  }
+
+  /// `link` on the real file system.
+  public func link(_ from: String, _ to: String) throws(SystemCallError) {
+    if Glibc.link(from, to) != 0 { throw SystemCallError(errno, call: "link") }
+  }
+
+  /// `unlink` on the real file system.
+  public func unlink(_ path: String) throws(SystemCallError) {
+    if Glibc.unlink(path) != 0 { throw SystemCallError(errno, call: "unlink") }
+  }
+
+  /// `mkdir` on the real file system.
+  public func mkdir(_ path: String, mode: mode_t) throws(SystemCallError) {
+    if Glibc.mkdir(path, mode) != 0 { throw SystemCallError(errno, call: "mkdir") }
+  }
+
+  /// `listDirectory` on the real file system.
+  public func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    guard let directory = opendir(path) else { throw SystemCallError(errno, call: "opendir") }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// `flock` on the real file system.
+  public func flock(_ fd: Int32, operation: Int32) throws(SystemCallError) {
+    while callFlock(fd, operation) != 0 {
+      if errno != EINTR { throw SystemCallError(errno, call: "flock") }
+    }
+  }
+
+  /// `processExists` on the real file system.
+  public func processExists(_ pid: Int32) -> Bool {
+    Glibc.kill(pid, 0) == 0 || errno != ESRCH
+  }
+}
+
+// File-scope wrappers: inside `SystemFileSystem` the names `stat` and `flock` mean its methods.
+private func callStat(_ path: String, _ record: inout stat) -> Int32 { stat(path, &record) }
+private func callFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }

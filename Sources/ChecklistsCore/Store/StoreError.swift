@@ -1,0 +1,122 @@
+import Foundation
+
+/// Why the store could not open, load or save a file, with a message for the user.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Equatable, Sendable {
+    /// The path cannot name a data file.
+    case invalidPath
+    /// The path names a folder, a FIFO, a device… instead of a regular file.
+    case notRegularFile
+    /// The file is larger than the store reads.
+    case tooLarge
+    /// The file could not be read (`cause` tells why).
+    case unreadable
+    /// The file's content is not a checklists file (`formatError` tells where).
+    case invalidContent
+    /// Another checklists holds the file's lock.
+    case locked(pid: Int32?)
+    /// The lock file could not be opened or locked.
+    case lockFailed
+    /// Writing the file failed; the previous file is intact unless `step` is `.syncingFolder`.
+    case saveFailed(step: SaveStep)
+    /// The model could not be encoded.
+    case encodingFailed
+    /// No rescue copy could be written anywhere.
+    case rescueFailed
+  }
+
+  /// What went wrong.
+  public var kind: Kind
+  /// The file concerned, absolute.
+  public var path: String
+  /// The path as shown in messages (`~/…`), or the file name for content errors.
+  public var shownPath: String
+  /// The failed system call, when there is one.
+  public var cause: SystemCallError?
+  /// The codec's error, for `.invalidContent` and `.encodingFailed`.
+  public var formatError: FileFormatError?
+  /// Extra words for the message, e.g. "is a FIFO".
+  public var detail: String?
+
+  /// Creates an error.
+  public init(
+    _ kind: Kind, path: String, shownPath: String? = nil, cause: SystemCallError? = nil,
+    formatError: FileFormatError? = nil, detail: String? = nil
+  ) {
+    self.kind = kind
+    self.path = path
+    self.shownPath = shownPath ?? path
+    self.cause = cause
+    self.formatError = formatError
+    self.detail = detail
+  }
+
+  /// The message for the user, e.g. `Checklists.plist: list 2 ("Groceries"), item 3: …`.
+  public var message: String {
+    let reason = cause?.reason ?? "unknown error"
+    switch kind {
+    case .invalidPath:
+      return "\(shownPath) cannot be a data file: \(detail ?? "invalid path")"
+    case .notRegularFile:
+      return "\(shownPath) is not a regular file: it is \(detail ?? "something else")"
+    case .tooLarge:
+      return "\(shownPath) is too large to be a checklists file (\(detail ?? "over the limit"))"
+    case .unreadable:
+      return "Could not read \(shownPath): \(reason)"
+    case .invalidContent:
+      return "\(shownPath): \(formatError?.message ?? detail ?? "not a checklists file")"
+    case .locked(let pid):
+      let owner = pid.map { "pid \($0)" } ?? "pid unknown"
+      return "\(shownPath) is open in another checklists (\(owner))"
+    case .lockFailed:
+      return "Could not lock \(shownPath): \(reason)"
+    case .saveFailed(let step):
+      return "Could not save \(shownPath): \(reason) (\(step.description))"
+    case .encodingFailed:
+      return "Could not save \(shownPath): \(formatError?.message ?? "cannot encode")"
+    case .rescueFailed:
+      return "Could not write a rescue copy of \(shownPath): \(reason)"
+    }
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// The steps of a save, named in error messages.
+public enum SaveStep: String, CaseIterable, Equatable, Sendable, CustomStringConvertible {
+  /// Creating the folder that holds the file.
+  case creatingFolder
+  /// Creating the temporary file next to the file.
+  case creatingTemporaryFile
+  /// Giving the temporary file the old file's permissions.
+  case settingPermissions
+  /// Writing the bytes.
+  case writingTemporaryFile
+  /// Flushing the temporary file to the disk.
+  case syncingTemporaryFile
+  /// Closing the temporary file.
+  case closingTemporaryFile
+  /// Keeping the previous file as `<file>.bak`.
+  case keepingBackup
+  /// Putting the temporary file in place of the file.
+  case replacingFile
+  /// Flushing the folder so that the rename survives a crash (the new file is in place).
+  case syncingFolder
+
+  /// The words shown in brackets after the reason.
+  public var description: String {
+    switch self {
+    case .creatingFolder: return "creating the folder"
+    case .creatingTemporaryFile: return "creating the temporary file"
+    case .settingPermissions: return "setting the permissions"
+    case .writingTemporaryFile: return "writing the temporary file"
+    case .syncingTemporaryFile: return "flushing the temporary file to disk"
+    case .closingTemporaryFile: return "closing the temporary file"
+    case .keepingBackup: return "keeping the previous version as .bak"
+    case .replacingFile: return "replacing the file"
+    case .syncingFolder: return "flushing the folder to disk"
+    }
+  }
+}

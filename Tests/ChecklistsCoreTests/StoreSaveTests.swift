@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+@Suite("Store: loading and saving")
+struct StoreSaveTests {
+  @Test func firstRunCreatesOneListNamedListAndWritesANewFolder0700AndFile0600() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let location = DataFileLocation(
+      dataFile: folder.path + "/new/sub/Checklists.plist", stateFile: folder.path + "/s.json")
+    let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+    #expect(load.isFirstRun)
+    #expect(load.model.lists.map(\.name) == ["List"])
+    #expect(load.state.checklistIndex == 0)
+    #expect(load.state.firstTime == false)
+    #expect(try store.save(load.model).outcome == .saved)
+    let fs = SystemFileSystem()
+    #expect(try fs.stat(folder.path + "/new").permissions == 0o700)
+    #expect(try fs.stat(folder.path + "/new/sub").permissions == 0o700)
+    #expect(try fs.stat(location.dataFile).permissions == 0o600)
+    let decoded = try ChecklistsFileCoding.decode(
+      try #require(FileManager.default.contents(atPath: location.dataFile)))
+    #expect(decoded.lists.map(\.name) == ["List"])
+    #expect(decoded.format == .xml)
+  }
+
+  @Test func anExistingFileNeverGetsAnExtraList() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (_, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    #expect(!load.isFirstRun)
+    #expect(load.model == sampleModel())
+    #expect(load.state.firstTime == false)
+    #expect(load.model.nextItemID == 4)
+  }
+
+  @Test func savingKeepsThePreviousVersionAsBak() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let old = encodedBytes(sampleModel())
+    folder.write("Checklists.plist", old)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let changed = adding("Laundry", to: load.model)
+    #expect(try store.save(changed).outcome == .saved)
+    #expect(folder.bytes("Checklists.plist.bak") == old)
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(changed))
+    // A second save moves the .bak forward.
+    let again = adding("Windows", to: changed)
+    #expect(try store.save(again).outcome == .saved)
+    #expect(folder.bytes("Checklists.plist.bak") == encodedBytes(changed))
+    #expect(!folder.names().contains { $0.contains(".tmp-") })
+  }
+
+  @Test func nothingIsWrittenWhenNothingChanged() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let before = try SystemFileSystem().stat(folder.path + "/Checklists.plist")
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(try store.save(load.model).outcome == .unchanged)
+    let after = try SystemFileSystem().stat(folder.path + "/Checklists.plist")
+    #expect(before == after)
+    #expect(!folder.names().contains("Checklists.plist.bak"))
+    // Saved once, the same model again is unchanged too.
+    let changed = adding("Laundry", to: load.model)
+    #expect(try store.save(changed).outcome == .saved)
+    #expect(try store.save(changed).outcome == .unchanged)
+  }
+
+  @Test func anExistingFileKeepsItsPermissionBits() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    chmod(folder.path + "/Checklists.plist", 0o640)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    try store.save(adding("Laundry", to: load.model))
+    #expect(folder.permissions("Checklists.plist") == 0o640)
+  }
+
+  @Test func aSymbolicLinkStaysAndItsTargetIsReplaced() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/real", withIntermediateDirectories: true)
+    folder.write("real/Target.plist", encodedBytes(sampleModel()))
+    #expect(symlink("real/Target.plist", folder.path + "/Checklists.plist") == 0)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(store.resolvedPath == folder.path + "/real/Target.plist")
+    let changed = adding("Laundry", to: load.model)
+    #expect(try store.save(changed).outcome == .saved)
+    let link = try SystemFileSystem().lstat(folder.path + "/Checklists.plist")
+    #expect(link.kind == .symbolicLink)
+    #expect(
+      try SystemFileSystem().readlink(folder.path + "/Checklists.plist") == "real/Target.plist")
+    #expect(folder.bytes("real/Target.plist") == encodedBytes(changed))
+    #expect(folder.bytes("real/Target.plist.bak") == encodedBytes(sampleModel()))
+  }
+
+  @Test func aBinaryFileStaysBinary() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel(), format: .binary))
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    #expect(store.format == .binary)
+    try store.save(adding("Laundry", to: load.model))
+    let saved = try #require(folder.bytes("Checklists.plist"))
+    #expect(saved.starts(with: Data("bplist00".utf8)))
+  }
+
+  @Test func theIPhoneFixtureLoadsAndSavesInItsFormat() throws {
+    let fixture = "/work/shared/fixtures/Checklists-ios.plist"
+    let original = try #require(FileManager.default.contents(atPath: fixture))
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", original)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(!load.model.lists.isEmpty)
+    let expected = try ChecklistsFileCoding.decode(original)
+    #expect(store.format == expected.format)
+    var changed = load.model
+    let first = try #require(changed.lists.first)
+    let change = try #require(changed.insertItem(changed.makeItem(text: "New"), listID: first.id))
+    changed.apply(change)
+    #expect(try store.save(changed).outcome == .saved)
+    #expect(folder.bytes("Checklists.plist.bak") == original)
+  }
+
+  @Test func aFileChangedByAnotherProgramIsNotOverwrittenButAConflictCopyIsWritten() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), lock: true, clock: clock, timeZone: utc)
+    let foreign = encodedBytes(sampleModel(extraItem: "Theirs"))
+    folder.write("Checklists.plist", foreign)
+    let mine = adding("Mine", to: load.model)
+    let result = try store.save(mine)
+    let copy = folder.path + "/Checklists.conflict-20260921-141320.plist"
+    #expect(
+      result.outcome == .conflictCopy(dataFile: folder.path + "/Checklists.plist", copy: copy))
+    #expect(result.message?.contains("was changed by another program") == true)
+    #expect(folder.bytes("Checklists.plist") == foreign)
+    #expect(FileManager.default.contents(atPath: copy) == encodedBytes(mine))
+    // Saving the same model again does not write a second copy.
+    #expect(try store.save(mine) == result)
+    #expect(folder.names().filter { $0.contains("conflict") }.count == 1)
+    // A different model gets its own copy, never overwriting the first.
+    let more = adding("More", to: mine)
+    guard case .conflictCopy(_, let second) = try store.save(more).outcome else {
+      Issue.record("expected a conflict copy")
+      return
+    }
+    #expect(second == folder.path + "/Checklists.conflict-20260921-141320-2.plist")
+    #expect(FileManager.default.contents(atPath: copy) == encodedBytes(mine))
+  }
+
+  @Test func aFileTouchedButNotChangedIsSavedNormally() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let bytes = encodedBytes(sampleModel())
+    folder.write("Checklists.plist", bytes)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    // Same content, new inode and mtime: not a foreign change.
+    try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
+    folder.write("Checklists.plist", bytes)
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+  }
+
+  @Test func aFileDeletedByAnotherProgramIsRecreatedAndTheUserTold() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
+    let changed = adding("Laundry", to: load.model)
+    let result = try store.save(changed)
+    #expect(result.outcome == .recreated)
+    #expect(result.message?.contains("had been deleted") == true)
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(changed))
+  }
+
+  @Test func staleTemporaryFilesOfDeadProcessesAreRemovedOnLoad() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    // A pid above the kernel's maximum never runs; our own pid is alive.
+    let dead = ".Checklists.plist.tmp-99999999-1"
+    let alive = ".Checklists.plist.tmp-\(getppid())-1"
+    let unrelated = ".Other.plist.tmp-99999999-1"
+    for name in [dead, alive, unrelated] { folder.write(name, Data("partial".utf8)) }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/state", withIntermediateDirectories: true)
+    let deadState = "state/.Checklists.plist.json.tmp-99999999-7"
+    folder.write(deadState, Data("{".utf8))
+    _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(folder.bytes(deadState) == nil)
+    #expect(!folder.names().contains(dead))
+    #expect(folder.names().contains(alive))
+    #expect(folder.names().contains(unrelated))
+  }
+
+  @Test func aRescueCopyGoesNextToTheFileElseToTheFallbackFolder() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), lock: true,
+      clock: { Date(timeIntervalSince1970: 1_790_000_000) }, timeZone: utc)
+    let changed = adding("Laundry", to: load.model)
+    let path = try store.writeRescueCopy(changed)
+    #expect(path == folder.path + "/Checklists.rescue-20260921-141320.plist")
+    #expect(FileManager.default.contents(atPath: path) == encodedBytes(changed))
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
+
+    // When the folder refuses, the fallback folder gets it.
+    let fallback = StoreTestFolder()
+    defer { fallback.remove() }
+    let faulty = FaultyFileSystem()
+    let (faultyStore, _) = try ChecklistsStore.open(
+      location: folder.location(), lock: false, fileSystem: faulty,
+      clock: { Date(timeIntervalSince1970: 1_790_000_000) }, timeZone: utc)
+    let folderPath = folder.path
+    faulty.setFault(.init(call: "open", code: EROFS) { $0.hasPrefix(folderPath + "/") })
+    let second = try faultyStore.writeRescueCopy(changed, fallbackFolders: [fallback.path])
+    #expect(second == fallback.path + "/Checklists.rescue-20260921-141320.plist")
+    #expect(FileManager.default.contents(atPath: second) == encodedBytes(changed))
+    // When nothing works, the error says so.
+    faulty.setFault(.init(call: "open", code: EROFS) { _ in true })
+    #expect(throws: StoreError.self) {
+      try faultyStore.writeRescueCopy(changed, fallbackFolders: [fallback.path])
+    }
+  }
+
+  @Test func theBackupFallsBackToACopyWithoutHardLinks() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let old = encodedBytes(sampleModel())
+    folder.write("Checklists.plist", old)
+    let faulty = FaultyFileSystem(fault: .init(call: "link", code: EPERM) { _ in true })
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), lock: true, fileSystem: faulty)
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+    #expect(folder.bytes("Checklists.plist.bak") == old)
+    #expect(!folder.names().contains { $0.contains(".tmp-") })
+  }
+}

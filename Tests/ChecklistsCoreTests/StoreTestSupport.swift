@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+/// A fresh folder under the system's temporary folder, removed by `remove()`.
+struct StoreTestFolder {
+  let path: String
+
+  init() {
+    path = NSTemporaryDirectory() + "checklists-store-test-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+  /// A location for `name` inside this folder, with the state beside it.
+  func location(_ name: String = "Checklists.plist") -> DataFileLocation {
+    DataFileLocation(dataFile: path + "/" + name, stateFile: path + "/state/" + name + ".json")
+  }
+
+  /// The names in the folder.
+  func names() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+  }
+
+  func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
+
+  func write(_ name: String, _ data: Data) {
+    FileManager.default.createFile(atPath: path + "/" + name, contents: data)
+  }
+
+  func permissions(_ name: String) -> mode_t? {
+    (try? SystemFileSystem().stat(path + "/" + name))?.permissions
+  }
+}
+
+/// A model of two lists with a few items, fixed dates.
+func sampleModel(extraItem: String? = nil) -> DataModel {
+  let due = Date(timeIntervalSince1970: 1_800_000_000)
+  var groceries = Checklist(name: "Groceries", iconName: "Groceries")
+  groceries.insertItem(ChecklistItem(text: "Milk", dueDate: due, itemID: 1))
+  groceries.insertItem(ChecklistItem(text: "Eggs", checked: true, dueDate: due, itemID: 2))
+  var chores = Checklist(name: "Chores", iconName: "Chores")
+  chores.insertItem(ChecklistItem(text: "Dishes", dueDate: due, shouldRemind: true, itemID: 3))
+  if let extraItem { chores.insertItem(ChecklistItem(text: extraItem, dueDate: due, itemID: 4)) }
+  return DataModel(lists: [groceries, chores])
+}
+
+/// The bytes of `model` as the store writes them (XML).
+func encodedBytes(_ model: DataModel, format: PlistFormat = .xml) -> Data {
+  (try? ChecklistsFileCoding.encode(model.lists, format: format).data) ?? Data()
+}
+
+/// A model with one more item in "Chores".
+func adding(_ text: String, to model: DataModel) -> DataModel {
+  var model = model
+  guard let list = model.lists.first(where: { $0.name == "Chores" }) else { return model }
+  let item = model.makeItem(text: text, dueDate: Date(timeIntervalSince1970: 1_800_000_000))
+  if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
+  return model
+}
+
+/// The real file system, with one call made to fail with an `errno` when it matches.
+///
+/// Calls on descriptors are matched by the path the descriptor was opened with; `rename` and
+/// `link` by their destination.
+final class FaultyFileSystem: FileSystem, @unchecked Sendable {
+  struct Fault {
+    var call: String
+    var code: Int32
+    var matches: @Sendable (String) -> Bool
+  }
+
+  private let real = SystemFileSystem()
+  private let lock = NSLock()
+  private var paths: [Int32: String] = [:]
+  private var fault: Fault?
+  private(set) var calls: [String] = []
+
+  init(fault: Fault? = nil) { self.fault = fault }
+
+  func setFault(_ newFault: Fault?) {
+    lock.lock()
+    fault = newFault
+    lock.unlock()
+  }
+
+  private func check(_ call: String, _ path: String) throws(SystemCallError) {
+    lock.lock()
+    calls.append("\(call) \(path)")
+    let current = fault
+    lock.unlock()
+    if let current, current.call == call, current.matches(path) {
+      throw SystemCallError(current.code, call: call)
+    }
+  }
+
+  private func path(of fd: Int32) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    return paths[fd] ?? "fd \(fd)"
+  }
+
+  func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemCallError) -> Int32 {
+    try check("open", path)
+    let fd = try real.open(path, flags: flags, mode: mode)
+    lock.lock()
+    paths[fd] = path
+    lock.unlock()
+    return fd
+  }
+  func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
+    try check("write", path(of: fd))
+    try real.write(fd, data)
+  }
+  func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data {
+    try check("read", path(of: fd))
+    return try real.readAll(fd, limit: limit)
+  }
+  func fsync(_ fd: Int32) throws(SystemCallError) {
+    try check("fsync", path(of: fd))
+    try real.fsync(fd)
+  }
+  func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError) {
+    try check("fchmod", path(of: fd))
+    try real.fchmod(fd, mode: mode)
+  }
+  func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError) {
+    try check("ftruncate", path(of: fd))
+    try real.ftruncate(fd, length: length)
+  }
+  func close(_ fd: Int32) throws(SystemCallError) {
+    let path = path(of: fd)
+    lock.lock()
+    paths[fd] = nil
+    lock.unlock()
+    do {
+      try check("close", path)
+    } catch {
+      try? real.close(fd)  // Like Linux: the descriptor is gone even when close fails.
+      throw error
+    }
+    try real.close(fd)
+  }
+  func fstat(_ fd: Int32) throws(SystemCallError) -> FileStatus {
+    try check("fstat", path(of: fd))
+    return try real.fstat(fd)
+  }
+  func stat(_ path: String) throws(SystemCallError) -> FileStatus {
+    try check("stat", path)
+    return try real.stat(path)
+  }
+  func lstat(_ path: String) throws(SystemCallError) -> FileStatus {
+    try check("lstat", path)
+    return try real.lstat(path)
+  }
+  func readlink(_ path: String) throws(SystemCallError) -> String {
+    try check("readlink", path)
+    return try real.readlink(path)
+  }
+  func rename(_ from: String, _ to: String) throws(SystemCallError) {
+    try check("rename", to)
+    try real.rename(from, to)
+  }
+  func link(_ from: String, _ to: String) throws(SystemCallError) {
+    try check("link", to)
+    try real.link(from, to)
+  }
+  func unlink(_ path: String) throws(SystemCallError) {
+    try check("unlink", path)
+    try real.unlink(path)
+  }
+  func mkdir(_ path: String, mode: mode_t) throws(SystemCallError) {
+    try check("mkdir", path)
+    try real.mkdir(path, mode: mode)
+  }
+  func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
+    try check("listDirectory", path)
+    return try real.listDirectory(path)
+  }
+  func flock(_ fd: Int32, operation: Int32) throws(SystemCallError) {
+    try check("flock", path(of: fd))
+    try real.flock(fd, operation: operation)
+  }
+  func processExists(_ pid: Int32) -> Bool { real.processExists(pid) }
+}
+
+/// The built executables of this package (`swift build` must have run).
+enum BuiltExecutable {
+  static func path(_ name: String) -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    return root + "/.build/debug/" + name
+  }
+}
+
+/// A child process with its stdout readable line by line.
+final class ChildProcess {
+  let process = Process()
+  private let output = Pipe()
+  private let errors = Pipe()
+
+  init(_ executable: String, _ arguments: [String]) throws {
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+  }
+
+  var pid: Int32 { process.processIdentifier }
+
+  /// Waits (up to `deadline` seconds) for stdout to contain `text`; false on timeout or exit.
+  func waitForOutput(_ text: String, deadline seconds: Double = 20) -> Bool {
+    let fd = output.fileHandleForReading.fileDescriptor
+    var collected = ""
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, 100)
+      if ready > 0 {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(fd, &buffer, buffer.count)
+        if count <= 0 { return false }
+        collected += String(decoding: buffer[0..<count], as: UTF8.self)
+        if collected.contains(text) { return true }
+      }
+    }
+    return false
+  }
+
+  func kill(_ signal: Int32 = SIGKILL) {
+    _ = Foundation.kill(pid, signal)
+    process.waitUntilExit()
+  }
+
+  func errorOutput() -> String {
+    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+}
+
+/// A small deterministic generator (SplitMix64) for seeded random choices.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
