@@ -42,7 +42,9 @@ public enum CommandLineInterface {
       let location = try storeCall {
         try DataFileLocation.resolve(environment: environment, filePath: global.filePath)
       }
-      let context = CommandContext(location: location, output: output, now: Date())
+      let context = CommandContext(
+        location: location, output: output, now: try Clock.now(environment: environment),
+        environment: environment)
       return try spec.run(parsed, context)
     } catch {
       var error = error
@@ -136,11 +138,30 @@ func storeCall<T>(_ body: () throws -> T) throws(CLIError) -> T {
   }
 }
 
-/// What every command gets: where the file is, where to print, and the time.
+/// The time the commands take as now.
+enum Clock {
+  /// The present moment, or the instant in `CHECKLISTS_NOW` (ISO 8601, e.g.
+  /// "2026-11-30T11:00:00Z").
+  ///
+  /// `CHECKLISTS_NOW` exists for tests only, so that `due` and relative dates can be checked
+  /// against a fixed clock; it is deliberately left out of `--help` and the docs. The time zone
+  /// comes from `TZ` as usual.
+  static func now(environment: [String: String]) throws(CLIError) -> Date {
+    guard let text = environment["CHECKLISTS_NOW"] else { return Date() }
+    guard let date = ImportedLists.parseISODate(text) else {
+      throw .usage("CHECKLISTS_NOW is not an ISO 8601 date and time: \"\(text)\"")
+    }
+    return date
+  }
+}
+
+/// What every command gets: where the file is, where to print, the time and the environment.
 struct CommandContext {
   var location: DataFileLocation
   var output: CLIOutput
   var now: Date
+  /// The process's environment (`PATH` to find helpers such as `notify-send`).
+  var environment: [String: String]
 
   /// Opens the store with the lock, printing load warnings.
   func open() throws(CLIError) -> (ChecklistsStore, LoadResult) {

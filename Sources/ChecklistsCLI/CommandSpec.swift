@@ -86,7 +86,7 @@ struct CommandSpec: Sendable {
 
   /// All commands, in the order `--help` lists them.
   static let all: [CommandSpec] = [
-    ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.check,
+    ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit, ItemCommands.check,
     ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
     TransferCommands.export, TransferCommands.importFile, DueCommand.due,
   ]

@@ -1,71 +1,181 @@
 import ChecklistsCore
 import Foundation
 
-/// `due`: the unchecked reminders that are due.
+/// `due`: the unchecked reminders that are due, optionally sent to the desktop.
 enum DueCommand {
   static let due = CommandSpec(
-    name: "due", positionals: [], valueOptions: [("--within", "DURATION")], flags: ["--json"],
+    name: "due", positionals: [], valueOptions: [("--within", "DURATION")],
+    flags: ["--json", "--notify"],
     summary: "Show unchecked reminders due now (or within DURATION), oldest first.",
-    details: "DURATION is a number with m, h, d or w (30m, 2h, 3d, 1w). "
-      + "Exits 0 when something is due, 1 when nothing is."
+    details: """
+      Each line: list, item, due date (and how long ago or ahead).
+      DURATION is a number with m, h, d or w (30m, 2h, 3d, 1w); a day is 24 hours.
+      --notify also sends each item to the desktop with notify-send, once per item and
+      due date (changing an item's due date sends it again); for cron:
+        */5 * * * * checklists due --notify >/dev/null
+      Exits 0 when something is due, 1 when nothing is.
+      """
   ) { arguments, context throws(CLIError) in
     var window: TimeInterval = 0
     if let text = arguments.options["--within"] {
-      guard let parsed = Duration.seconds(text) else {
+      guard let parsed = DueDateParser.parseDuration(text) else {
         throw .usage("--within takes a duration like 30m, 2h, 3d, 1w, not \"\(text)\"")
       }
       window = parsed
     }
-    let (_, load) = try context.open()
-    let limit = context.now.addingTimeInterval(window)
-    var found: [(list: Checklist, item: ChecklistItem)] = []
-    for list in load.model.lists {
-      for item in list.items where !item.checked && item.shouldRemind && item.dueDate <= limit {
-        found.append((list, item))
+    let (store, load) = try context.open()
+    let found = DueItems.query(load.model, now: context.now, within: window)
+    if arguments.flags.contains("--json") {
+      context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
+    } else {
+      let formatter = DueDateFormatter()
+      let output = context.output
+      for due in found {
+        let when = formatter.full(due.item.dueDate)
+        let age = ElapsedTime.phrase(due.item.dueDate, now: context.now, formatter: formatter)
+        output.line(
+          "\(output.shown(due.listName))  \(output.shown(due.item.text))  \(when) (\(age))")
       }
     }
-    found.sort { $0.item.dueDate < $1.item.dueDate }
-    if arguments.flags.contains("--json") {
-      struct Row: Codable {
-        var list: String
-        var text: String
-        var dueDate: Date
-        var itemID: Int
-        var overdue: Bool
+    if arguments.flags.contains("--notify") {
+      var state = load.state
+      let sender = DesktopNotifier(environment: context.environment, output: context.output)
+      var record = NotifiedRecord(state.notified)
+      record.prune(keeping: load.model)
+      let formatter = DueDateFormatter()
+      for due in found where !record.contains(due.item) {
+        let when = formatter.relative(due.item.dueDate, now: context.now)
+        guard sender.send(title: due.listName, body: "\(due.item.text) — due \(when)") else {
+          break
+        }
+        record.insert(due.item)
       }
-      let rows = found.map {
-        Row(
-          list: $0.list.name, text: $0.item.text, dueDate: $0.item.dueDate, itemID: $0.item.itemID,
-          overdue: $0.item.dueDate < context.now)
-      }
-      context.output.write(try JSONOutput.encode(rows))
-    } else {
-      let output = context.output
-      for (list, item) in found {
-        output.line(
-          "\(PlainDate.string(item.dueDate))  \(output.shown(list.name))  \(output.shown(item.text))"
-        )
+      if record.keys != state.notified {
+        state.notified = record.keys
+        do throws(StoreError) {
+          try store.saveState(state)
+        } catch {
+          context.output.error("warning: \(error.message)")
+        }
       }
     }
     return found.isEmpty ? 1 : 0
   }
 
-  /// Reads "30m", "2h", "3d", "1w" as seconds.
-  enum Duration {
-    static func seconds(_ text: String) -> TimeInterval? {
-      let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-      guard let unit = trimmed.last, let number = Int(trimmed.dropLast()), number >= 0,
-        trimmed.dropLast().allSatisfy(\.isASCII)
-      else { return nil }
-      let scale: TimeInterval
-      switch unit {
-      case "m": scale = 60
-      case "h": scale = 3600
-      case "d": scale = 86_400
-      case "w": scale = 604_800
-      default: return nil
-      }
-      return TimeInterval(number) * scale
+  /// A row of `due --json`.
+  struct DueRow: Codable {
+    var list: String
+    var text: String
+    var dueDate: Date
+    var itemID: Int
+    var overdue: Bool
+
+    init(_ due: DueItem, now: Date) {
+      list = due.listName
+      text = due.item.text
+      dueDate = due.item.dueDate
+      itemID = due.item.itemID
+      overdue = due.item.dueDate < now
     }
+  }
+}
+
+/// How far a due date is from now, as plain elapsed time: "now", "25 min ago", "2 h ago",
+/// "3 d ago", "in 2 h".
+///
+/// `due` prints it after the full date, so unlike the list rows' relative form it never repeats
+/// the clock time.
+enum ElapsedTime {
+  static func phrase(_ date: Date, now: Date, formatter: DueDateFormatter) -> String {
+    let seconds = date.timeIntervalSince(now)
+    let magnitude = abs(seconds)
+    // Under an hour the app's own relative form already reads "25 min ago" or "now".
+    if magnitude < 3600 { return formatter.relative(date, now: now) }
+    let amount =
+      magnitude < 48 * 3600
+      ? "\(Int(magnitude / 3600)) h" : "\(Int(magnitude / 86_400)) d"
+    return seconds > 0 ? "in \(amount)" : "\(amount) ago"
+  }
+}
+
+/// The reminders `due --notify` already sent, as the state file's "itemID@dueDateEpoch" keys.
+struct NotifiedRecord {
+  private(set) var keys: [String]
+
+  init(_ keys: [String]) { self.keys = keys }
+
+  /// The key of an item at its current due date.
+  static func key(_ item: ChecklistItem) -> String {
+    "\(item.itemID)@\(Int64(item.dueDate.timeIntervalSince1970.rounded(.down)))"
+  }
+
+  func contains(_ item: ChecklistItem) -> Bool { keys.contains(Self.key(item)) }
+
+  mutating func insert(_ item: ChecklistItem) {
+    let key = Self.key(item)
+    if !keys.contains(key) { keys.append(key) }
+  }
+
+  /// Drops the keys of items that no longer exist, are checked, no longer remind, or whose due
+  /// date has changed since (those can never match again), so the record stays small.
+  mutating func prune(keeping model: DataModel) {
+    var live: Set<String> = []
+    for list in model.lists {
+      for item in list.items where item.hasArmedReminder { live.insert(Self.key(item)) }
+    }
+    keys.removeAll { !live.contains($0) }
+  }
+}
+
+/// Sends desktop notifications with `notify-send` found on `PATH`.
+struct DesktopNotifier {
+  /// The `notify-send` executable, or nil when there is none on `PATH`.
+  let executable: String?
+  let output: CLIOutput
+  /// How long one `notify-send` may take before it is stopped (no desktop bus can hang it).
+  static let timeout: TimeInterval = 10
+
+  init(environment: [String: String], output: CLIOutput) {
+    self.output = output
+    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    executable =
+      path.split(separator: ":").map { "\($0)/notify-send" }
+      .first { $0.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Sends one notification; false when it could not be sent (the reason is on stderr), so
+  /// the caller stops and the next run tries again.
+  ///
+  /// Without `notify-send` the first call says so; a run with nothing to send says nothing,
+  /// so a cron job mails no complaint every few minutes while nothing is due.
+  func send(title: String, body: String) -> Bool {
+    guard let executable else {
+      output.error("notify-send not found; install libnotify-bin to get desktop notifications")
+      return false
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["--app-name=checklists", title, body]
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      output.error("could not run \(executable): \(error.localizedDescription)")
+      return false
+    }
+    let deadline = Date().addingTimeInterval(Self.timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+      output.error("notify-send did not finish within \(Int(Self.timeout)) s; stopped it")
+      return false
+    }
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      output.error("notify-send failed (exit status \(process.terminationStatus))")
+      return false
+    }
+    return true
   }
 }

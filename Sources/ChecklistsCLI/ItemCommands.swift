@@ -1,7 +1,7 @@
 import ChecklistsCore
 import Foundation
 
-/// `add`, `check`, `uncheck`, `rm`.
+/// `add`, `edit`, `check`, `uncheck`, `rm`.
 enum ItemCommands {
   static let add = CommandSpec(
     name: "add", positionals: ["LIST", "TEXT"], valueOptions: [("--due", "DATE")],
@@ -16,11 +16,7 @@ enum ItemCommands {
     }
     var dueDate = context.now
     if let dueText = arguments.options["--due"] {
-      do throws(DueDateParseError) {
-        dueDate = try DueDateParser().parse(dueText, now: context.now)
-      } catch {
-        throw .usage("--due: \(error.message)")
-      }
+      dueDate = try parseDue(dueText, now: context.now)
     } else if arguments.flags.contains("--remind") {
       throw .usage("--remind needs --due DATE")
     }
@@ -38,6 +34,56 @@ enum ItemCommands {
       )
     }
     return status
+  }
+
+  static let edit = CommandSpec(
+    name: "edit", positionals: ["LIST", "ITEM"],
+    valueOptions: [("--text", "TEXT"), ("--due", "DATE")],
+    flags: ["--remind", "--no-remind"],
+    summary: "Change an item's text, due date or reminder.",
+    details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
+      + "arms the reminder again. --remind / --no-remind turn the reminder on or off."
+  ) { arguments, context throws(CLIError) in
+    let remind = arguments.flags.contains("--remind")
+    let noRemind = arguments.flags.contains("--no-remind")
+    guard !(remind && noRemind) else { throw .usage("give --remind or --no-remind, not both") }
+    let newText = arguments.options["--text"]
+    guard newText != nil || arguments.options["--due"] != nil || remind || noRemind else {
+      throw .usage("edit needs --text, --due, --remind or --no-remind")
+    }
+    if let newText, newText.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw .usage("the item text is empty")
+    }
+    let newDue = try arguments.options["--due"].map { text throws(CLIError) in
+      try parseDue(text, now: context.now)
+    }
+    let (store, load) = try context.open()
+    var model = load.model
+    let list = try ListSelector.find(arguments.positionals[0], in: model)
+    let index = try ItemSelector.find(arguments.positionals[1], in: list)
+    var item = list.items[index]
+    if let newText { item.text = newText }
+    if let newDue { item.dueDate = newDue }
+    if remind || noRemind { item.shouldRemind = remind }
+    if let change = model.replaceItem(listID: list.id, at: index, with: item) {
+      model.apply(change)
+    }
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 {
+      let output = context.output
+      let due = item.shouldRemind ? ", due \(DueDateFormatter().full(item.dueDate))" : ""
+      output.line("Updated \"\(output.shown(item.text))\" in \(output.shown(list.name))\(due).")
+    }
+    return status
+  }
+
+  /// Reads a `--due` value with the app's date parser; a bad date is a usage error.
+  static func parseDue(_ text: String, now: Date) throws(CLIError) -> Date {
+    do throws(DueDateParseError) {
+      return try DueDateParser().parse(text, now: now)
+    } catch {
+      throw .usage("--due: \(error.message)")
+    }
   }
 
   static let check = setChecked(true)

@@ -250,3 +250,49 @@ struct StoreSaveTests {
     #expect(!folder.names().contains { $0.contains(".tmp-") })
   }
 }
+
+@Suite("Store: owner and group of a saved file")
+struct StoreOwnershipTests {
+  @Test func savingAsRootKeepsTheFilesOwnerAndGroup() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let path = folder.path + "/Checklists.plist"
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    // Needs root (these machines run the tests as root): give the file to another user.
+    try #require(chown(path, 1234, 1235) == 0, "chown needs root")
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+    let saved = try SystemFileSystem().stat(path)
+    #expect(saved.owner == 1234)
+    #expect(saved.group == 1235)
+    #expect(saved.permissions == 0o644 || saved.permissions == 0o600)
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(adding("Laundry", to: load.model)))
+  }
+
+  @Test func aRefusedChangeOfOwnerStillSaves() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let path = folder.path + "/Checklists.plist"
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    try #require(chown(path, 1234, 1235) == 0, "chown needs root")
+    let faulty = FaultyFileSystem(fault: .init(call: "fchown", code: EPERM) { _ in true })
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), lock: true, fileSystem: faulty)
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+    #expect(faulty.calls.contains { $0.hasPrefix("fchown ") })
+    let saved = try SystemFileSystem().stat(path)
+    #expect(saved.owner == geteuid())
+    #expect(!folder.names().contains { $0.contains(".tmp-") })
+  }
+
+  @Test func aFileAlreadyOwnedByTheSaverNeedsNoChangeOfOwner() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let faulty = FaultyFileSystem()
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), lock: true, fileSystem: faulty)
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+    #expect(!faulty.calls.contains { $0.hasPrefix("fchown ") })
+  }
+}

@@ -126,6 +126,10 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     try check("fchmod", path(of: fd))
     try real.fchmod(fd, mode: mode)
   }
+  func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError) {
+    try check("fchown", path(of: fd))
+    try real.fchown(fd, owner: owner, group: group)
+  }
   func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError) {
     try check("ftruncate", path(of: fd))
     try real.ftruncate(fd, length: length)

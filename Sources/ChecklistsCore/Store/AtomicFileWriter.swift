@@ -13,7 +13,7 @@ struct AtomicWriteFailure: Error, Equatable {
 /// Replaces a file so that a crash at any moment leaves either the old or the new content.
 ///
 /// The sequence: a temporary file `.<name>.tmp-<pid>-<n>` in the same folder (created
-/// exclusively, mode 0600 or the old file's mode), all bytes written, fsync, the old file kept as
+/// exclusively, mode 0600 or the old file's mode and owner), all bytes written, fsync, the old file kept as
 /// `<file>.bak` (hard link, else a copy, put in place by rename), rename over the file, fsync of
 /// the folder. On any failure before the rename the temporary files are removed and the old file
 /// is untouched.
@@ -58,6 +58,18 @@ struct AtomicFileWriter {
       return AtomicWriteFailure(step: step, cause: cause)
     }
     let mode = existing.map { $0.kind == .regular ? $0.permissions : newFileMode } ?? newFileMode
+    // Keep the old file's owner and group (e.g. root editing a user's file). Before fchmod,
+    // because a change of owner clears set-id bits. Without the right to (EPERM) the new file
+    // simply belongs to whoever saves it.
+    if let existing, existing.kind == .regular,
+      existing.owner != geteuid() || existing.group != getegid()
+    {
+      do {
+        try fileSystem.fchown(fd, owner: existing.owner, group: existing.group)
+      } catch {
+        if error.code != EPERM { throw fail(.settingPermissions, error) }
+      }
+    }
     do {
       try fileSystem.fchmod(fd, mode: mode)
     } catch {

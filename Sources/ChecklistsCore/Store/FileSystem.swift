@@ -43,6 +43,10 @@ public struct FileStatus: Equatable, Sendable {
   public var inode: UInt64
   /// The modification time in nanoseconds since 1970.
   public var modificationNanoseconds: Int64
+  /// The owner's user id.
+  public var owner: uid_t
+  /// The group id.
+  public var group: gid_t
 
   /// Creates a status from a `stat` record.
   public init(_ record: stat) {
@@ -62,12 +66,14 @@ public struct FileStatus: Equatable, Sendable {
     inode = UInt64(record.st_ino)
     modificationNanoseconds =
       Int64(record.st_mtim.tv_sec) * 1_000_000_000 + Int64(record.st_mtim.tv_nsec)
+    owner = record.st_uid
+    group = record.st_gid
   }
 
   /// Creates a status from its parts (for tests).
   public init(
     kind: Kind, permissions: mode_t, size: Int64, device: UInt64 = 0, inode: UInt64 = 0,
-    modificationNanoseconds: Int64 = 0
+    modificationNanoseconds: Int64 = 0, owner: uid_t = 0, group: gid_t = 0
   ) {
     self.kind = kind
     self.permissions = permissions
@@ -75,6 +81,8 @@ public struct FileStatus: Equatable, Sendable {
     self.device = device
     self.inode = inode
     self.modificationNanoseconds = modificationNanoseconds
+    self.owner = owner
+    self.group = group
   }
 }
 
@@ -92,6 +100,8 @@ public protocol FileSystem: Sendable {
   func fsync(_ fd: Int32) throws(SystemCallError)
   /// `fchmod(2)`.
   func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError)
+  /// `fchown(2)`.
+  func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError)
   /// `ftruncate(2)`.
   func ftruncate(_ fd: Int32, length: Int64) throws(SystemCallError)
   /// `close(2)`.
@@ -184,6 +194,11 @@ public struct SystemFileSystem: FileSystem {
   /// `fchmod` on the real file system.
   public func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError) {
     if Glibc.fchmod(fd, mode) != 0 { throw SystemCallError(errno, call: "fchmod") }
+  }
+
+  /// `fchown` on the real file system.
+  public func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError) {
+    if Glibc.fchown(fd, owner, group) != 0 { throw SystemCallError(errno, call: "fchown") }
   }
 
   /// `ftruncate` on the real file system.
