@@ -2,7 +2,7 @@ import ChecklistsCore
 import Foundation
 import Testing
 
-@Suite("CLI: export, import and due", .serialized)
+@Suite("CLI: export and import", .serialized)
 struct CLITransferTests {
   @Test func exportJSONMirrorsThePlistKeysAndImportAddsTheLists() throws {
     let sandbox = CLITestSandbox()
@@ -113,71 +113,5 @@ struct CLITransferTests {
     #expect(run.status == 1)
     #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
     #expect(sandbox.bytes() == nil)
-  }
-
-  /// Lists with reminders around the present moment (whole seconds: XML keeps no more).
-  static func reminderLists(now: Date) -> [Checklist] {
-    let base = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-    func item(
-      _ text: String, _ offset: TimeInterval, checked: Bool = false, remind: Bool = true, id: Int
-    )
-      -> ChecklistItem
-    {
-      ChecklistItem(
-        text: text, checked: checked, dueDate: base.addingTimeInterval(offset),
-        shouldRemind: remind,
-        itemID: id)
-    }
-    var work = Checklist(name: "Work")
-    work.insertItem(item("Report", -3600, id: 1))
-    work.insertItem(item("Done already", -7200, checked: true, id: 2))
-    work.insertItem(item("No reminder", -10_800, remind: false, id: 3))
-    work.insertItem(item("Later today", 5 * 3600, id: 4))
-    var home = Checklist(name: "Home")
-    home.insertItem(item("Plants", 3600, id: 5))
-    home.insertItem(item("Old bill", -86_400, id: 6))
-    return [work, home]
-  }
-
-  @Test func dueListsUncheckedRemindersDueNowOrWithinTheWindowOldestFirst() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let lists = Self.reminderLists(now: Date())
-    try sandbox.writeData(lists)
-    func line(_ list: String, _ text: String) throws -> String {
-      let item = try #require(lists.flatMap(\.items).first { $0.text == text })
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "UTC")
-      formatter.dateFormat = "yyyy-MM-dd HH:mm"
-      return "\(formatter.string(from: item.dueDate))  \(list)  \(text)"
-    }
-    let now = try sandbox.run("due")
-    #expect(now.status == 0)
-    #expect(
-      now.stdout
-        == [try line("Home", "Old bill"), try line("Work", "Report")].map { $0 + "\n" }.joined())
-    let within = try sandbox.run("due", "--within", "2h")
-    #expect(
-      within.stdout.split(separator: "\n").map(String.init)
-        == [try line("Home", "Old bill"), try line("Work", "Report"), try line("Home", "Plants")])
-    let week = try sandbox.run("due", "--within", "1w", "--json")
-    let rows = try #require(
-      try JSONSerialization.jsonObject(with: week.stdoutBytes) as? [[String: Any]])
-    #expect(rows.map { $0["text"] as? String } == ["Old bill", "Report", "Plants", "Later today"])
-    #expect(rows.map { $0["overdue"] as? Bool } == [true, true, false, false])
-  }
-
-  @Test func dueExits1WhenNothingIsDue() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let run = try sandbox.run("due", "--within", "30m")
-    #expect(run.status == 1)
-    #expect(run.stdout.isEmpty)
-    #expect(run.stderr.isEmpty)
-    let json = try sandbox.run("due", "--json")
-    #expect(json.status == 1)
-    #expect(json.stdout == "[\n\n]\n" || json.stdout == "[]\n")
   }
 }
