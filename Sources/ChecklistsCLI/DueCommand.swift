@@ -23,7 +23,7 @@ enum DueCommand {
       }
       window = parsed
     }
-    let (store, load) = try context.open()
+    let (store, load, appIsOpen) = try openForDue(context)
     let found = DueItems.query(load.model, now: context.now, within: window)
     if arguments.flags.contains("--json") {
       context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
@@ -37,7 +37,8 @@ enum DueCommand {
           "\(output.shown(due.listName))  \(output.shown(due.item.text))  \(when) (\(age))")
       }
     }
-    if arguments.flags.contains("--notify") {
+    // While the full-screen program has the file open it rings reminders itself.
+    if arguments.flags.contains("--notify") && !appIsOpen {
       var state = load.state
       let sender = DesktopNotifier(environment: context.environment, output: context.output)
       var record = NotifiedRecord(state.notified)
@@ -60,6 +61,29 @@ enum DueCommand {
       }
     }
     return found.isEmpty ? 1 : 0
+  }
+
+  /// Opens the store with the lock; when another checklists (the full-screen program) holds
+  /// it, reads the file without the lock instead (saves replace it atomically, so a read sees
+  /// a whole version) and says so with `appIsOpen`, so that a cron job stays quiet meanwhile.
+  private static func openForDue(_ context: CommandContext) throws(CLIError) -> (
+    store: ChecklistsStore, load: LoadResult, appIsOpen: Bool
+  ) {
+    var appIsOpen = false
+    let opened: (store: ChecklistsStore, load: LoadResult)
+    do throws(StoreError) {
+      do throws(StoreError) {
+        opened = try ChecklistsStore.open(location: context.location, lock: true)
+      } catch {
+        guard case .locked = error.kind else { throw error }
+        appIsOpen = true
+        opened = try ChecklistsStore.open(location: context.location, lock: false)
+      }
+    } catch {
+      throw .failure(error.message)
+    }
+    for warning in opened.load.warnings { context.output.error("warning: \(warning)") }
+    return (opened.store, opened.load, appIsOpen)
   }
 
   /// A row of `due --json`.
