@@ -130,6 +130,13 @@ public protocol FileSystem: Sendable {
   func processExists(_ pid: Int32) -> Bool
 }
 
+extension FileSystem {
+  /// `fchown(2)` on the real file system, for file systems written before the store kept owners.
+  public func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError) {
+    if Glibc.fchown(fd, owner, group) != 0 { throw SystemCallError(errno, call: "fchown") }
+  }
+}
+
 /// The real file system, through Glibc.
 public struct SystemFileSystem: FileSystem {
   /// Creates the real file system.
