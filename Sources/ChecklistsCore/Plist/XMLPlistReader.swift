@@ -1,0 +1,375 @@
+import Foundation
+
+/// A hand-written, byte-level reader for XML property lists (`<plist version="1.0">`).
+///
+/// Comments, processing instructions and the DOCTYPE are skipped; entity and numeric
+/// character references and CDATA sections are understood. Errors name the line.
+struct XMLPlistReader {
+  private let bytes: [UInt8]
+  private var position = 0
+
+  /// Parses the whole document into a tree.
+  static func parse(_ data: Data) throws(PlistError) -> PlistTree {
+    var reader = XMLPlistReader(bytes: [UInt8](data))
+    return try reader.document()
+  }
+
+  private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  // MARK: - Errors
+
+  private func error(_ message: String) -> PlistError {
+    var line = 1
+    for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A { line += 1 }
+    return PlistError("XML error at line \(line): \(message)")
+  }
+
+  // MARK: - Low-level scanning
+
+  private func peek(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard position + count <= bytes.count else { return false }
+    let base = literal.utf8Start
+    for index in 0..<count where bytes[position + index] != base[index] { return false }
+    return true
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private mutating func skipSpace() {
+    while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+  }
+
+  /// Moves past `terminator`, or fails with `message` at the end of the input.
+  private mutating func skip(past terminator: StaticString, _ message: String)
+    throws(PlistError)
+  {
+    while position < bytes.count {
+      if peek(terminator) {
+        position += terminator.utf8CodeUnitCount
+        return
+      }
+      position += 1
+    }
+    throw error(message)
+  }
+
+  /// Skips white space, comments and processing instructions.
+  private mutating func skipMisc() throws(PlistError) {
+    while true {
+      skipSpace()
+      if peek("<!--") {
+        try skip(past: "-->", "unterminated comment")
+      } else if peek("<?") {
+        try skip(past: "?>", "unterminated processing instruction")
+      } else {
+        return
+      }
+    }
+  }
+
+  private mutating func skipDoctype() throws(PlistError) {
+    var inSubset = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      if byte == UInt8(ascii: "[") { inSubset = true }
+      if byte == UInt8(ascii: "]") { inSubset = false }
+      if byte == UInt8(ascii: ">") && !inSubset { return }
+    }
+    throw error("unterminated DOCTYPE")
+  }
+
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F || byte == 0x3A
+      || byte == 0x2E || byte >= 0x80
+  }
+
+  /// Reads a start tag after its `<`; returns its name and whether it is empty (`<x/>`).
+  private mutating func startTag() throws(PlistError) -> (name: String, empty: Bool) {
+    let nameStart = position
+    while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
+    guard position > nameStart else { throw error("expected a tag name after <") }
+    let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+    var quote: UInt8? = nil
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      if let open = quote {
+        if byte == open { quote = nil }
+      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+        quote = byte
+      } else if byte == UInt8(ascii: ">") {
+        return (name, false)
+      } else if byte == UInt8(ascii: "/") {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+          throw error("expected > after / in <\(name)>")
+        }
+        position += 1
+        return (name, true)
+      } else if byte == UInt8(ascii: "<") {
+        throw error("unterminated tag <\(name)>")
+      }
+    }
+    throw error("unterminated tag <\(name)>")
+  }
+
+  /// Reads `</name>` at the current position.
+  private mutating func endTag(_ name: String) throws(PlistError) {
+    guard peek("</") else { throw error("expected </\(name)>") }
+    position += 2
+    let nameStart = position
+    while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
+    let found = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+    skipSpace()
+    guard found == name, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+      throw error("expected </\(name)> but found </\(found)>")
+    }
+    position += 1
+  }
+
+  // MARK: - Document
+
+  private mutating func document() throws(PlistError) -> PlistTree {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+    while true {
+      try skipMisc()
+      if peek("<!DOCTYPE") {
+        try skipDoctype()
+      } else {
+        break
+      }
+    }
+    guard position < bytes.count else { throw error("no property list element") }
+    guard bytes[position] == UInt8(ascii: "<") else { throw error("expected <plist>") }
+    let saved = position
+    position += 1
+    let tag = try startTag()
+    let tree: PlistTree
+    if tag.name == "plist" {
+      guard !tag.empty else { throw error("<plist> is empty") }
+      tree = try value(depth: 0)
+      try skipMisc()
+      try endTag("plist")
+    } else {
+      position = saved
+      tree = try value(depth: 0)
+    }
+    try skipMisc()
+    guard position == bytes.count else { throw error("content after the end of the property list") }
+    return tree
+  }
+
+  // MARK: - Values
+
+  private mutating func value(depth: Int) throws(PlistError) -> PlistTree {
+    try skipMisc()
+    guard position < bytes.count else { throw error("unexpected end of file") }
+    guard bytes[position] == UInt8(ascii: "<"), !peek("</") else {
+      throw error(peek("</") ? "expected a value" : "unexpected text")
+    }
+    position += 1
+    let tag = try startTag()
+    switch tag.name {
+    case "dict":
+      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+      var entries: [(key: String, value: PlistTree)] = []
+      if tag.empty { return PlistTree(shape: .dictionary(entries)) }
+      while true {
+        try skipMisc()
+        if peek("</") {
+          try endTag("dict")
+          return PlistTree(shape: .dictionary(entries))
+        }
+        guard peek("<key") else { throw error("expected <key> in <dict>") }
+        position += 1
+        let keyTag = try startTag()
+        guard keyTag.name == "key" else { throw error("expected <key> in <dict>") }
+        let key = keyTag.empty ? "" : try text(closing: "key")
+        try skipMisc()
+        if peek("</") { throw error("<key>\(key)</key> has no value") }
+        entries.append((key, try value(depth: depth + 1)))
+      }
+    case "array":
+      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+      var elements: [PlistTree] = []
+      if tag.empty { return PlistTree(shape: .array(elements)) }
+      while true {
+        try skipMisc()
+        if peek("</") {
+          try endTag("array")
+          return PlistTree(shape: .array(elements))
+        }
+        elements.append(try value(depth: depth + 1))
+      }
+    case "string":
+      return scalar(.string(tag.empty ? "" : try text(closing: "string")))
+    case "true", "false":
+      if !tag.empty { try endTag(tag.name) }
+      return scalar(.bool(tag.name == "true"))
+    case "integer":
+      let text = tag.empty ? "" : try text(closing: "integer")
+      return scalar(try integer(text))
+    case "real":
+      let text = tag.empty ? "" : try text(closing: "real")
+      return scalar(.real(try real(text)))
+    case "date":
+      let text = tag.empty ? "" : try text(closing: "date")
+      guard let seconds = PlistDateFormat.parse(text) else {
+        throw error("\"\(text)\" is not a date")
+      }
+      return scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+    case "data":
+      let text = tag.empty ? "" : try text(closing: "data")
+      guard let data = Base64.decode(text) else { throw error("<data> is not valid base64") }
+      return scalar(.data(data))
+    case "key":
+      throw error("<key> outside a <dict>")
+    default:
+      throw error("unknown element <\(tag.name)>")
+    }
+  }
+
+  private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
+
+  /// Reads character data up to `</name>`, resolving references and CDATA.
+  private mutating func text(closing name: String) throws(PlistError) -> String {
+    var buffer: [UInt8] = []
+    var runStart = position
+    while true {
+      guard position < bytes.count else { throw error("unterminated <\(name)>") }
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "<") {
+        buffer.append(contentsOf: bytes[runStart..<position])
+        if peek("<![CDATA[") {
+          position += 9
+          let start = position
+          try skip(past: "]]>", "unterminated CDATA section")
+          let end = position - 3
+          try checkCharacters(start, end)
+          buffer.append(contentsOf: bytes[start..<end])
+        } else if peek("<!--") {
+          try skip(past: "-->", "unterminated comment")
+        } else if peek("</") {
+          try endTag(name)
+          break
+        } else {
+          throw error("unexpected element inside <\(name)>")
+        }
+        runStart = position
+      } else if byte == UInt8(ascii: "&") {
+        buffer.append(contentsOf: bytes[runStart..<position])
+        try reference(into: &buffer)
+        runStart = position
+      } else {
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+          throw error("control character \(Self.hex(UInt32(byte))) is not allowed in XML")
+        }
+        position += 1
+      }
+    }
+    guard let string = String(validating: buffer, as: UTF8.self) else {
+      throw error("invalid UTF-8 in <\(name)>")
+    }
+    return string
+  }
+
+  private func checkCharacters(_ start: Int, _ end: Int) throws(PlistError) {
+    for index in start..<end {
+      let byte = bytes[index]
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+        throw error("control character \(Self.hex(UInt32(byte))) is not allowed in XML")
+      }
+    }
+  }
+
+  private static func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  /// Resolves `&…;` at the current position.
+  private mutating func reference(into buffer: inout [UInt8]) throws(PlistError) {
+    let start = position + 1
+    var end = start
+    while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+    guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+      throw error("unterminated character reference")
+    }
+    let name = String(decoding: bytes[start..<end], as: UTF8.self)
+    position = end + 1
+    switch name {
+    case "amp": buffer.append(UInt8(ascii: "&"))
+    case "lt": buffer.append(UInt8(ascii: "<"))
+    case "gt": buffer.append(UInt8(ascii: ">"))
+    case "quot": buffer.append(UInt8(ascii: "\""))
+    case "apos": buffer.append(UInt8(ascii: "'"))
+    default:
+      var code: UInt32?
+      if name.hasPrefix("#x") {
+        code = UInt32(name.dropFirst(2), radix: 16)
+      } else if name.hasPrefix("#") {
+        code = UInt32(name.dropFirst(), radix: 10)
+      } else {
+        throw error("unknown entity &\(name);")
+      }
+      guard let code, code != 0, let scalar = Unicode.Scalar(code) else {
+        throw error("&\(name); is not a valid character")
+      }
+      buffer.append(contentsOf: String(Character(scalar)).utf8)
+    }
+  }
+
+  private func integer(_ text: String) throws(PlistError) -> PlistValue {
+    var digits = Substring(text.trimmingXMLSpace())
+    var negative = false
+    if digits.first == "-" {
+      negative = true
+      digits = digits.dropFirst()
+    } else if digits.first == "+" {
+      digits = digits.dropFirst()
+    }
+    var radix = 10
+    if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+      radix = 16
+      digits = digits.dropFirst(2)
+    }
+    guard !digits.isEmpty, let magnitude = UInt64(digits, radix: radix) else {
+      throw error("\"\(text)\" is not an integer")
+    }
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else {
+        throw error("integer \(text) is out of range")
+      }
+      return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+    }
+    return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .unsignedInteger(magnitude)
+  }
+
+  private func real(_ text: String) throws(PlistError) -> Double {
+    let trimmed = text.trimmingXMLSpace()
+    switch trimmed.lowercased() {
+    case "nan": return .nan
+    case "+infinity", "infinity", "inf", "+inf": return .infinity
+    case "-infinity", "-inf": return -.infinity
+    default:
+      guard let value = Double(trimmed) else { throw error("\"\(text)\" is not a real number") }
+      return value
+    }
+  }
+}
+
+extension String {
+  /// The string without leading and trailing XML white space.
+  fileprivate func trimmingXMLSpace() -> String {
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    let bytes = Array(utf8)
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+      let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(decoding: bytes[first...last], as: UTF8.self)
+  }
+}
