@@ -21,6 +21,8 @@ enum ChecklistsFileEncoder {
   static func binary(_ lists: [Checklist]) -> Data {
     var writer = BinaryPlistWriter()
     let top = writer.reserve()
+    // The known item keys, shared by every item without unknown keys.
+    let itemKeyRefs = itemKeys.map { writer.string($0) }
     var listRefs: [Int] = []
     listRefs.reserveCapacity(lists.count)
     for list in lists {
@@ -38,7 +40,9 @@ enum ChecklistsFileEncoder {
           let itemsRef = writer.reserve()
           var itemRefs: [Int] = []
           itemRefs.reserveCapacity(list.items.count)
-          for item in list.items { itemRefs.append(binaryItem(item, &writer)) }
+          for item in list.items {
+            itemRefs.append(binaryItem(item, itemKeyRefs, &writer))
+          }
           writer.setArray(itemsRef, itemRefs)
           valueRefs.append(itemsRef)
         default:
@@ -51,15 +55,20 @@ enum ChecklistsFileEncoder {
     return writer.finish(top: top)
   }
 
-  private static func binaryItem(_ item: ChecklistItem, _ writer: inout BinaryPlistWriter) -> Int
-  {
+  private static func binaryItem(
+    _ item: ChecklistItem, _ knownKeyRefs: [Int], _ writer: inout BinaryPlistWriter
+  ) -> Int {
     let ref = writer.reserve()
     let names = keys(known: itemKeys, unknown: item.unknownFields)
     var keyRefs: [Int] = []
     var valueRefs: [Int] = []
-    keyRefs.reserveCapacity(names.count)
     valueRefs.reserveCapacity(names.count)
-    for key in names { keyRefs.append(writer.string(key)) }
+    if item.unknownFields.isEmpty {
+      keyRefs = knownKeyRefs
+    } else {
+      keyRefs.reserveCapacity(names.count)
+      for key in names { keyRefs.append(writer.string(key)) }
+    }
     for key in names {
       switch key {
       case "checked": valueRefs.append(writer.bool(item.checked))

@@ -1,5 +1,26 @@
 import Foundation
 
+/// Where in the file a value is, turned into words only when there is an error.
+struct FileLocation {
+  /// The list's 1-based number.
+  var list: Int
+  /// The list's name, once read.
+  var listName: String?
+  /// The item's 1-based number, for values inside an item.
+  var item: Int?
+
+  /// "list 2 (\"Groceries\"), item 3".
+  var description: String {
+    var text = "list \(list)"
+    if let listName { text += " (\(ChecklistsSchemaDecoder<PlistTreeSource>.quoted(listName)))" }
+    if let item { text += ", item \(item)" }
+    return text
+  }
+
+  /// The description followed by ": ", to put before a key's message.
+  var prefix: String { description + ": " }
+}
+
 /// Reads checklists out of any `PlistNodeSource`, reporting problems with their key path.
 ///
 /// Known keys go into the model's fields; any other key is kept in `unknownFields`.
@@ -8,7 +29,12 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
 
   /// The lists of the file, in file order.
   func decode() throws(FileFormatError) -> [Checklist] {
-    let top = try shape(source.root, at: "")
+    let top: PlistShape<Source.Node>
+    do {
+      top = try source.shape(of: source.root)
+    } catch {
+      throw FileFormatError(error.message)
+    }
     guard case .array(let listNodes) = top else {
       throw FileFormatError(
         "the top level should be an array of checklists but is \(top.kindDescription)")
@@ -22,10 +48,11 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
   }
 
   private func list(_ node: Source.Node, number: Int) throws(FileFormatError) -> Checklist {
-    var path = "list \(number)"
-    let listShape = try shape(node, at: path + ": ")
+    var path = FileLocation(list: number)
+    let listShape = try shape(node, at: path)
     guard case .dictionary(let entries) = listShape else {
-      throw FileFormatError("\(path) should be a dictionary but is \(listShape.kindDescription)")
+      throw FileFormatError(
+        "\(path.description) should be a dictionary but is \(listShape.kindDescription)")
     }
     var nameNode: Source.Node?
     var iconNode: Source.Node?
@@ -36,32 +63,34 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
       case "name": nameNode = entry.value
       case "iconName": iconNode = entry.value
       case "items": itemsNode = entry.value
-      default: unknown[entry.key] = try value(entry.value, at: path + ": ")
+      default: unknown[entry.key] = try value(entry.value, at: path)
       }
     }
     let name = try string(nameNode, key: "name", at: path)
-    path += " (\(Self.quoted(name)))"
+    path.listName = name
     let iconName = try string(iconNode, key: "iconName", at: path)
-    guard let itemsNode else { throw FileFormatError("\(path): \"items\" is missing") }
-    let itemsShape = try shape(itemsNode, at: path + ": ")
+    guard let itemsNode else { throw FileFormatError(path.prefix + "\"items\" is missing") }
+    let itemsShape = try shape(itemsNode, at: path)
     guard case .array(let itemNodes) = itemsShape else {
       throw FileFormatError(
-        "\(path): \"items\" should be an array but is \(itemsShape.kindDescription)")
+        path.prefix + "\"items\" should be an array but is \(itemsShape.kindDescription)")
     }
     var items: [ChecklistItem] = []
     items.reserveCapacity(itemNodes.count)
     for (index, itemNode) in itemNodes.enumerated() {
-      items.append(try item(itemNode, at: "\(path), item \(index + 1)"))
+      path.item = index + 1
+      items.append(try item(itemNode, at: path))
     }
     return Checklist(name: name, iconName: iconName, items: items, unknownFields: unknown)
   }
 
-  private func item(_ node: Source.Node, at path: String) throws(FileFormatError)
+  private func item(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
     -> ChecklistItem
   {
-    let itemShape = try shape(node, at: path + ": ")
+    let itemShape = try shape(node, at: path)
     guard case .dictionary(let entries) = itemShape else {
-      throw FileFormatError("\(path) should be a dictionary but is \(itemShape.kindDescription)")
+      throw FileFormatError(
+        "\(path.description) should be a dictionary but is \(itemShape.kindDescription)")
     }
     var textNode: Source.Node?
     var checkedNode: Source.Node?
@@ -76,7 +105,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
       case "dueDate": dueNode = entry.value
       case "shouldRemind": remindNode = entry.value
       case "itemID": idNode = entry.value
-      default: unknown[entry.key] = try value(entry.value, at: path + ": ")
+      default: unknown[entry.key] = try value(entry.value, at: path)
       }
     }
     let text = try string(textNode, key: "text", at: path)
@@ -91,25 +120,26 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
 
   // MARK: - Fields
 
-  private func scalar(_ node: Source.Node?, key: String, at path: String, expected: String)
+  private func scalar(_ node: Source.Node?, key: String, at path: FileLocation, expected: String)
     throws(FileFormatError) -> PlistValue
   {
-    guard let node else { throw FileFormatError("\(path): \"\(key)\" is missing") }
-    let found = try shape(node, at: path + ": ")
+    guard let node else { throw FileFormatError(path.prefix + "\"\(key)\" is missing") }
+    let found = try shape(node, at: path)
     guard case .scalar(let value) = found else {
       throw FileFormatError(
-        "\(path): \"\(key)\" should be \(expected) but is \(found.kindDescription)")
+        path.prefix + "\"\(key)\" should be \(expected) but is \(found.kindDescription)")
     }
     return value
   }
 
-  private func mismatch(_ key: String, _ path: String, _ expected: String, _ found: PlistValue)
-    -> FileFormatError
-  {
-    FileFormatError("\(path): \"\(key)\" should be \(expected) but is \(found.kindDescription)")
+  private func mismatch(
+    _ key: String, _ path: FileLocation, _ expected: String, _ found: PlistValue
+  ) -> FileFormatError {
+    FileFormatError(
+      path.prefix + "\"\(key)\" should be \(expected) but is \(found.kindDescription)")
   }
 
-  private func string(_ node: Source.Node?, key: String, at path: String)
+  private func string(_ node: Source.Node?, key: String, at path: FileLocation)
     throws(FileFormatError) -> String
   {
     let found = try scalar(node, key: key, at: path, expected: "a string")
@@ -117,7 +147,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     return string
   }
 
-  private func bool(_ node: Source.Node?, key: String, at path: String)
+  private func bool(_ node: Source.Node?, key: String, at path: FileLocation)
     throws(FileFormatError) -> Bool
   {
     let found = try scalar(node, key: key, at: path, expected: "true/false")
@@ -125,30 +155,30 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     return bool
   }
 
-  private func date(_ node: Source.Node?, key: String, at path: String)
+  private func date(_ node: Source.Node?, key: String, at path: FileLocation)
     throws(FileFormatError) -> Date
   {
     let found = try scalar(node, key: key, at: path, expected: "a date")
     guard case .date(let date) = found else { throw mismatch(key, path, "a date", found) }
     guard date.timeIntervalSinceReferenceDate.isFinite else {
-      throw FileFormatError("\(path): \"\(key)\" is not a finite date")
+      throw FileFormatError(path.prefix + "\"\(key)\" is not a finite date")
     }
     return date
   }
 
-  private func integer(_ node: Source.Node?, key: String, at path: String)
+  private func integer(_ node: Source.Node?, key: String, at path: FileLocation)
     throws(FileFormatError) -> Int
   {
     let found = try scalar(node, key: key, at: path, expected: "an integer")
     switch found {
     case .integer(let value):
       guard let int = Int(exactly: value) else {
-        throw FileFormatError("\(path): \"\(key)\" \(value) does not fit in an Int")
+        throw FileFormatError(path.prefix + "\"\(key)\" \(value) does not fit in an Int")
       }
       return int
     case .unsignedInteger(let value):
       throw FileFormatError(
-        "\(path): \"\(key)\" \(value) is too large (the largest is \(Int.max))")
+        path.prefix + "\"\(key)\" \(value) is too large (the largest is \(Int.max))")
     default:
       throw mismatch(key, path, "an integer", found)
     }
@@ -156,23 +186,23 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
 
   // MARK: - Reading with the path in errors
 
-  private func shape(_ node: Source.Node, at prefix: String) throws(FileFormatError)
+  private func shape(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
     -> PlistShape<Source.Node>
   {
     do {
       return try source.shape(of: node)
     } catch {
-      throw FileFormatError(prefix + error.message)
+      throw FileFormatError(path.prefix + error.message)
     }
   }
 
-  private func value(_ node: Source.Node, at prefix: String) throws(FileFormatError)
+  private func value(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
     -> PlistValue
   {
     do {
       return try source.value(of: node)
     } catch {
-      throw FileFormatError(prefix + error.message)
+      throw FileFormatError(path.prefix + error.message)
     }
   }
 

@@ -20,11 +20,16 @@ struct BinaryPlistWriter {
     let string: String
 
     static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-      lhs.string.utf8.elementsEqual(rhs.string.utf8)
+      var left = lhs.string
+      var right = rhs.string
+      return left.withUTF8 { leftBytes in
+        right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) }
+      }
     }
 
     func hash(into hasher: inout Hasher) {
-      for byte in string.utf8 { hasher.combine(byte) }
+      var copy = string
+      copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
   }
 

@@ -6,8 +6,17 @@ enum PlistDateFormat {
   private static let referenceOffset: Int64 = 978_307_200
 
   /// Seconds since 2001-01-01 for a date string, or nil when it is not one (fractions are read).
-  static func parse(_ text: String) -> Double? {
-    let bytes = Array(text.utf8).filter { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+  static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)) }
+
+  /// Seconds since 2001-01-01 for the UTF-8 bytes of a date, white space around ignored.
+  static func parse(bytes raw: [UInt8]) -> Double? {
+    var bytes = raw
+    while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
+      bytes.removeLast()
+    }
+    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D {
+      bytes.removeFirst()
+    }
     var index = 0
     func number(_ width: Int) -> Int64? {
       guard index + width <= bytes.count else { return nil }
@@ -56,22 +65,36 @@ enum PlistDateFormat {
   /// The string for seconds since 2001-01-01, rounded down to a whole second; nil when the
   /// date is not finite or outside the years 1–9999.
   static func format(_ seconds: Double) -> String? {
-    guard seconds.isFinite else { return nil }
+    var bytes: [UInt8] = []
+    guard write(seconds, to: &bytes) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the string for `seconds` (as `format`) to `bytes`; false when there is none.
+  static func write(_ seconds: Double, to bytes: inout [UInt8]) -> Bool {
+    guard seconds.isFinite else { return false }
     let floored = seconds.rounded(.down)
-    guard floored > -63_113_904_000, floored < 252_423_993_600 else { return nil }
+    guard floored >= -63_113_904_000, floored < 252_423_993_600 else { return false }
     let unix = Int64(floored) + referenceOffset
     let days = unix >= 0 ? unix / 86_400 : (unix - 86_399) / 86_400
     let secondOfDay = unix - days * 86_400
     let (year, month, day) = civilFromDays(days)
-    guard (1...9999).contains(year) else { return nil }
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-      + pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
-      + pad(secondOfDay % 60, 2) + "Z"
-  }
-
-  private static func pad(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    guard (1...9999).contains(year) else { return false }
+    let fields: [(Int64, Int, UInt8)] = [
+      (year, 4, UInt8(ascii: "-")), (month, 2, UInt8(ascii: "-")), (day, 2, UInt8(ascii: "T")),
+      (secondOfDay / 3_600, 2, UInt8(ascii: ":")), (secondOfDay / 60 % 60, 2, UInt8(ascii: ":")),
+      (secondOfDay % 60, 2, UInt8(ascii: "Z")),
+    ]
+    for (value, width, separator) in fields {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
+        divisor /= 10
+      }
+      bytes.append(separator)
+    }
+    return true
   }
 
   private static func isLeap(_ year: Int64) -> Bool {

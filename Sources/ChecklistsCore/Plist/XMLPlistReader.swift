@@ -211,15 +211,16 @@ struct XMLPlistReader {
       if !tag.empty { try endTag(tag.name) }
       return scalar(.bool(tag.name == "true"))
     case "integer":
-      let text = tag.empty ? "" : try text(closing: "integer")
-      return scalar(try integer(text))
+      let raw = tag.empty ? [] : try rawText(closing: "integer")
+      if let small = Self.plainDecimal(raw) { return scalar(.integer(small)) }
+      return scalar(try integer(String(decoding: raw, as: UTF8.self)))
     case "real":
       let text = tag.empty ? "" : try text(closing: "real")
       return scalar(.real(try real(text)))
     case "date":
-      let text = tag.empty ? "" : try text(closing: "date")
-      guard let seconds = PlistDateFormat.parse(text) else {
-        throw error("\"\(text)\" is not a date")
+      let raw = tag.empty ? [] : try rawText(closing: "date")
+      guard let seconds = PlistDateFormat.parse(bytes: Array(raw)) else {
+        throw error("\"\(String(decoding: raw, as: UTF8.self))\" is not a date")
       }
       return scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
     case "data":
@@ -235,15 +236,34 @@ struct XMLPlistReader {
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
 
-  /// Reads character data up to `</name>`, resolving references and CDATA.
+  /// Reads character data up to `</name>` as a string.
   private mutating func text(closing name: String) throws(PlistError) -> String {
+    let raw = try rawText(closing: name)
+    guard let string = String(validating: raw, as: UTF8.self) else {
+      throw error("invalid UTF-8 in <\(name)>")
+    }
+    return string
+  }
+
+  /// Reads character data up to `</name>`, resolving references and CDATA; the bytes are a
+  /// slice of the input when there was nothing to resolve.
+  private mutating func rawText(closing name: String) throws(PlistError) -> ArraySlice<UInt8> {
     var buffer: [UInt8] = []
+    var buffered = false
     var runStart = position
     while true {
       guard position < bytes.count else { throw error("unterminated <\(name)>") }
       let byte = bytes[position]
       if byte == UInt8(ascii: "<") {
+        if peek("</") {
+          let runEnd = position
+          try endTag(name)
+          if !buffered { return bytes[runStart..<runEnd] }
+          buffer.append(contentsOf: bytes[runStart..<runEnd])
+          return buffer[...]
+        }
         buffer.append(contentsOf: bytes[runStart..<position])
+        buffered = true
         if peek("<![CDATA[") {
           position += 9
           let start = position
@@ -253,15 +273,13 @@ struct XMLPlistReader {
           buffer.append(contentsOf: bytes[start..<end])
         } else if peek("<!--") {
           try skip(past: "-->", "unterminated comment")
-        } else if peek("</") {
-          try endTag(name)
-          break
         } else {
           throw error("unexpected element inside <\(name)>")
         }
         runStart = position
       } else if byte == UInt8(ascii: "&") {
         buffer.append(contentsOf: bytes[runStart..<position])
+        buffered = true
         try reference(into: &buffer)
         runStart = position
       } else {
@@ -271,10 +289,6 @@ struct XMLPlistReader {
         position += 1
       }
     }
-    guard let string = String(validating: buffer, as: UTF8.self) else {
-      throw error("invalid UTF-8 in <\(name)>")
-    }
-    return string
   }
 
   private func checkCharacters(_ start: Int, _ end: Int) throws(PlistError) {
@@ -321,6 +335,17 @@ struct XMLPlistReader {
       }
       buffer.append(contentsOf: String(Character(scalar)).utf8)
     }
+  }
+
+  /// The value of up to 18 plain decimal digits (the common case), or nil for anything else.
+  private static func plainDecimal(_ raw: ArraySlice<UInt8>) -> Int64? {
+    guard !raw.isEmpty, raw.count <= 18 else { return nil }
+    var value: Int64 = 0
+    for byte in raw {
+      guard byte >= 0x30, byte <= 0x39 else { return nil }
+      value = value * 10 + Int64(byte - 0x30)
+    }
+    return value
   }
 
   private func integer(_ text: String) throws(PlistError) -> PlistValue {

@@ -114,7 +114,7 @@ struct XMLPlistWriter {
   mutating func date(_ value: Date, level: Int) {
     indent(level)
     append("<date>")
-    bytes.append(contentsOf: (PlistDateFormat.format(value.timeIntervalSinceReferenceDate) ?? "").utf8)
+    _ = PlistDateFormat.write(value.timeIntervalSinceReferenceDate, to: &bytes)
     append("</date>\n")
   }
 
