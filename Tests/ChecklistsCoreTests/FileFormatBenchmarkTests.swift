@@ -21,9 +21,11 @@ import Testing
       let items = (0..<100).map { index -> ChecklistItem in
         itemID += 1
         return ChecklistItem(
-          text: "Item \(index) of list \(listIndex) \(UInt32.random(in: 0...99_999, using: &generator))",
+          text:
+            "Item \(index) of list \(listIndex) \(UInt32.random(in: 0...99_999, using: &generator))",
           checked: Bool.random(using: &generator),
-          dueDate: base.addingTimeInterval(Double(Int.random(in: 0...10_000_000, using: &generator))),
+          dueDate: base.addingTimeInterval(
+            Double(Int.random(in: 0...10_000_000, using: &generator))),
           shouldRemind: Bool.random(using: &generator), itemID: itemID)
       }
       return Checklist(name: "List \(listIndex)", iconName: "Folder", items: items)

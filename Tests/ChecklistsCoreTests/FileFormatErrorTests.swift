@@ -57,8 +57,10 @@ import Testing
       ("itemID", .bool(true), "\"itemID\" should be an integer but is a boolean"),
       ("itemID", .dictionary([:]), "\"itemID\" should be an integer but is a dictionary"),
       ("text", .data(Data([1])), "\"text\" should be a string but is data"),
-      ("checked", .date(Date(timeIntervalSinceReferenceDate: 0)),
-       "\"checked\" should be true/false but is a date"),
+      (
+        "checked", .date(Date(timeIntervalSinceReferenceDate: 0)),
+        "\"checked\" should be true/false but is a date"
+      ),
     ]
     for (key, value, text) in cases {
       let got = try message(fileWithBadItem(item([key: value])), format)
@@ -125,14 +127,16 @@ import Testing
     }
     let nan = fileWithBadItem(item(["dueDate": .date(Date(timeIntervalSinceReferenceDate: .nan))]))
     #expect(
-      try message(nan, .binary) == "list 2 (\"Groceries\"), item 3: \"dueDate\" is not a finite date")
+      try message(nan, .binary)
+        == "list 2 (\"Groceries\"), item 3: \"dueDate\" is not a finite date")
   }
 
   @Test func emptyGarbageAndTruncated() throws {
     #expect(message(Data()) == "the file is empty")
     #expect(message(Data("hello".utf8)) == "not a property list (neither bplist00 nor XML)")
     #expect(message(Data([0, 1, 2, 3])) == "not a property list (neither bplist00 nor XML)")
-    #expect(message(Data("bplist15xxxx".utf8)) == "binary property list version \"15\" is not supported")
+    #expect(
+      message(Data("bplist15xxxx".utf8)) == "binary property list version \"15\" is not supported")
     #expect(message(Data("bplist00\u{A1}".utf8)) == "binary property list is truncated")
     let valid = try PlistValue.array([list("Trips", items: [item()])]).encoded(as: .binary)
     let truncated = message(valid.prefix(valid.count / 2))
@@ -155,7 +159,8 @@ import Testing
     bytes += Array("</string>\n</dict>\n</array>\n</plist>\n".utf8)
     #expect(message(Data(bytes)) == "XML error at line 5: invalid UTF-8 in <string>")
     let control = Data("<plist><array><string>a\u{1}b</string></array></plist>".utf8)
-    #expect(message(control) == "XML error at line 1: control character U+0001 is not allowed in XML")
+    #expect(
+      message(control) == "XML error at line 1: control character U+0001 is not allowed in XML")
   }
 
   @Test func deepNestingInXML() {
@@ -169,7 +174,8 @@ import Testing
     }
     // 512 levels are fine.
     let fine =
-      "<plist>" + String(repeating: "<array>", count: 512) + String(repeating: "</array>", count: 512)
+      "<plist>" + String(repeating: "<array>", count: 512)
+      + String(repeating: "</array>", count: 512)
       + "</plist>"
     #expect(message(Data(fine.utf8)) == "list 1 should be a dictionary but is an array")
   }
@@ -215,8 +221,10 @@ import Testing
   }
 
   @Test func deepNestingInBinary() {
-    #expect(message(nestedBinary(depth: 10_000, topInList: false)) == "nesting deeper than 512 levels")
-    #expect(message(nestedBinary(depth: 10_000, topInList: true)) == "nesting deeper than 512 levels")
+    #expect(
+      message(nestedBinary(depth: 10_000, topInList: false)) == "nesting deeper than 512 levels")
+    #expect(
+      message(nestedBinary(depth: 10_000, topInList: true)) == "nesting deeper than 512 levels")
     #expect(throws: PlistError("nesting deeper than 512 levels")) {
       try PlistValue.decode(from: nestedBinary(depth: 10_000, topInList: false))
     }

@@ -102,9 +102,10 @@ enum FileFormatTestSupport {
           ? options.randomElement(using: &generator) ?? 0
           : Int64.random(in: Int64.min...Int64.max, using: &generator))
     case 2:
-      return .unsignedInteger(UInt64.random(in: (UInt64(Int64.max) + 1)...UInt64.max, using: &generator))
+      return .unsignedInteger(
+        UInt64.random(in: (UInt64(Int64.max) + 1)...UInt64.max, using: &generator))
     case 3:
-      let options = [0.0, -0.0, 1.5, 0.1, -1e300, 5e-324, Double.greatestFiniteMagnitude]
+      let options = [0.0, -0.0, 1.5, 0.1, -1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude]
       return .real(
         Bool.random(using: &generator)
           ? options.randomElement(using: &generator) ?? 0

@@ -79,7 +79,8 @@ import Testing
     let due = Date(timeIntervalSinceReferenceDate: 5_000)
     let lists = [
       Checklist(
-        name: "Inbox", items: [ChecklistItem(text: "bell \u{7} and nul \u{0}", dueDate: due, itemID: 1)])
+        name: "Inbox",
+        items: [ChecklistItem(text: "bell \u{7} and nul \u{0}", dueDate: due, itemID: 1)])
     ]
     let encoded = try ChecklistsFileCoding.encode(lists, format: .xml)
     #expect(encoded.format == .binary)
@@ -138,7 +139,9 @@ import Testing
       #expect(encoded.format == (note == nil ? .xml : .binary))
       #expect(try ChecklistsFileCoding.decode(encoded.data).lists == lists)
       // plistlib's datetime stops at year 9999, so it only gets the files it can represent.
-      let representable = lists.allSatisfy { $0.items.allSatisfy { $0.dueDate.timeIntervalSinceReferenceDate < 2e11 } }
+      let representable = lists.allSatisfy {
+        $0.items.allSatisfy { $0.dueDate.timeIntervalSinceReferenceDate < 2e11 }
+      }
       if let python = Support.python3, representable {
         try FileFormatDifferentialTests.expectPlistlibReads(encoded.data, as: lists, python: python)
       }

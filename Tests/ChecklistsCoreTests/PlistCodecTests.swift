@@ -205,18 +205,29 @@ import Testing
   @Test func xmlErrors() {
     let cases: [(String, String)] = [
       ("<plist><string>&bogus;</string></plist>", "XML error at line 1: unknown entity &bogus;"),
-      ("<plist><string>&#0;</string></plist>", "XML error at line 1: &#0; is not a valid character"),
-      ("<plist>\n<dict><key>a</key></dict></plist>", "XML error at line 2: <key>a</key> has no value"),
-      ("<plist><date>2001-02-30T00:00:00Z</date></plist>",
-       "XML error at line 1: \"2001-02-30T00:00:00Z\" is not a date"),
+      (
+        "<plist><string>&#0;</string></plist>", "XML error at line 1: &#0; is not a valid character"
+      ),
+      (
+        "<plist>\n<dict><key>a</key></dict></plist>",
+        "XML error at line 2: <key>a</key> has no value"
+      ),
+      (
+        "<plist><date>2001-02-30T00:00:00Z</date></plist>",
+        "XML error at line 1: \"2001-02-30T00:00:00Z\" is not a date"
+      ),
       ("<plist><integer>12a</integer></plist>", "XML error at line 1: \"12a\" is not an integer"),
-      ("<plist><integer>99999999999999999999</integer></plist>",
-       "XML error at line 1: \"99999999999999999999\" is not an integer"),
+      (
+        "<plist><integer>99999999999999999999</integer></plist>",
+        "XML error at line 1: \"99999999999999999999\" is not an integer"
+      ),
       ("<plist><data>@@@@</data></plist>", "XML error at line 1: <data> is not valid base64"),
       ("<plist><key>a</key></plist>", "XML error at line 1: <key> outside a <dict>"),
       ("<plist><array>text</array></plist>", "XML error at line 1: unexpected text"),
-      ("<plist><string>a<b/></string></plist>",
-       "XML error at line 1: unexpected element inside <string>"),
+      (
+        "<plist><string>a<b/></string></plist>",
+        "XML error at line 1: unexpected element inside <string>"
+      ),
       ("<plist/>", "XML error at line 1: <plist> is empty"),
       ("<!-- never closed", "XML error at line 1: unterminated comment"),
       ("<plist><array>", "XML error at line 1: unexpected end of file"),

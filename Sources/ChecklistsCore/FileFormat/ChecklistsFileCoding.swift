@@ -79,7 +79,8 @@ public enum ChecklistsFileCoding {
           data: ChecklistsFileEncoder.binary(lists), format: .binary,
           formatNote: "saved as a binary property list because \(problem)")
       }
-      return EncodedChecklists(data: ChecklistsFileEncoder.xml(lists), format: .xml, formatNote: nil)
+      return EncodedChecklists(
+        data: ChecklistsFileEncoder.xml(lists), format: .xml, formatNote: nil)
     }
   }
 }

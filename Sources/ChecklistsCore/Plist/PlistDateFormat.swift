@@ -14,7 +14,8 @@ enum PlistDateFormat {
     while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
       bytes.removeLast()
     }
-    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D {
+    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
+    {
       bytes.removeFirst()
     }
     var index = 0
