@@ -105,7 +105,9 @@ enum FileFormatTestSupport {
       return .unsignedInteger(
         UInt64.random(in: (UInt64(Int64.max) + 1)...UInt64.max, using: &generator))
     case 3:
-      let options = [0.0, -0.0, 1.5, 0.1, -1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude]
+      let options = [
+        0.0, -0.0, 1.5, 0.1, -1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude,
+      ]
       return .real(
         Bool.random(using: &generator)
           ? options.randomElement(using: &generator) ?? 0
