@@ -310,7 +310,7 @@ struct BinaryPlistReader: PlistNodeSource {
 
 /// Counts values built from shared objects, so a file of repeated references cannot expand
 /// into an enormous tree.
-final class ExpansionBudget: @unchecked Sendable {
+final class ExpansionBudget {
   private var remaining: Int
 
   /// Creates a budget of `limit` values.
