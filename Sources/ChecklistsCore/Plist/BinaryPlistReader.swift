@@ -13,6 +13,7 @@ struct BinaryPlistReader: PlistNodeSource {
   /// The top object's index.
   let root: Int
   private let budget: ExpansionBudget
+  private let keyCache = KeyCache()
 
   /// The header and payload position of one object.
   private struct Header {
@@ -159,17 +160,7 @@ struct BinaryPlistReader: PlistNodeSource {
     var state = [UInt8](repeating: 0, count: offsets.count)
     var height = [UInt16](repeating: 0, count: offsets.count)
     var stack: [(object: Int, header: Header, next: Int, slots: Int)] = []
-    func enter(_ object: Int) throws(PlistError) -> (Int, Header, Int, Int)? {
-      let header = try header(object)
-      switch header.type {
-      case 0xA: return (object, header, 0, header.count)
-      case 0xD: return (object, header, 0, header.count * 2)
-      default:
-        state[object] = 2
-        return nil
-      }
-    }
-    if let frame = try enter(root) {
+    if let frame = try enterFrame(root, &state) {
       state[root] = 1
       stack.append(frame)
     }
@@ -194,7 +185,7 @@ struct BinaryPlistReader: PlistNodeSource {
       case 2: continue
       default: break
       }
-      if let frame = try enter(child) {
+      if let frame = try enterFrame(child, &state) {
         guard stack.count < PlistLimits.maximumDepth else {
           throw PlistError(PlistLimits.depthMessage)
         }
@@ -203,6 +194,20 @@ struct BinaryPlistReader: PlistNodeSource {
       }
     }
     if Int(height[root]) > PlistLimits.maximumDepth { throw PlistError(PlistLimits.depthMessage) }
+  }
+
+  /// A validation frame for a collection, or nil (and marked done) for a scalar.
+  private func enterFrame(_ object: Int, _ state: inout [UInt8]) throws(PlistError) -> (
+    object: Int, header: Header, next: Int, slots: Int
+  )? {
+    let header = try header(object)
+    switch header.type {
+    case 0xA: return (object, header, 0, header.count)
+    case 0xD: return (object, header, 0, header.count * 2)
+    default:
+      state[object] = 2
+      return nil
+    }
   }
 
   func shape(of object: Int) throws(PlistError) -> PlistShape<Int> {
@@ -218,8 +223,16 @@ struct BinaryPlistReader: PlistNodeSource {
       entries.reserveCapacity(header.count)
       for index in 0..<header.count {
         let keyObject = try ref(header, index)
-        guard case .string(let key) = try scalar(keyObject, try self.header(keyObject)) else {
-          throw PlistError("binary property list has a dictionary key that is not a string")
+        let key: String
+        if let cached = keyCache.string(for: keyObject) {
+          key = cached
+        } else {
+          guard case .string(let string) = try scalar(keyObject, try self.header(keyObject))
+          else {
+            throw PlistError("binary property list has a dictionary key that is not a string")
+          }
+          keyCache.insert(string, for: keyObject)
+          key = string
         }
         entries.append((key, try ref(header, header.count + index)))
       }
@@ -261,8 +274,7 @@ struct BinaryPlistReader: PlistNodeSource {
     case 0x4:
       return .data(Data(bytes[start..<(start + header.count)]))
     case 0x5, 0x7:
-      let slice = bytes[start..<(start + header.count)]
-      guard let string = String(validating: slice, as: UTF8.self) else {
+      guard let string = UTF8Text.string(bytes[start..<(start + header.count)]) else {
         throw PlistError("binary property list has a string that is not valid text")
       }
       return .string(string)
@@ -322,5 +334,40 @@ final class ExpansionBudget {
       throw PlistError("binary property list expands to too many values")
     }
     remaining -= 1
+  }
+}
+
+/// The last few dictionary keys read, by object index: files share one object per key, so
+/// the same handful of keys is looked up for every item.
+final class KeyCache {
+  private var objects: [Int] = []
+  private var strings: [String] = []
+  private let capacity = 32
+
+  /// The key stored for `object`, if it was read before.
+  func string(for object: Int) -> String? {
+    for index in objects.indices where objects[index] == object { return strings[index] }
+    return nil
+  }
+
+  /// Remembers a key while there is room.
+  func insert(_ string: String, for object: Int) {
+    guard objects.count < capacity else { return }
+    objects.append(object)
+    strings.append(string)
+  }
+}
+
+/// UTF-8 bytes to `String`, with a fast path for ASCII.
+enum UTF8Text {
+  /// The string, or nil when the bytes are not valid UTF-8.
+  static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+    var ascii = true
+    for byte in bytes where byte >= 0x80 {
+      ascii = false
+      break
+    }
+    if ascii { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
   }
 }

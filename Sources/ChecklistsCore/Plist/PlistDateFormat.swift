@@ -6,21 +6,23 @@ enum PlistDateFormat {
   private static let referenceOffset: Int64 = 978_307_200
 
   /// Seconds since 2001-01-01 for a date string, or nil when it is not one (fractions are read).
-  static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)) }
+  static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)[...]) }
 
   /// Seconds since 2001-01-01 for the UTF-8 bytes of a date, white space around ignored.
-  static func parse(bytes raw: [UInt8]) -> Double? {
-    var bytes = raw
-    while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
-      bytes.removeLast()
+  static func parse(bytes raw: ArraySlice<UInt8>) -> Double? {
+    var trimmed = raw
+    while let last = trimmed.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
+      trimmed.removeLast()
     }
-    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
+    while let first = trimmed.first,
+      first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
     {
-      bytes.removeFirst()
+      trimmed.removeFirst()
     }
-    var index = 0
+    let bytes = trimmed
+    var index = bytes.startIndex
     func number(_ width: Int) -> Int64? {
-      guard index + width <= bytes.count else { return nil }
+      guard index + width <= bytes.endIndex else { return nil }
       var value: Int64 = 0
       for offset in 0..<width {
         let byte = bytes[index + offset]
@@ -31,7 +33,7 @@ enum PlistDateFormat {
       return value
     }
     func expect(_ character: UInt8) -> Bool {
-      guard index < bytes.count, bytes[index] == character else { return false }
+      guard index < bytes.endIndex, bytes[index] == character else { return false }
       index += 1
       return true
     }
@@ -47,14 +49,14 @@ enum PlistDateFormat {
     if expect(UInt8(ascii: ".")) {
       var scale = 0.1
       let start = index
-      while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+      while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 {
         fraction += Double(bytes[index] - 0x30) * scale
         scale /= 10
         index += 1
       }
       guard index > start else { return nil }
     }
-    guard expect(UInt8(ascii: "Z")), index == bytes.count else { return nil }
+    guard expect(UInt8(ascii: "Z")), index == bytes.endIndex else { return nil }
     guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23,
       minute <= 59, second <= 60
     else { return nil }

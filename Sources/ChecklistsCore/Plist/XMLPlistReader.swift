@@ -88,12 +88,38 @@ struct XMLPlistReader {
       || byte == 0x2E || byte >= 0x80
   }
 
-  /// Reads a start tag after its `<`; returns its name and whether it is empty (`<x/>`).
-  private mutating func startTag() throws(PlistError) -> (name: String, empty: Bool) {
+  /// A start tag: where its name is in the input and whether it is empty (`<x/>`).
+  private struct StartTag {
+    var nameStart: Int
+    var nameEnd: Int
+    var empty: Bool
+  }
+
+  /// Whether the tag's name is `name`.
+  private func tag(_ tag: StartTag, is name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    guard tag.nameEnd - tag.nameStart == count else { return false }
+    let base = name.utf8Start
+    for index in 0..<count where bytes[tag.nameStart + index] != base[index] { return false }
+    return true
+  }
+
+  /// The tag's name, for messages.
+  private func name(of tag: StartTag) -> String {
+    String(decoding: bytes[tag.nameStart..<tag.nameEnd], as: UTF8.self)
+  }
+
+  /// Reads a start tag after its `<`.
+  private mutating func startTag() throws(PlistError) -> StartTag {
     let nameStart = position
     while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
     guard position > nameStart else { throw error("expected a tag name after <") }
-    let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+    let nameEnd = position
+    // The common case: `<name>` with nothing else.
+    if position < bytes.count, bytes[position] == UInt8(ascii: ">") {
+      position += 1
+      return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
+    }
     var quote: UInt8? = nil
     while position < bytes.count {
       let byte = bytes[position]
@@ -103,29 +129,33 @@ struct XMLPlistReader {
       } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
         quote = byte
       } else if byte == UInt8(ascii: ">") {
-        return (name, false)
+        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
       } else if byte == UInt8(ascii: "/") {
         guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
-          throw error("expected > after / in <\(name)>")
+          throw error(
+            "expected > after / in <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>"
+          )
         }
         position += 1
-        return (name, true)
+        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: true)
       } else if byte == UInt8(ascii: "<") {
-        throw error("unterminated tag <\(name)>")
+        break
       }
     }
-    throw error("unterminated tag <\(name)>")
+    throw error("unterminated tag <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>")
   }
 
   /// Reads `</name>` at the current position.
-  private mutating func endTag(_ name: String) throws(PlistError) {
+  private mutating func endTag(_ name: StaticString) throws(PlistError) {
     guard peek("</") else { throw error("expected </\(name)>") }
     position += 2
     let nameStart = position
     while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
-    let found = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+    let nameEnd = position
+    let matches = tag(StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false), is: name)
     skipSpace()
-    guard found == name, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+    guard matches, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+      let found = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
       throw error("expected </\(name)> but found </\(found)>")
     }
     position += 1
@@ -147,10 +177,10 @@ struct XMLPlistReader {
     guard bytes[position] == UInt8(ascii: "<") else { throw error("expected <plist>") }
     let saved = position
     position += 1
-    let tag = try startTag()
+    let start = try startTag()
     let tree: PlistTree
-    if tag.name == "plist" {
-      guard !tag.empty else { throw error("<plist> is empty") }
+    if tag(start, is: "plist") {
+      guard !start.empty else { throw error("<plist> is empty") }
       tree = try value(depth: 0)
       try skipMisc()
       try endTag("plist")
@@ -172,12 +202,13 @@ struct XMLPlistReader {
       throw error(peek("</") ? "expected a value" : "unexpected text")
     }
     position += 1
-    let tag = try startTag()
-    switch tag.name {
-    case "dict":
+    let start = try startTag()
+    if tag(start, is: "string") {
+      return scalar(.string(start.empty ? "" : try text(closing: "string")))
+    } else if tag(start, is: "dict") {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var entries: [(key: String, value: PlistTree)] = []
-      if tag.empty { return PlistTree(shape: .dictionary(entries)) }
+      if start.empty { return PlistTree(shape: .dictionary(entries)) }
       while true {
         try skipMisc()
         if peek("</") {
@@ -187,16 +218,16 @@ struct XMLPlistReader {
         guard peek("<key") else { throw error("expected <key> in <dict>") }
         position += 1
         let keyTag = try startTag()
-        guard keyTag.name == "key" else { throw error("expected <key> in <dict>") }
+        guard tag(keyTag, is: "key") else { throw error("expected <key> in <dict>") }
         let key = keyTag.empty ? "" : try text(closing: "key")
         try skipMisc()
         if peek("</") { throw error("<key>\(key)</key> has no value") }
         entries.append((key, try value(depth: depth + 1)))
       }
-    case "array":
+    } else if tag(start, is: "array") {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var elements: [PlistTree] = []
-      if tag.empty { return PlistTree(shape: .array(elements)) }
+      if start.empty { return PlistTree(shape: .array(elements)) }
       while true {
         try skipMisc()
         if peek("</") {
@@ -205,41 +236,41 @@ struct XMLPlistReader {
         }
         elements.append(try value(depth: depth + 1))
       }
-    case "string":
-      return scalar(.string(tag.empty ? "" : try text(closing: "string")))
-    case "true", "false":
-      if !tag.empty { try endTag(tag.name) }
-      return scalar(.bool(tag.name == "true"))
-    case "integer":
-      let raw = tag.empty ? [] : try rawText(closing: "integer")
+    } else if tag(start, is: "true") {
+      if !start.empty { try endTag("true") }
+      return scalar(.bool(true))
+    } else if tag(start, is: "false") {
+      if !start.empty { try endTag("false") }
+      return scalar(.bool(false))
+    } else if tag(start, is: "integer") {
+      let raw = start.empty ? [] : try rawText(closing: "integer")
       if let small = Self.plainDecimal(raw) { return scalar(.integer(small)) }
       return scalar(try integer(String(decoding: raw, as: UTF8.self)))
-    case "real":
-      let text = tag.empty ? "" : try text(closing: "real")
+    } else if tag(start, is: "real") {
+      let text = start.empty ? "" : try text(closing: "real")
       return scalar(.real(try real(text)))
-    case "date":
-      let raw = tag.empty ? [] : try rawText(closing: "date")
-      guard let seconds = PlistDateFormat.parse(bytes: Array(raw)) else {
+    } else if tag(start, is: "date") {
+      let raw = start.empty ? [] : try rawText(closing: "date")
+      guard let seconds = PlistDateFormat.parse(bytes: raw) else {
         throw error("\"\(String(decoding: raw, as: UTF8.self))\" is not a date")
       }
       return scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
-    case "data":
-      let text = tag.empty ? "" : try text(closing: "data")
+    } else if tag(start, is: "data") {
+      let text = start.empty ? "" : try text(closing: "data")
       guard let data = Base64.decode(text) else { throw error("<data> is not valid base64") }
       return scalar(.data(data))
-    case "key":
+    } else if tag(start, is: "key") {
       throw error("<key> outside a <dict>")
-    default:
-      throw error("unknown element <\(tag.name)>")
     }
+    throw error("unknown element <\(name(of: start))>")
   }
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
 
   /// Reads character data up to `</name>` as a string.
-  private mutating func text(closing name: String) throws(PlistError) -> String {
+  private mutating func text(closing name: StaticString) throws(PlistError) -> String {
     let raw = try rawText(closing: name)
-    guard let string = String(validating: raw, as: UTF8.self) else {
+    guard let string = UTF8Text.string(raw) else {
       throw error("invalid UTF-8 in <\(name)>")
     }
     return string
@@ -247,7 +278,8 @@ struct XMLPlistReader {
 
   /// Reads character data up to `</name>`, resolving references and CDATA; the bytes are a
   /// slice of the input when there was nothing to resolve.
-  private mutating func rawText(closing name: String) throws(PlistError) -> ArraySlice<UInt8> {
+  private mutating func rawText(closing name: StaticString) throws(PlistError) -> ArraySlice<UInt8>
+  {
     var buffer: [UInt8] = []
     var buffered = false
     var runStart = position
