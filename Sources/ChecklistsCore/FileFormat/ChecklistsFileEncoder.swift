@@ -19,7 +19,8 @@ enum ChecklistsFileEncoder {
 
   /// A `bplist00` file of the lists.
   static func binary(_ lists: [Checklist]) -> Data {
-    var writer = BinaryPlistWriter()
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    var writer = BinaryPlistWriter(capacity: itemCount * 4 + lists.count * 3 + 16)
     let top = writer.reserve()
     // The known item keys, shared by every item without unknown keys.
     let itemKeyRefs = itemKeys.map { writer.string($0) }

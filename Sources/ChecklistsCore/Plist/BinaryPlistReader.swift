@@ -74,6 +74,14 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// Reads a big-endian unsigned integer; the caller has checked the bounds.
   private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
+    switch size {
+    case 1: return UInt64(bytes[position])
+    case 2: return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+    case 4:
+      return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
+        | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
+    default: break
+    }
     var value: UInt64 = 0
     for index in position..<(position + size) { value = value << 8 | UInt64(bytes[index]) }
     return value
@@ -154,35 +162,47 @@ struct BinaryPlistReader: PlistNodeSource {
     return Int(value)
   }
 
+  /// One collection on the validation path.
+  private struct Frame {
+    var object: Int
+    var header: Header
+    var next: Int
+    var slots: Int
+    /// The deepest nesting among the children seen so far.
+    var deepest: UInt16
+  }
+
   /// Checks every reachable object and rejects cycles and nesting deeper than the limit.
   private func validateGraph() throws(PlistError) {
     // 0: not seen, 1: on the current path, 2: done. `height` is the nesting below a done object.
     var state = [UInt8](repeating: 0, count: offsets.count)
     var height = [UInt16](repeating: 0, count: offsets.count)
-    var stack: [(object: Int, header: Header, next: Int, slots: Int)] = []
+    var stack: [Frame] = []
     if let frame = try enterFrame(root, &state) {
       state[root] = 1
       stack.append(frame)
     }
-    while let top = stack.last {
-      if top.next == top.slots {
-        stack.removeLast()
-        state[top.object] = 2
-        var deepest: UInt16 = 0
-        for slot in 0..<top.slots {
-          deepest = max(deepest, height[try ref(top.header, slot)])
-        }
-        guard Int(deepest) < PlistLimits.maximumDepth else {
+    while !stack.isEmpty {
+      let top = stack.count - 1
+      if stack[top].next == stack[top].slots {
+        let frame = stack.removeLast()
+        state[frame.object] = 2
+        guard Int(frame.deepest) < PlistLimits.maximumDepth else {
           throw PlistError(PlistLimits.depthMessage)
         }
-        height[top.object] = deepest + 1
+        height[frame.object] = frame.deepest + 1
+        if !stack.isEmpty {
+          stack[top - 1].deepest = max(stack[top - 1].deepest, frame.deepest + 1)
+        }
         continue
       }
-      stack[stack.count - 1].next += 1
-      let child = try ref(top.header, top.next)
+      let child = try ref(stack[top].header, stack[top].next)
+      stack[top].next += 1
       switch state[child] {
       case 1: throw PlistError("binary property list contains a cycle (object \(child))")
-      case 2: continue
+      case 2:
+        stack[top].deepest = max(stack[top].deepest, height[child])
+        continue
       default: break
       }
       if let frame = try enterFrame(child, &state) {
@@ -193,17 +213,15 @@ struct BinaryPlistReader: PlistNodeSource {
         stack.append(frame)
       }
     }
-    if Int(height[root]) > PlistLimits.maximumDepth { throw PlistError(PlistLimits.depthMessage) }
   }
 
   /// A validation frame for a collection, or nil (and marked done) for a scalar.
-  private func enterFrame(_ object: Int, _ state: inout [UInt8]) throws(PlistError) -> (
-    object: Int, header: Header, next: Int, slots: Int
-  )? {
+  private func enterFrame(_ object: Int, _ state: inout [UInt8]) throws(PlistError) -> Frame? {
     let header = try header(object)
     switch header.type {
-    case 0xA: return (object, header, 0, header.count)
-    case 0xD: return (object, header, 0, header.count * 2)
+    case 0xA: return Frame(object: object, header: header, next: 0, slots: header.count, deepest: 0)
+    case 0xD:
+      return Frame(object: object, header: header, next: 0, slots: header.count * 2, deepest: 0)
     default:
       state[object] = 2
       return nil

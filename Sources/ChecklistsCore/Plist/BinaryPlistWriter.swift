@@ -40,7 +40,19 @@ struct BinaryPlistWriter {
   }
 
   private var objects: [Object] = []
-  private var unique: [Scalar: Int] = [:]
+  // One table per kind, so that numbers hash as numbers.
+  private var strings: [ExactString: Int] = [:]
+  private var integers: [Int64: Int] = [:]
+  private var bitPatterns: [UInt64: Int] = [:]
+  private var others: [Scalar: Int] = [:]
+
+  /// Creates a writer with room for about `capacity` objects.
+  init(capacity: Int = 0) {
+    objects.reserveCapacity(capacity)
+    strings.reserveCapacity(capacity / 3)
+    integers.reserveCapacity(capacity / 4)
+    bitPatterns.reserveCapacity(capacity / 4)
+  }
 
   /// Adds a string (shared with equal strings) and returns its object index.
   mutating func string(_ value: String) -> Int { add(.string(ExactString(string: value))) }
@@ -106,10 +118,23 @@ struct BinaryPlistWriter {
   }
 
   private mutating func add(_ scalar: Scalar) -> Int {
-    if let index = unique[scalar] { return index }
+    let next = objects.count
+    let index: Int
+    switch scalar {
+    case .string(let string): index = strings[string, default: next]
+    case .integer(let integer): index = integers[integer, default: next]
+    case .date(let bits): index = bitPatterns[bits, default: next]
+    default: index = others[scalar, default: next]
+    }
+    guard index == next else { return index }
+    switch scalar {
+    case .string(let string): strings[string] = next
+    case .integer(let integer): integers[integer] = next
+    case .date(let bits): bitPatterns[bits] = next
+    default: others[scalar] = next
+    }
     objects.append(.scalar(scalar))
-    unique[scalar] = objects.count - 1
-    return objects.count - 1
+    return next
   }
 
   /// The file's bytes, with `top` as the top object.
