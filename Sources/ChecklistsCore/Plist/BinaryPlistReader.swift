@@ -379,7 +379,7 @@ final class KeyCache {
 /// UTF-8 bytes to `String`, with a fast path for ASCII.
 enum UTF8Text {
   /// The string, or nil when the bytes are not valid UTF-8.
-  static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     var ascii = true
     for byte in bytes where byte >= 0x80 {
       ascii = false
@@ -387,5 +387,10 @@ enum UTF8Text {
     }
     if ascii { return String(decoding: bytes, as: UTF8.self) }
     return String(validating: bytes, as: UTF8.self)
+  }
+
+  /// The string, or nil when the bytes are not valid UTF-8.
+  static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+    bytes.withUnsafeBufferPointer { string($0) }
   }
 }

@@ -6,23 +6,20 @@ enum PlistDateFormat {
   private static let referenceOffset: Int64 = 978_307_200
 
   /// Seconds since 2001-01-01 for a date string, or nil when it is not one (fractions are read).
-  static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)[...]) }
+  static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)) }
 
   /// Seconds since 2001-01-01 for the UTF-8 bytes of a date, white space around ignored.
-  static func parse(bytes raw: ArraySlice<UInt8>) -> Double? {
-    var trimmed = raw
-    while let last = trimmed.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
-      trimmed.removeLast()
+  static func parse<Bytes: RandomAccessCollection>(bytes: Bytes) -> Double?
+  where Bytes.Element == UInt8, Bytes.Index == Int {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
-    while let first = trimmed.first,
-      first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
-    {
-      trimmed.removeFirst()
-    }
-    let bytes = trimmed
     var index = bytes.startIndex
+    var end = bytes.endIndex
+    while end > index, isSpace(bytes[end - 1]) { end -= 1 }
+    while index < end, isSpace(bytes[index]) { index += 1 }
     func number(_ width: Int) -> Int64? {
-      guard index + width <= bytes.endIndex else { return nil }
+      guard index + width <= end else { return nil }
       var value: Int64 = 0
       for offset in 0..<width {
         let byte = bytes[index + offset]
@@ -33,7 +30,7 @@ enum PlistDateFormat {
       return value
     }
     func expect(_ character: UInt8) -> Bool {
-      guard index < bytes.endIndex, bytes[index] == character else { return false }
+      guard index < end, bytes[index] == character else { return false }
       index += 1
       return true
     }
@@ -49,14 +46,14 @@ enum PlistDateFormat {
     if expect(UInt8(ascii: ".")) {
       var scale = 0.1
       let start = index
-      while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+      while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
         fraction += Double(bytes[index] - 0x30) * scale
         scale /= 10
         index += 1
       }
       guard index > start else { return nil }
     }
-    guard expect(UInt8(ascii: "Z")), index == bytes.endIndex else { return nil }
+    guard expect(UInt8(ascii: "Z")), index == end else { return nil }
     guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23,
       minute <= 59, second <= 60
     else { return nil }

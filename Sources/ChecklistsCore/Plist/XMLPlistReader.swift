@@ -5,16 +5,37 @@ import Foundation
 /// Comments, processing instructions and the DOCTYPE are skipped; entity and numeric
 /// character references and CDATA sections are understood. Errors name the line.
 struct XMLPlistReader {
-  private let bytes: [UInt8]
+  /// The document; valid only during `parse`.
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
 
   /// Parses the whole document into a tree.
   static func parse(_ data: Data) throws(PlistError) -> PlistTree {
-    var reader = XMLPlistReader(bytes: [UInt8](data))
-    return try reader.document()
+    let result = data.withUnsafeBytes { raw -> Result<PlistTree, PlistError> in
+      var reader = XMLPlistReader(bytes: raw.bindMemory(to: UInt8.self))
+      return Result { () throws(PlistError) -> PlistTree in try reader.document() }
+    }
+    return try result.get()
   }
 
-  private init(bytes: [UInt8]) { self.bytes = bytes }
+  private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// Character data as read: a range of the document, or a copy when references or CDATA
+  /// had to be resolved.
+  private enum RawText {
+    case range(Range<Int>)
+    case copy([UInt8])
+  }
+
+  /// Runs `body` on the bytes of `raw`.
+  private func withBytes<Result>(
+    _ raw: RawText, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    switch raw {
+    case .range(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
+    case .copy(let copy): return copy.withUnsafeBufferPointer(body)
+    }
+  }
 
   // MARK: - Errors
 
@@ -243,16 +264,16 @@ struct XMLPlistReader {
       if !start.empty { try endTag("false") }
       return scalar(.bool(false))
     } else if tag(start, is: "integer") {
-      let raw = start.empty ? [] : try rawText(closing: "integer")
-      if let small = Self.plainDecimal(raw) { return scalar(.integer(small)) }
-      return scalar(try integer(String(decoding: raw, as: UTF8.self)))
+      let raw = start.empty ? .copy([]) : try rawText(closing: "integer")
+      if let small = withBytes(raw, Self.plainDecimal) { return scalar(.integer(small)) }
+      return scalar(try integer(withBytes(raw) { String(decoding: $0, as: UTF8.self) }))
     } else if tag(start, is: "real") {
       let text = start.empty ? "" : try text(closing: "real")
       return scalar(.real(try real(text)))
     } else if tag(start, is: "date") {
-      let raw = start.empty ? [] : try rawText(closing: "date")
-      guard let seconds = PlistDateFormat.parse(bytes: raw) else {
-        throw error("\"\(String(decoding: raw, as: UTF8.self))\" is not a date")
+      let raw = start.empty ? .copy([]) : try rawText(closing: "date")
+      guard let seconds = withBytes(raw, { PlistDateFormat.parse(bytes: $0) }) else {
+        throw error("\"\(withBytes(raw) { String(decoding: $0, as: UTF8.self) })\" is not a date")
       }
       return scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
     } else if tag(start, is: "data") {
@@ -270,7 +291,7 @@ struct XMLPlistReader {
   /// Reads character data up to `</name>` as a string.
   private mutating func text(closing name: StaticString) throws(PlistError) -> String {
     let raw = try rawText(closing: name)
-    guard let string = UTF8Text.string(raw) else {
+    guard let string = withBytes(raw, UTF8Text.string) else {
       throw error("invalid UTF-8 in <\(name)>")
     }
     return string
@@ -278,8 +299,7 @@ struct XMLPlistReader {
 
   /// Reads character data up to `</name>`, resolving references and CDATA; the bytes are a
   /// slice of the input when there was nothing to resolve.
-  private mutating func rawText(closing name: StaticString) throws(PlistError) -> ArraySlice<UInt8>
-  {
+  private mutating func rawText(closing name: StaticString) throws(PlistError) -> RawText {
     var buffer: [UInt8] = []
     var buffered = false
     var runStart = position
@@ -290,9 +310,9 @@ struct XMLPlistReader {
         if peek("</") {
           let runEnd = position
           try endTag(name)
-          if !buffered { return bytes[runStart..<runEnd] }
+          if !buffered { return .range(runStart..<runEnd) }
           buffer.append(contentsOf: bytes[runStart..<runEnd])
-          return buffer[...]
+          return .copy(buffer)
         }
         buffer.append(contentsOf: bytes[runStart..<position])
         buffered = true
@@ -370,7 +390,7 @@ struct XMLPlistReader {
   }
 
   /// The value of up to 18 plain decimal digits (the common case), or nil for anything else.
-  private static func plainDecimal(_ raw: ArraySlice<UInt8>) -> Int64? {
+  private static func plainDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> Int64? {
     guard !raw.isEmpty, raw.count <= 18 else { return nil }
     var value: Int64 = 0
     for byte in raw {
