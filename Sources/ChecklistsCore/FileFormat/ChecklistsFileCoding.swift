@@ -50,7 +50,7 @@ public enum ChecklistsFileCoding {
         let lists = try ChecklistsSchemaDecoder(source: reader).decode()
         return ChecklistsDocument(lists: lists, format: .binary)
       case .xml:
-        let tree = try XMLPlistReader.parse(data)
+        let tree = try XMLPlistReader.parse(data, decodingItems: true)
         let lists = try ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree)).decode()
         return ChecklistsDocument(lists: lists, format: .xml)
       }

@@ -87,6 +87,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
   private func item(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
     -> ChecklistItem
   {
+    if let item = source.decodedItem(node) { return item }
     let itemShape = try shape(node, at: path)
     guard case .dictionary(let entries) = itemShape else {
       throw FileFormatError(

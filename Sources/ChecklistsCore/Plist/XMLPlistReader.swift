@@ -7,18 +7,26 @@ import Foundation
 struct XMLPlistReader {
   /// The document; valid only during `parse`.
   private let bytes: UnsafeBufferPointer<UInt8>
+  /// Whether dictionaries three levels down (the items of a checklists file) are tried as
+  /// checklist items first.
+  private let decodesItems: Bool
   private var position = 0
 
-  /// Parses the whole document into a tree.
-  static func parse(_ data: Data) throws(PlistError) -> PlistTree {
+  /// Parses the whole document into a tree; with `decodingItems`, item dictionaries of the
+  /// usual form come back already decoded (`PlistTree.item`).
+  static func parse(_ data: Data, decodingItems: Bool = false) throws(PlistError) -> PlistTree {
     let result = data.withUnsafeBytes { raw -> Result<PlistTree, PlistError> in
-      var reader = XMLPlistReader(bytes: raw.bindMemory(to: UInt8.self))
+      var reader = XMLPlistReader(
+        bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
       return Result { () throws(PlistError) -> PlistTree in try reader.document() }
     }
     return try result.get()
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  private init(bytes: UnsafeBufferPointer<UInt8>, decodesItems: Bool) {
+    self.bytes = bytes
+    self.decodesItems = decodesItems
+  }
 
   /// Character data as read: a range of the document, or a copy when references or CDATA
   /// had to be resolved.
@@ -230,6 +238,8 @@ struct XMLPlistReader {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var entries: [(key: String, value: PlistTree)] = []
       if start.empty { return PlistTree(shape: .dictionary(entries)) }
+      if decodesItems && depth == 3, let item = itemInUsualForm() { return PlistTree(item: item) }
+      entries.reserveCapacity(8)
       while true {
         try skipMisc()
         if peek("</") {
@@ -249,6 +259,7 @@ struct XMLPlistReader {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var elements: [PlistTree] = []
       if start.empty { return PlistTree(shape: .array(elements)) }
+      elements.reserveCapacity(8)
       while true {
         try skipMisc()
         if peek("</") {
@@ -287,6 +298,92 @@ struct XMLPlistReader {
   }
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
+
+  // MARK: - Checklist items
+
+  /// The known keys of an item.
+  private enum ItemKey {
+    case text, checked, dueDate, shouldRemind, itemID
+  }
+
+  /// Reads an item dictionary (after `<dict>`) holding exactly the five item keys with values
+  /// of the right types; anything else rewinds and returns nil so the general path reads it
+  /// (and reports any problem).
+  private mutating func itemInUsualForm() -> ChecklistItem? {
+    let start = position
+    do throws(PlistError) {
+      if let item = try readItem() { return item }
+    } catch {}
+    position = start
+    return nil
+  }
+
+  private mutating func readItem() throws(PlistError) -> ChecklistItem? {
+    var text: String?
+    var checked: Bool?
+    var dueDate: Date?
+    var shouldRemind: Bool?
+    var itemID: Int?
+    while true {
+      try skipMisc()
+      if peek("</") {
+        try endTag("dict")
+        break
+      }
+      guard peek("<key>") else { return nil }
+      position += 5
+      guard case .range(let keyRange) = try rawText(closing: "key"),
+        let key = itemKey(keyRange)
+      else { return nil }
+      try skipMisc()
+      guard peek("<") else { return nil }
+      position += 1
+      let tag = try startTag()
+      switch key {
+      case .text:
+        guard self.tag(tag, is: "string") else { return nil }
+        text = tag.empty ? "" : try self.text(closing: "string")
+      case .checked, .shouldRemind:
+        let value: Bool
+        if self.tag(tag, is: "true") {
+          value = true
+          if !tag.empty { try endTag("true") }
+        } else if self.tag(tag, is: "false") {
+          value = false
+          if !tag.empty { try endTag("false") }
+        } else {
+          return nil
+        }
+        if key == .checked { checked = value } else { shouldRemind = value }
+      case .dueDate:
+        guard self.tag(tag, is: "date"), !tag.empty else { return nil }
+        let raw = try rawText(closing: "date")
+        guard let seconds = withBytes(raw, { PlistDateFormat.parse(bytes: $0) }) else {
+          return nil
+        }
+        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+      case .itemID:
+        guard self.tag(tag, is: "integer"), !tag.empty else { return nil }
+        guard let value = withBytes(try rawText(closing: "integer"), Self.plainDecimal) else {
+          return nil
+        }
+        itemID = Int(value)
+      }
+    }
+    guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
+    return ChecklistItem(
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+  }
+
+  private func itemKey(_ range: Range<Int>) -> ItemKey? {
+    let tag = StartTag(nameStart: range.lowerBound, nameEnd: range.upperBound, empty: false)
+    if self.tag(tag, is: "text") { return .text }
+    if self.tag(tag, is: "checked") { return .checked }
+    if self.tag(tag, is: "dueDate") { return .dueDate }
+    if self.tag(tag, is: "shouldRemind") { return .shouldRemind }
+    if self.tag(tag, is: "itemID") { return .itemID }
+    return nil
+  }
 
   /// Reads character data up to `</name>` as a string.
   private mutating func text(closing name: StaticString) throws(PlistError) -> String {
