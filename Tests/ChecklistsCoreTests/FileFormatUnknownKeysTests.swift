@@ -148,3 +148,58 @@ import Testing
     }
   }
 }
+
+/// The XML reader's item fast path gives way to the general path whenever an item is unusual.
+@Suite struct FileFormatXMLItemPathTests {
+  private let due = Date(timeIntervalSinceReferenceDate: 7_200)
+
+  @Test func itemShapedDictionaryInAnUnknownKeyStaysADictionary() throws {
+    let itemLike: PlistValue = .dictionary([
+      "text": .string("t"), "checked": .bool(true), "dueDate": .date(due),
+      "shouldRemind": .bool(false), "itemID": .integer(3),
+    ])
+    let lists = [
+      Checklist(
+        name: "L", items: [ChecklistItem(text: "a", dueDate: due, itemID: 1)],
+        unknownFields: ["shapes": .array([itemLike])])
+    ]
+    let encoded = try ChecklistsFileCoding.encode(lists, format: .xml)
+    #expect(try ChecklistsFileCoding.decode(encoded.data).lists == lists)
+  }
+
+  @Test func unusualItemsReadLikeUsualOnes() throws {
+    func file(_ item: String) -> Data {
+      Data(
+        """
+        <plist version="1.0"><array><dict><key>name</key><string>L</string>
+        <key>iconName</key><string>Inbox</string><key>items</key><array>\(item)</array>
+        </dict></array></plist>
+        """.utf8)
+    }
+    let usual =
+      "<dict><key>text</key><string>Milk</string><key>checked</key><true/>"
+      + "<key>dueDate</key><date>2001-01-01T02:00:00Z</date><key>shouldRemind</key><false/>"
+      + "<key>itemID</key><integer>5</integer></dict>"
+    let expected = ChecklistItem(
+      text: "Milk", checked: true, dueDate: due, shouldRemind: false, itemID: 5)
+    #expect(try ChecklistsFileCoding.decode(file(usual)).lists[0].items == [expected])
+    let variants = [
+      usual.replacingOccurrences(of: "Milk", with: "Mi&#108;k"),
+      usual.replacingOccurrences(of: "<key>text</key>", with: "<key>te&#120;t</key>"),
+      usual.replacingOccurrences(of: "<true/>", with: "<true></true>"),
+      usual.replacingOccurrences(of: "<integer>5", with: "<integer> 5 "),
+      usual.replacingOccurrences(of: "<dict>", with: "<dict><!-- note -->"),
+      usual.replacingOccurrences(of: "<integer>5</integer>", with: "<integer>9</integer>")
+        .replacingOccurrences(of: "</dict>", with: "<key>itemID</key><integer>5</integer></dict>"),
+    ]
+    for variant in variants {
+      #expect(try ChecklistsFileCoding.decode(file(variant)).lists[0].items == [expected])
+    }
+    let withExtra = usual.replacingOccurrences(
+      of: "</dict>", with: "<key>colour</key><string>red</string></dict>")
+    let item = try ChecklistsFileCoding.decode(file(withExtra)).lists[0].items[0]
+    #expect(item.unknownFields == ["colour": .string("red")])
+    let negative = usual.replacingOccurrences(of: "<integer>5", with: "<integer>-5")
+    #expect(try ChecklistsFileCoding.decode(file(negative)).lists[0].items[0].itemID == -5)
+  }
+}
