@@ -112,7 +112,12 @@ enum ChecklistsFileEncoder {
 
   /// An XML file of the lists; the caller checked `xmlProblem` first.
   static func xml(_ lists: [Checklist]) -> Data {
-    var writer = XMLPlistWriter()
+    var expectedSize = 512
+    for list in lists {
+      expectedSize += 160 + list.name.utf8.count
+      for item in list.items { expectedSize += 320 + item.text.utf8.count }
+    }
+    var writer = XMLPlistWriter(capacity: expectedSize)
     if lists.isEmpty {
       writer.empty(dictionary: false, level: 0)
       return writer.finish()

@@ -80,20 +80,20 @@ enum PlistDateFormat {
     let secondOfDay = unix - days * 86_400
     let (year, month, day) = civilFromDays(days)
     guard (1...9999).contains(year) else { return false }
-    let fields: [(Int64, Int, UInt8)] = [
-      (year, 4, UInt8(ascii: "-")), (month, 2, UInt8(ascii: "-")), (day, 2, UInt8(ascii: "T")),
-      (secondOfDay / 3_600, 2, UInt8(ascii: ":")), (secondOfDay / 60 % 60, 2, UInt8(ascii: ":")),
-      (secondOfDay % 60, 2, UInt8(ascii: "Z")),
-    ]
-    for (value, width, separator) in fields {
-      var divisor: Int64 = 1
-      for _ in 1..<width { divisor *= 10 }
+    func digits(_ value: Int64, _ width: Int, then separator: UInt8) {
+      var divisor: Int64 = width == 4 ? 1_000 : 10
       while divisor > 0 {
         bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
         divisor /= 10
       }
       bytes.append(separator)
     }
+    digits(year, 4, then: UInt8(ascii: "-"))
+    digits(month, 2, then: UInt8(ascii: "-"))
+    digits(day, 2, then: UInt8(ascii: "T"))
+    digits(secondOfDay / 3_600, 2, then: UInt8(ascii: ":"))
+    digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
+    digits(secondOfDay % 60, 2, then: UInt8(ascii: "Z"))
     return true
   }
 

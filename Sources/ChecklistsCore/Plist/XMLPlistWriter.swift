@@ -7,9 +7,10 @@ struct XMLPlistWriter {
   /// The bytes written so far.
   private(set) var bytes: [UInt8] = []
 
-  /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`.
-  init() {
-    bytes.reserveCapacity(4_096)
+  /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`;
+  /// `capacity` is the expected size in bytes.
+  init(capacity: Int = 4_096) {
+    bytes.reserveCapacity(capacity)
     append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
