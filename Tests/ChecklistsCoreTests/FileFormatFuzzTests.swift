@@ -6,10 +6,12 @@ import Testing
 /// Mutated files: the decoder returns or throws, never crashes.
 ///
 /// When Foundation accepts a mutated file as an array of checklists, ours either decodes the
-/// same lists or throws a clear error. Ours is stricter than Foundation in a few places (it
-/// rejects raw control characters in XML text, broken UTF-16 surrogates, dictionary keys that
-/// are not strings and non-finite due dates), so "throws" is allowed there; a different model
-/// never is.
+/// same lists (checked) or throws a clear error. Ours is stricter than Foundation in these
+/// places, seen in the 2,000 cases (18 of them): raw control characters in XML text, bytes that
+/// are not UTF-8 or not base64 in `<data>`, a number like `1.7e7e+308` in `<real>`, a document
+/// cut after its value or with text after `</plist>`, binary references to objects that do
+/// not exist, unknown binary object types and broken UTF-16 surrogates. A different model is
+/// never accepted.
 @Suite struct FileFormatFuzzTests {
   private typealias Support = FileFormatTestSupport
 

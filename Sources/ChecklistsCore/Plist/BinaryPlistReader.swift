@@ -319,6 +319,39 @@ struct BinaryPlistReader: PlistNodeSource {
     }
   }
 
+  /// An item dictionary of the usual form (exactly the five keys, values of the right types)
+  /// read straight into a `ChecklistItem`; nil sends anything else down the general path.
+  func decodedItem(_ object: Int) -> ChecklistItem? {
+    guard let header = try? header(object), header.type == 0xD, header.count == 5 else {
+      return nil
+    }
+    var text: String?
+    var checked: Bool?
+    var dueDate: Date?
+    var shouldRemind: Bool?
+    var itemID: Int?
+    for index in 0..<5 {
+      guard let keyObject = try? ref(header, index),
+        let valueObject = try? ref(header, 5 + index),
+        let key = keyCache.string(for: keyObject),
+        let valueHeader = try? self.header(valueObject),
+        let value = try? scalar(valueObject, valueHeader)
+      else { return nil }
+      switch (key, value) {
+      case ("text", .string(let string)): text = string
+      case ("checked", .bool(let bool)): checked = bool
+      case ("shouldRemind", .bool(let bool)): shouldRemind = bool
+      case ("dueDate", .date(let date)) where date.timeIntervalSinceReferenceDate.isFinite:
+        dueDate = date
+      case ("itemID", .integer(let integer)): itemID = Int(exactly: integer)
+      default: return nil
+      }
+    }
+    guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
+    return ChecklistItem(
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+  }
+
   func value(of object: Int) throws(PlistError) -> PlistValue {
     try budget.spend()
     switch try shape(of: object) {
