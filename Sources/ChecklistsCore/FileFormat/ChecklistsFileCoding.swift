@@ -37,55 +37,50 @@ public struct FileFormatError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 /// Reads and writes the iPhone app's `Checklists.plist` (a top-level array of checklists).
+///
+/// Both formats are read and written by the project's own codec; unknown keys of lists and
+/// items are kept in `unknownFields` and written back unchanged.
 public enum ChecklistsFileCoding {
   /// Decodes a file's bytes, binary or XML.
   public static func decode(_ data: Data) throws(FileFormatError) -> ChecklistsDocument {
-    // Placeholder built on Foundation; the fast codec replaces it.
-    var format = PropertyListSerialization.PropertyListFormat.xml
-    let object: Any
     do {
-      object = try PropertyListSerialization.propertyList(from: data, format: &format)
+      switch try PlistFormatSniffer.format(of: data) {
+      case .binary:
+        let reader = try BinaryPlistReader(data)
+        let lists = try ChecklistsSchemaDecoder(source: reader).decode()
+        return ChecklistsDocument(lists: lists, format: .binary)
+      case .xml:
+        let tree = try XMLPlistReader.parse(data, decodingItems: true)
+        let lists = try ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree)).decode()
+        return ChecklistsDocument(lists: lists, format: .xml)
+      }
+    } catch let error as PlistError {
+      throw FileFormatError(error.message)
+    } catch let error as FileFormatError {
+      throw error
     } catch {
-      throw FileFormatError("not a property list")
+      throw FileFormatError("\(error)")
     }
-    guard let array = object as? [Any] else {
-      throw FileFormatError("the top level should be an array of checklists")
-    }
-    var lists: [Checklist] = []
-    for (listIndex, element) in array.enumerated() {
-      guard let dict = element as? [String: Any], let name = dict["name"] as? String,
-        let iconName = dict["iconName"] as? String, let itemArray = dict["items"] as? [Any]
-      else {
-        throw FileFormatError("list \(listIndex + 1): not a checklist")
-      }
-      var items: [ChecklistItem] = []
-      for (itemIndex, itemElement) in itemArray.enumerated() {
-        guard let item = itemElement as? [String: Any], let text = item["text"] as? String,
-          let checked = item["checked"] as? Bool, let due = item["dueDate"] as? Date,
-          let remind = item["shouldRemind"] as? Bool, let id = item["itemID"] as? Int
-        else {
-          throw FileFormatError(
-            "list \(listIndex + 1) (\"\(name)\"), item \(itemIndex + 1): bad item")
-        }
-        items.append(
-          ChecklistItem(
-            text: text, checked: checked, dueDate: due, shouldRemind: remind, itemID: id))
-      }
-      lists.append(Checklist(name: name, iconName: iconName, items: items))
-    }
-    return ChecklistsDocument(lists: lists, format: format == .binary ? .binary : .xml)
   }
 
   /// Encodes lists in `format` (binary instead when the text cannot be XML 1.0).
+  ///
+  /// The same lists always give the same bytes.
   public static func encode(_ lists: [Checklist], format: PlistFormat) throws(FileFormatError)
     -> EncodedChecklists
   {
-    let encoder = PropertyListEncoder()
-    encoder.outputFormat = format == .binary ? .binary : .xml
-    do {
-      return EncodedChecklists(data: try encoder.encode(lists), format: format, formatNote: nil)
-    } catch {
-      throw FileFormatError("cannot encode: \(error)")
+    switch format {
+    case .binary:
+      return EncodedChecklists(
+        data: ChecklistsFileEncoder.binary(lists), format: .binary, formatNote: nil)
+    case .xml:
+      if let problem = ChecklistsFileEncoder.xmlProblem(lists) {
+        return EncodedChecklists(
+          data: ChecklistsFileEncoder.binary(lists), format: .binary,
+          formatNote: "saved as a binary property list because \(problem)")
+      }
+      return EncodedChecklists(
+        data: ChecklistsFileEncoder.xml(lists), format: .xml, formatNote: nil)
     }
   }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Any property-list value, as read from or written to a file.
 ///
 /// Used for keys this version does not know, so that they survive a load and a save unchanged.
-public indirect enum PlistValue: Equatable, Sendable {
+public enum PlistValue: Equatable, Sendable {
   case string(String)
   case integer(Int64)
   /// An integer above `Int64.max` (binary plists hold unsigned 64-bit values).

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Writes checklists straight from the model, without building a `PlistValue` tree.
+///
+/// Keys are written in `PlistKeyOrder`; unknown keys are merged in; a key that is also a
+/// known field is written once, from the field.
+enum ChecklistsFileEncoder {
+  private static let listKeys = ["iconName", "items", "name"]
+  private static let itemKeys = ["checked", "dueDate", "itemID", "shouldRemind", "text"]
+
+  /// The order of a dictionary's keys: the known ones plus the unknown ones, sorted.
+  private static func keys(known: [String], unknown: [String: PlistValue]) -> [String] {
+    if unknown.isEmpty { return known }
+    let extra = unknown.keys.filter { !known.contains($0) }
+    return PlistKeyOrder.sorted(known + extra)
+  }
+
+  // MARK: - Binary
+
+  /// A `bplist00` file of the lists.
+  static func binary(_ lists: [Checklist]) -> Data {
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    var writer = BinaryPlistWriter(capacity: itemCount * 4 + lists.count * 3 + 16)
+    let top = writer.reserve()
+    // The known item keys, shared by every item without unknown keys.
+    let itemKeyRefs = itemKeys.map { writer.string($0) }
+    var listRefs: [Int] = []
+    listRefs.reserveCapacity(lists.count)
+    for list in lists {
+      let listRef = writer.reserve()
+      listRefs.append(listRef)
+      var keyRefs: [Int] = []
+      var valueRefs: [Int] = []
+      let names = keys(known: listKeys, unknown: list.unknownFields)
+      for key in names { keyRefs.append(writer.string(key)) }
+      for key in names {
+        switch key {
+        case "name": valueRefs.append(writer.string(list.name))
+        case "iconName": valueRefs.append(writer.string(list.iconName))
+        case "items":
+          let itemsRef = writer.reserve()
+          var itemRefs: [Int] = []
+          itemRefs.reserveCapacity(list.items.count)
+          for item in list.items {
+            itemRefs.append(binaryItem(item, itemKeyRefs, &writer))
+          }
+          writer.setArray(itemsRef, itemRefs)
+          valueRefs.append(itemsRef)
+        default:
+          if let value = list.unknownFields[key] { valueRefs.append(writer.value(value)) }
+        }
+      }
+      writer.setDictionary(listRef, keys: keyRefs, values: valueRefs)
+    }
+    writer.setArray(top, listRefs)
+    return writer.finish(top: top)
+  }
+
+  private static func binaryItem(
+    _ item: ChecklistItem, _ knownKeyRefs: [Int], _ writer: inout BinaryPlistWriter
+  ) -> Int {
+    let ref = writer.reserve()
+    let names = keys(known: itemKeys, unknown: item.unknownFields)
+    var keyRefs: [Int] = []
+    var valueRefs: [Int] = []
+    valueRefs.reserveCapacity(names.count)
+    if item.unknownFields.isEmpty {
+      keyRefs = knownKeyRefs
+    } else {
+      keyRefs.reserveCapacity(names.count)
+      for key in names { keyRefs.append(writer.string(key)) }
+    }
+    for key in names {
+      switch key {
+      case "checked": valueRefs.append(writer.bool(item.checked))
+      case "dueDate": valueRefs.append(writer.date(item.dueDate))
+      case "itemID": valueRefs.append(writer.integer(Int64(item.itemID)))
+      case "shouldRemind": valueRefs.append(writer.bool(item.shouldRemind))
+      case "text": valueRefs.append(writer.string(item.text))
+      default:
+        if let value = item.unknownFields[key] { valueRefs.append(writer.value(value)) }
+      }
+    }
+    writer.setDictionary(ref, keys: keyRefs, values: valueRefs)
+    return ref
+  }
+
+  // MARK: - XML
+
+  /// Why the lists cannot be XML 1.0, as the end of a sentence ("an item holds …"), or nil.
+  static func xmlProblem(_ lists: [Checklist]) -> String? {
+    func problem(_ fields: [String: PlistValue]) -> Bool {
+      fields.contains { !XMLPlistWriter.canStore($0.key) || !XMLPlistWriter.canStore($0.value) }
+    }
+    for list in lists {
+      if !XMLPlistWriter.canStore(list.name) || !XMLPlistWriter.canStore(list.iconName)
+        || problem(list.unknownFields)
+      {
+        return "a list holds control characters that XML cannot store"
+      }
+      for item in list.items {
+        if !XMLPlistWriter.canStore(item.text) || problem(item.unknownFields) {
+          return "an item holds control characters that XML cannot store"
+        }
+        if !XMLPlistWriter.canStore(item.dueDate) {
+          return "an item's due date is outside the years 1 to 9999 that XML can store"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// An XML file of the lists; the caller checked `xmlProblem` first.
+  static func xml(_ lists: [Checklist]) -> Data {
+    var expectedSize = 512
+    for list in lists {
+      expectedSize += 160 + list.name.utf8.count
+      for item in list.items { expectedSize += 320 + item.text.utf8.count }
+    }
+    var writer = XMLPlistWriter(capacity: expectedSize)
+    if lists.isEmpty {
+      writer.empty(dictionary: false, level: 0)
+      return writer.finish()
+    }
+    writer.open(dictionary: false, level: 0)
+    for list in lists {
+      writer.open(dictionary: true, level: 1)
+      for key in keys(known: listKeys, unknown: list.unknownFields) {
+        switch key {
+        case "name":
+          writer.key(key, level: 2)
+          writer.string(list.name, level: 2)
+        case "iconName":
+          writer.key(key, level: 2)
+          writer.string(list.iconName, level: 2)
+        case "items":
+          writer.key(key, level: 2)
+          if list.items.isEmpty {
+            writer.empty(dictionary: false, level: 2)
+          } else {
+            writer.open(dictionary: false, level: 2)
+            for item in list.items { xmlItem(item, &writer) }
+            writer.close(dictionary: false, level: 2)
+          }
+        default:
+          if let value = list.unknownFields[key] {
+            writer.key(key, level: 2)
+            writer.value(value, level: 2)
+          }
+        }
+      }
+      writer.close(dictionary: true, level: 1)
+    }
+    writer.close(dictionary: false, level: 0)
+    return writer.finish()
+  }
+
+  private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
+    writer.open(dictionary: true, level: 3)
+    for key in keys(known: itemKeys, unknown: item.unknownFields) {
+      switch key {
+      case "checked":
+        writer.key(key, level: 4)
+        writer.bool(item.checked, level: 4)
+      case "dueDate":
+        writer.key(key, level: 4)
+        writer.date(item.dueDate, level: 4)
+      case "itemID":
+        writer.key(key, level: 4)
+        writer.integer(Int64(item.itemID), level: 4)
+      case "shouldRemind":
+        writer.key(key, level: 4)
+        writer.bool(item.shouldRemind, level: 4)
+      case "text":
+        writer.key(key, level: 4)
+        writer.string(item.text, level: 4)
+      default:
+        if let value = item.unknownFields[key] {
+          writer.key(key, level: 4)
+          writer.value(value, level: 4)
+        }
+      }
+    }
+    writer.close(dictionary: true, level: 3)
+  }
+}

@@ -1,0 +1,429 @@
+import Foundation
+
+/// Reads a `bplist00` file object by object.
+///
+/// `init` checks the trailer, the offset table and every object reachable from the top
+/// (bounds, references, cycles, nesting depth), so walking the file later cannot run away.
+struct BinaryPlistReader: PlistNodeSource {
+  private let bytes: [UInt8]
+  private let offsets: [Int]
+  private let refSize: Int
+  /// Where object data ends (the offset table starts).
+  private let dataEnd: Int
+  /// The top object's index.
+  let root: Int
+  private let budget: ExpansionBudget
+  private let keyCache = KeyCache()
+
+  /// The header and payload position of one object.
+  private struct Header {
+    /// The high nibble of the marker byte.
+    var type: UInt8
+    /// The low nibble of the marker byte.
+    var info: UInt8
+    /// The element, byte or character count for sized objects.
+    var count: Int
+    /// Where the payload starts.
+    var start: Int
+  }
+
+  /// Parses the trailer and offset table and validates the object graph.
+  init(_ data: Data) throws(PlistError) {
+    let bytes = [UInt8](data)
+    self.bytes = bytes
+    let truncated = PlistError("binary property list is truncated")
+    guard bytes.count >= 8 + 32 + 1 else { throw truncated }
+    let trailer = bytes.count - 32
+    let offsetSize = Int(bytes[trailer + 6])
+    let refSize = Int(bytes[trailer + 7])
+    let objectCount = Self.readUInt(bytes, at: trailer + 8, size: 8)
+    let top = Self.readUInt(bytes, at: trailer + 16, size: 8)
+    let tableOffset = Self.readUInt(bytes, at: trailer + 24, size: 8)
+    guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize) else {
+      throw PlistError("binary property list has a damaged trailer")
+    }
+    guard objectCount >= 1, objectCount <= UInt64(trailer), top < objectCount else {
+      throw PlistError("binary property list has a damaged trailer")
+    }
+    guard tableOffset >= 9, tableOffset < UInt64(trailer) else {
+      throw PlistError("binary property list has a bad offset table position")
+    }
+    let count = Int(objectCount)
+    let table = Int(tableOffset)
+    // Every object takes at least one byte before the table; the table must fit before the
+    // trailer.
+    guard count <= table - 8, count <= (trailer - table) / offsetSize else {
+      throw PlistError(
+        "binary property list claims \(count) objects, more than its size allows")
+    }
+    var offsets = [Int](repeating: 0, count: count)
+    for index in 0..<count {
+      let offset = Self.readUInt(bytes, at: table + index * offsetSize, size: offsetSize)
+      guard offset >= 8, offset < UInt64(table) else {
+        throw PlistError("binary property list has a bad offset for object \(index)")
+      }
+      offsets[index] = Int(offset)
+    }
+    self.offsets = offsets
+    self.refSize = refSize
+    self.dataEnd = table
+    self.root = Int(top)
+    self.budget = ExpansionBudget(limit: count * 16 + 65_536)
+    try validateGraph()
+  }
+
+  /// Reads a big-endian unsigned integer; the caller has checked the bounds.
+  private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
+    switch size {
+    case 1: return UInt64(bytes[position])
+    case 2: return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+    case 4:
+      return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
+        | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
+    default: break
+    }
+    var value: UInt64 = 0
+    for index in position..<(position + size) { value = value << 8 | UInt64(bytes[index]) }
+    return value
+  }
+
+  private func readUInt(at position: Int, size: Int) -> UInt64 {
+    Self.readUInt(bytes, at: position, size: size)
+  }
+
+  /// Parses an object's marker and count and checks that its payload lies before the table.
+  private func header(_ object: Int) throws(PlistError) -> Header {
+    guard object >= 0, object < offsets.count else {
+      throw PlistError("binary property list refers to object \(object), which does not exist")
+    }
+    let position = offsets[object]
+    let marker = bytes[position]
+    var header = Header(type: marker >> 4, info: marker & 0x0F, count: 0, start: position + 1)
+    var payload = 0
+    switch header.type {
+    case 0x0:
+      guard header.info == 0x8 || header.info == 0x9 else { throw unsupported(marker, object) }
+    case 0x1:
+      guard header.info <= 4 else { throw unsupported(marker, object) }
+      payload = 1 << Int(header.info)
+    case 0x2:
+      guard header.info == 2 || header.info == 3 else { throw unsupported(marker, object) }
+      payload = 1 << Int(header.info)
+    case 0x3:
+      guard header.info == 3 else { throw unsupported(marker, object) }
+      payload = 8
+    case 0x4, 0x5, 0x6, 0x7, 0xA, 0xD:
+      if header.info == 0xF {
+        guard header.start < dataEnd else { throw PlistError("binary property list is truncated") }
+        let intMarker = bytes[header.start]
+        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+          throw PlistError("binary property list has a bad count for object \(object)")
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        guard header.start + 1 + size <= dataEnd else {
+          throw PlistError("binary property list is truncated")
+        }
+        let count = readUInt(at: header.start + 1, size: size)
+        guard count <= UInt64(dataEnd) else {
+          throw PlistError("binary property list is truncated")
+        }
+        header.count = Int(count)
+        header.start += 1 + size
+      } else {
+        header.count = Int(header.info)
+      }
+      switch header.type {
+      case 0x6: payload = header.count * 2
+      case 0xA: payload = header.count * refSize
+      case 0xD: payload = header.count * 2 * refSize
+      default: payload = header.count
+      }
+    default:
+      throw unsupported(marker, object)
+    }
+    guard payload <= dataEnd - header.start else {
+      throw PlistError("binary property list is truncated")
+    }
+    return header
+  }
+
+  private func unsupported(_ marker: UInt8, _ object: Int) -> PlistError {
+    let hex = String(marker, radix: 16, uppercase: true)
+    return PlistError(
+      "binary property list has an unsupported object type 0x\(hex) (object \(object))")
+  }
+
+  /// The object index stored at reference slot `index` of a collection's payload.
+  private func ref(_ header: Header, _ index: Int) throws(PlistError) -> Int {
+    let value = readUInt(at: header.start + index * refSize, size: refSize)
+    guard value < UInt64(offsets.count) else {
+      throw PlistError("binary property list refers to object \(value), which does not exist")
+    }
+    return Int(value)
+  }
+
+  /// One collection on the validation path.
+  private struct Frame {
+    var object: Int
+    var header: Header
+    var next: Int
+    var slots: Int
+    /// The deepest nesting among the children seen so far.
+    var deepest: UInt16
+  }
+
+  /// Checks every reachable object and rejects cycles and nesting deeper than the limit.
+  private func validateGraph() throws(PlistError) {
+    // 0: not seen, 1: on the current path, 2: done. `height` is the nesting below a done object.
+    var state = [UInt8](repeating: 0, count: offsets.count)
+    var height = [UInt16](repeating: 0, count: offsets.count)
+    var stack: [Frame] = []
+    if let frame = try enterFrame(root, &state) {
+      state[root] = 1
+      stack.append(frame)
+    }
+    while !stack.isEmpty {
+      let top = stack.count - 1
+      if stack[top].next == stack[top].slots {
+        let frame = stack.removeLast()
+        state[frame.object] = 2
+        guard Int(frame.deepest) < PlistLimits.maximumDepth else {
+          throw PlistError(PlistLimits.depthMessage)
+        }
+        height[frame.object] = frame.deepest + 1
+        if !stack.isEmpty {
+          stack[top - 1].deepest = max(stack[top - 1].deepest, frame.deepest + 1)
+        }
+        continue
+      }
+      let child = try ref(stack[top].header, stack[top].next)
+      stack[top].next += 1
+      switch state[child] {
+      case 1: throw PlistError("binary property list contains a cycle (object \(child))")
+      case 2:
+        stack[top].deepest = max(stack[top].deepest, height[child])
+        continue
+      default: break
+      }
+      if let frame = try enterFrame(child, &state) {
+        guard stack.count < PlistLimits.maximumDepth else {
+          throw PlistError(PlistLimits.depthMessage)
+        }
+        state[child] = 1
+        stack.append(frame)
+      }
+    }
+  }
+
+  /// A validation frame for a collection, or nil (and marked done) for a scalar.
+  private func enterFrame(_ object: Int, _ state: inout [UInt8]) throws(PlistError) -> Frame? {
+    let header = try header(object)
+    switch header.type {
+    case 0xA: return Frame(object: object, header: header, next: 0, slots: header.count, deepest: 0)
+    case 0xD:
+      return Frame(object: object, header: header, next: 0, slots: header.count * 2, deepest: 0)
+    default:
+      state[object] = 2
+      return nil
+    }
+  }
+
+  func shape(of object: Int) throws(PlistError) -> PlistShape<Int> {
+    let header = try header(object)
+    switch header.type {
+    case 0xA:
+      var elements: [Int] = []
+      elements.reserveCapacity(header.count)
+      for index in 0..<header.count { elements.append(try ref(header, index)) }
+      return .array(elements)
+    case 0xD:
+      var entries: [(key: String, value: Int)] = []
+      entries.reserveCapacity(header.count)
+      for index in 0..<header.count {
+        let keyObject = try ref(header, index)
+        let key: String
+        if let cached = keyCache.string(for: keyObject) {
+          key = cached
+        } else {
+          guard case .string(let string) = try scalar(keyObject, try self.header(keyObject))
+          else {
+            throw PlistError("binary property list has a dictionary key that is not a string")
+          }
+          keyCache.insert(string, for: keyObject)
+          key = string
+        }
+        entries.append((key, try ref(header, header.count + index)))
+      }
+      return .dictionary(entries)
+    default:
+      return .scalar(try scalar(object, header))
+    }
+  }
+
+  /// Reads a non-collection object.
+  private func scalar(_ object: Int, _ header: Header) throws(PlistError) -> PlistValue {
+    let start = header.start
+    switch header.type {
+    case 0x0:
+      return .bool(header.info == 0x9)
+    case 0x1:
+      switch header.info {
+      case 0, 1, 2: return .integer(Int64(readUInt(at: start, size: 1 << Int(header.info))))
+      case 3: return .integer(Int64(bitPattern: readUInt(at: start, size: 8)))
+      default:
+        let high = readUInt(at: start, size: 8)
+        let low = readUInt(at: start + 8, size: 8)
+        if high == 0 {
+          return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+        }
+        if high == UInt64.max && low > UInt64(Int64.max) {
+          return .integer(Int64(bitPattern: low))
+        }
+        throw PlistError("binary property list has an integer too large for 64 bits")
+      }
+    case 0x2:
+      if header.info == 2 {
+        return .real(Double(Float(bitPattern: UInt32(readUInt(at: start, size: 4)))))
+      }
+      return .real(Double(bitPattern: readUInt(at: start, size: 8)))
+    case 0x3:
+      let seconds = Double(bitPattern: readUInt(at: start, size: 8))
+      return .date(Date(timeIntervalSinceReferenceDate: seconds))
+    case 0x4:
+      return .data(Data(bytes[start..<(start + header.count)]))
+    case 0x5, 0x7:
+      guard let string = UTF8Text.string(bytes[start..<(start + header.count)]) else {
+        throw PlistError("binary property list has a string that is not valid text")
+      }
+      return .string(string)
+    case 0x6:
+      var units: [UInt16] = []
+      units.reserveCapacity(header.count)
+      var expectLow = false
+      for index in 0..<header.count {
+        let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
+        let isHigh = unit & 0xFC00 == 0xD800
+        let isLow = unit & 0xFC00 == 0xDC00
+        guard expectLow == isLow else {
+          throw PlistError("binary property list has a string with a broken UTF-16 surrogate")
+        }
+        expectLow = isHigh
+        units.append(unit)
+      }
+      guard !expectLow else {
+        throw PlistError("binary property list has a string with a broken UTF-16 surrogate")
+      }
+      return .string(String(decoding: units, as: UTF16.self))
+    default:
+      throw unsupported(bytes[offsets[object]], object)
+    }
+  }
+
+  /// An item dictionary of the usual form (exactly the five keys, values of the right types)
+  /// read straight into a `ChecklistItem`; nil sends anything else down the general path.
+  func decodedItem(_ object: Int) -> ChecklistItem? {
+    guard let header = try? header(object), header.type == 0xD, header.count == 5 else {
+      return nil
+    }
+    var text: String?
+    var checked: Bool?
+    var dueDate: Date?
+    var shouldRemind: Bool?
+    var itemID: Int?
+    for index in 0..<5 {
+      guard let keyObject = try? ref(header, index),
+        let valueObject = try? ref(header, 5 + index),
+        let key = keyCache.string(for: keyObject),
+        let valueHeader = try? self.header(valueObject),
+        let value = try? scalar(valueObject, valueHeader)
+      else { return nil }
+      switch (key, value) {
+      case ("text", .string(let string)): text = string
+      case ("checked", .bool(let bool)): checked = bool
+      case ("shouldRemind", .bool(let bool)): shouldRemind = bool
+      case ("dueDate", .date(let date)) where date.timeIntervalSinceReferenceDate.isFinite:
+        dueDate = date
+      case ("itemID", .integer(let integer)): itemID = Int(exactly: integer)
+      default: return nil
+      }
+    }
+    guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
+    return ChecklistItem(
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+  }
+
+  func value(of object: Int) throws(PlistError) -> PlistValue {
+    try budget.spend()
+    switch try shape(of: object) {
+    case .scalar(let value):
+      return value
+    case .array(let elements):
+      var values: [PlistValue] = []
+      values.reserveCapacity(elements.count)
+      for element in elements { values.append(try value(of: element)) }
+      return .array(values)
+    case .dictionary(let entries):
+      var dictionary: [String: PlistValue] = [:]
+      dictionary.reserveCapacity(entries.count)
+      for entry in entries { dictionary[entry.key] = try value(of: entry.value) }
+      return .dictionary(dictionary)
+    }
+  }
+}
+
+/// Counts values built from shared objects, so a file of repeated references cannot expand
+/// into an enormous tree.
+final class ExpansionBudget {
+  private var remaining: Int
+
+  /// Creates a budget of `limit` values.
+  init(limit: Int) { remaining = limit }
+
+  /// Uses up one value, failing when none are left.
+  func spend() throws(PlistError) {
+    guard remaining > 0 else {
+      throw PlistError("binary property list expands to too many values")
+    }
+    remaining -= 1
+  }
+}
+
+/// The last few dictionary keys read, by object index: files share one object per key, so
+/// the same handful of keys is looked up for every item.
+final class KeyCache {
+  private var objects: [Int] = []
+  private var strings: [String] = []
+  private let capacity = 32
+
+  /// The key stored for `object`, if it was read before.
+  func string(for object: Int) -> String? {
+    for index in objects.indices where objects[index] == object { return strings[index] }
+    return nil
+  }
+
+  /// Remembers a key while there is room.
+  func insert(_ string: String, for object: Int) {
+    guard objects.count < capacity else { return }
+    objects.append(object)
+    strings.append(string)
+  }
+}
+
+/// UTF-8 bytes to `String`, with a fast path for ASCII.
+enum UTF8Text {
+  /// The string, or nil when the bytes are not valid UTF-8.
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    var ascii = true
+    for byte in bytes where byte >= 0x80 {
+      ascii = false
+      break
+    }
+    if ascii { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  /// The string, or nil when the bytes are not valid UTF-8.
+  static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+    bytes.withUnsafeBufferPointer { string($0) }
+  }
+}

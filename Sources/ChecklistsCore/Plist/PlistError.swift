@@ -1,0 +1,20 @@
+/// Why bytes are not a property list this reader accepts, as a user-facing sentence.
+public struct PlistError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The human-readable reason ("binary property list is truncated").
+  public var message: String
+
+  /// Creates an error with its message.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// Limits that keep hostile files from exhausting the stack or memory.
+public enum PlistLimits {
+  /// The deepest nesting of arrays and dictionaries a reader accepts.
+  public static let maximumDepth = 512
+
+  /// The message for nesting deeper than `maximumDepth`.
+  static var depthMessage: String { "nesting deeper than \(maximumDepth) levels" }
+}

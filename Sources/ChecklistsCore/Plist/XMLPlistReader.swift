@@ -1,0 +1,549 @@
+import Foundation
+
+/// A hand-written, byte-level reader for XML property lists (`<plist version="1.0">`).
+///
+/// Comments, processing instructions and the DOCTYPE are skipped; entity and numeric
+/// character references and CDATA sections are understood. Errors name the line.
+struct XMLPlistReader {
+  /// The document; valid only during `parse`.
+  private let bytes: UnsafeBufferPointer<UInt8>
+  /// Whether dictionaries three levels down (the items of a checklists file) are tried as
+  /// checklist items first.
+  private let decodesItems: Bool
+  private var position = 0
+
+  /// Parses the whole document into a tree; with `decodingItems`, item dictionaries of the
+  /// usual form come back already decoded (`PlistTree.item`).
+  static func parse(_ data: Data, decodingItems: Bool = false) throws(PlistError) -> PlistTree {
+    let result = data.withUnsafeBytes { raw -> Result<PlistTree, PlistError> in
+      var reader = XMLPlistReader(
+        bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
+      return Result { () throws(PlistError) -> PlistTree in try reader.document() }
+    }
+    return try result.get()
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, decodesItems: Bool) {
+    self.bytes = bytes
+    self.decodesItems = decodesItems
+  }
+
+  /// Character data as read: a range of the document, or a copy when references or CDATA
+  /// had to be resolved.
+  private enum RawText {
+    case range(Range<Int>)
+    case copy([UInt8])
+  }
+
+  /// Runs `body` on the bytes of `raw`.
+  private func withBytes<Result>(
+    _ raw: RawText, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    switch raw {
+    case .range(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
+    case .copy(let copy): return copy.withUnsafeBufferPointer(body)
+    }
+  }
+
+  // MARK: - Errors
+
+  private func error(_ message: String) -> PlistError {
+    var line = 1
+    for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A { line += 1 }
+    return PlistError("XML error at line \(line): \(message)")
+  }
+
+  // MARK: - Low-level scanning
+
+  private func peek(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard position + count <= bytes.count else { return false }
+    let base = literal.utf8Start
+    for index in 0..<count where bytes[position + index] != base[index] { return false }
+    return true
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private mutating func skipSpace() {
+    while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+  }
+
+  /// Moves past `terminator`, or fails with `message` at the end of the input.
+  private mutating func skip(past terminator: StaticString, _ message: String)
+    throws(PlistError)
+  {
+    while position < bytes.count {
+      if peek(terminator) {
+        position += terminator.utf8CodeUnitCount
+        return
+      }
+      position += 1
+    }
+    throw error(message)
+  }
+
+  /// Skips white space, comments and processing instructions.
+  private mutating func skipMisc() throws(PlistError) {
+    while true {
+      skipSpace()
+      if peek("<!--") {
+        try skip(past: "-->", "unterminated comment")
+      } else if peek("<?") {
+        try skip(past: "?>", "unterminated processing instruction")
+      } else {
+        return
+      }
+    }
+  }
+
+  private mutating func skipDoctype() throws(PlistError) {
+    var inSubset = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      if byte == UInt8(ascii: "[") { inSubset = true }
+      if byte == UInt8(ascii: "]") { inSubset = false }
+      if byte == UInt8(ascii: ">") && !inSubset { return }
+    }
+    throw error("unterminated DOCTYPE")
+  }
+
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F || byte == 0x3A
+      || byte == 0x2E || byte >= 0x80
+  }
+
+  /// A start tag: where its name is in the input and whether it is empty (`<x/>`).
+  private struct StartTag {
+    var nameStart: Int
+    var nameEnd: Int
+    var empty: Bool
+  }
+
+  /// Whether the tag's name is `name`.
+  private func tag(_ tag: StartTag, is name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    guard tag.nameEnd - tag.nameStart == count else { return false }
+    let base = name.utf8Start
+    for index in 0..<count where bytes[tag.nameStart + index] != base[index] { return false }
+    return true
+  }
+
+  /// The tag's name, for messages.
+  private func name(of tag: StartTag) -> String {
+    String(decoding: bytes[tag.nameStart..<tag.nameEnd], as: UTF8.self)
+  }
+
+  /// Reads a start tag after its `<`.
+  private mutating func startTag() throws(PlistError) -> StartTag {
+    let nameStart = position
+    while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
+    guard position > nameStart else { throw error("expected a tag name after <") }
+    let nameEnd = position
+    // The common case: `<name>` with nothing else.
+    if position < bytes.count, bytes[position] == UInt8(ascii: ">") {
+      position += 1
+      return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
+    }
+    var quote: UInt8? = nil
+    while position < bytes.count {
+      let byte = bytes[position]
+      position += 1
+      if let open = quote {
+        if byte == open { quote = nil }
+      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+        quote = byte
+      } else if byte == UInt8(ascii: ">") {
+        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
+      } else if byte == UInt8(ascii: "/") {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+          throw error(
+            "expected > after / in <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>"
+          )
+        }
+        position += 1
+        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: true)
+      } else if byte == UInt8(ascii: "<") {
+        break
+      }
+    }
+    throw error("unterminated tag <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>")
+  }
+
+  /// Reads `</name>` at the current position.
+  private mutating func endTag(_ name: StaticString) throws(PlistError) {
+    guard peek("</") else { throw error("expected </\(name)>") }
+    position += 2
+    let nameStart = position
+    while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
+    let nameEnd = position
+    let matches = tag(StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false), is: name)
+    skipSpace()
+    guard matches, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+      let found = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+      throw error("expected </\(name)> but found </\(found)>")
+    }
+    position += 1
+  }
+
+  // MARK: - Document
+
+  private mutating func document() throws(PlistError) -> PlistTree {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+    while true {
+      try skipMisc()
+      if peek("<!DOCTYPE") {
+        try skipDoctype()
+      } else {
+        break
+      }
+    }
+    guard position < bytes.count else { throw error("no property list element") }
+    guard bytes[position] == UInt8(ascii: "<") else { throw error("expected <plist>") }
+    let saved = position
+    position += 1
+    let start = try startTag()
+    let tree: PlistTree
+    if tag(start, is: "plist") {
+      guard !start.empty else { throw error("<plist> is empty") }
+      tree = try value(depth: 0)
+      try skipMisc()
+      try endTag("plist")
+    } else {
+      position = saved
+      tree = try value(depth: 0)
+    }
+    try skipMisc()
+    guard position == bytes.count else { throw error("content after the end of the property list") }
+    return tree
+  }
+
+  // MARK: - Values
+
+  private mutating func value(depth: Int) throws(PlistError) -> PlistTree {
+    try skipMisc()
+    guard position < bytes.count else { throw error("unexpected end of file") }
+    guard bytes[position] == UInt8(ascii: "<"), !peek("</") else {
+      throw error(peek("</") ? "expected a value" : "unexpected text")
+    }
+    position += 1
+    let start = try startTag()
+    if tag(start, is: "string") {
+      return scalar(.string(start.empty ? "" : try text(closing: "string")))
+    } else if tag(start, is: "dict") {
+      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+      var entries: [(key: String, value: PlistTree)] = []
+      if start.empty { return PlistTree(shape: .dictionary(entries)) }
+      if decodesItems && depth == 3, let item = itemInUsualForm() { return PlistTree(item: item) }
+      entries.reserveCapacity(8)
+      while true {
+        try skipMisc()
+        if peek("</") {
+          try endTag("dict")
+          return PlistTree(shape: .dictionary(entries))
+        }
+        guard peek("<key") else { throw error("expected <key> in <dict>") }
+        position += 1
+        let keyTag = try startTag()
+        guard tag(keyTag, is: "key") else { throw error("expected <key> in <dict>") }
+        let key = keyTag.empty ? "" : try text(closing: "key")
+        try skipMisc()
+        if peek("</") { throw error("<key>\(key)</key> has no value") }
+        entries.append((key, try value(depth: depth + 1)))
+      }
+    } else if tag(start, is: "array") {
+      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+      var elements: [PlistTree] = []
+      if start.empty { return PlistTree(shape: .array(elements)) }
+      elements.reserveCapacity(8)
+      while true {
+        try skipMisc()
+        if peek("</") {
+          try endTag("array")
+          return PlistTree(shape: .array(elements))
+        }
+        elements.append(try value(depth: depth + 1))
+      }
+    } else if tag(start, is: "true") {
+      if !start.empty { try endTag("true") }
+      return scalar(.bool(true))
+    } else if tag(start, is: "false") {
+      if !start.empty { try endTag("false") }
+      return scalar(.bool(false))
+    } else if tag(start, is: "integer") {
+      let raw = start.empty ? .copy([]) : try rawText(closing: "integer")
+      if let small = withBytes(raw, Self.plainDecimal) { return scalar(.integer(small)) }
+      return scalar(try integer(withBytes(raw) { String(decoding: $0, as: UTF8.self) }))
+    } else if tag(start, is: "real") {
+      let text = start.empty ? "" : try text(closing: "real")
+      return scalar(.real(try real(text)))
+    } else if tag(start, is: "date") {
+      let raw = start.empty ? .copy([]) : try rawText(closing: "date")
+      guard let seconds = withBytes(raw, { PlistDateFormat.parse(bytes: $0) }) else {
+        throw error("\"\(withBytes(raw) { String(decoding: $0, as: UTF8.self) })\" is not a date")
+      }
+      return scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+    } else if tag(start, is: "data") {
+      let text = start.empty ? "" : try text(closing: "data")
+      guard let data = Base64.decode(text) else { throw error("<data> is not valid base64") }
+      return scalar(.data(data))
+    } else if tag(start, is: "key") {
+      throw error("<key> outside a <dict>")
+    }
+    throw error("unknown element <\(name(of: start))>")
+  }
+
+  private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
+
+  // MARK: - Checklist items
+
+  /// The known keys of an item.
+  private enum ItemKey {
+    case text, checked, dueDate, shouldRemind, itemID
+  }
+
+  /// Reads an item dictionary (after `<dict>`) holding exactly the five item keys with values
+  /// of the right types; anything else rewinds and returns nil so the general path reads it
+  /// (and reports any problem).
+  private mutating func itemInUsualForm() -> ChecklistItem? {
+    let start = position
+    do throws(PlistError) {
+      if let item = try readItem() { return item }
+    } catch {}
+    position = start
+    return nil
+  }
+
+  private mutating func readItem() throws(PlistError) -> ChecklistItem? {
+    var text: String?
+    var checked: Bool?
+    var dueDate: Date?
+    var shouldRemind: Bool?
+    var itemID: Int?
+    while true {
+      try skipMisc()
+      if peek("</") {
+        try endTag("dict")
+        break
+      }
+      guard peek("<key>") else { return nil }
+      position += 5
+      guard case .range(let keyRange) = try rawText(closing: "key"),
+        let key = itemKey(keyRange)
+      else { return nil }
+      try skipMisc()
+      guard peek("<") else { return nil }
+      position += 1
+      let tag = try startTag()
+      switch key {
+      case .text:
+        guard self.tag(tag, is: "string") else { return nil }
+        text = tag.empty ? "" : try self.text(closing: "string")
+      case .checked, .shouldRemind:
+        let value: Bool
+        if self.tag(tag, is: "true") {
+          value = true
+          if !tag.empty { try endTag("true") }
+        } else if self.tag(tag, is: "false") {
+          value = false
+          if !tag.empty { try endTag("false") }
+        } else {
+          return nil
+        }
+        if key == .checked { checked = value } else { shouldRemind = value }
+      case .dueDate:
+        guard self.tag(tag, is: "date"), !tag.empty else { return nil }
+        let raw = try rawText(closing: "date")
+        guard let seconds = withBytes(raw, { PlistDateFormat.parse(bytes: $0) }) else {
+          return nil
+        }
+        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+      case .itemID:
+        guard self.tag(tag, is: "integer"), !tag.empty else { return nil }
+        guard let value = withBytes(try rawText(closing: "integer"), Self.plainDecimal) else {
+          return nil
+        }
+        itemID = Int(value)
+      }
+    }
+    guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
+    return ChecklistItem(
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+  }
+
+  private func itemKey(_ range: Range<Int>) -> ItemKey? {
+    let tag = StartTag(nameStart: range.lowerBound, nameEnd: range.upperBound, empty: false)
+    if self.tag(tag, is: "text") { return .text }
+    if self.tag(tag, is: "checked") { return .checked }
+    if self.tag(tag, is: "dueDate") { return .dueDate }
+    if self.tag(tag, is: "shouldRemind") { return .shouldRemind }
+    if self.tag(tag, is: "itemID") { return .itemID }
+    return nil
+  }
+
+  /// Reads character data up to `</name>` as a string.
+  private mutating func text(closing name: StaticString) throws(PlistError) -> String {
+    let raw = try rawText(closing: name)
+    guard let string = withBytes(raw, UTF8Text.string) else {
+      throw error("invalid UTF-8 in <\(name)>")
+    }
+    return string
+  }
+
+  /// Reads character data up to `</name>`, resolving references and CDATA; the bytes are a
+  /// slice of the input when there was nothing to resolve.
+  private mutating func rawText(closing name: StaticString) throws(PlistError) -> RawText {
+    var buffer: [UInt8] = []
+    var buffered = false
+    var runStart = position
+    while true {
+      guard position < bytes.count else { throw error("unterminated <\(name)>") }
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "<") {
+        if peek("</") {
+          let runEnd = position
+          try endTag(name)
+          if !buffered { return .range(runStart..<runEnd) }
+          buffer.append(contentsOf: bytes[runStart..<runEnd])
+          return .copy(buffer)
+        }
+        buffer.append(contentsOf: bytes[runStart..<position])
+        buffered = true
+        if peek("<![CDATA[") {
+          position += 9
+          let start = position
+          try skip(past: "]]>", "unterminated CDATA section")
+          let end = position - 3
+          try checkCharacters(start, end)
+          buffer.append(contentsOf: bytes[start..<end])
+        } else if peek("<!--") {
+          try skip(past: "-->", "unterminated comment")
+        } else {
+          throw error("unexpected element inside <\(name)>")
+        }
+        runStart = position
+      } else if byte == UInt8(ascii: "&") {
+        buffer.append(contentsOf: bytes[runStart..<position])
+        buffered = true
+        try reference(into: &buffer)
+        runStart = position
+      } else {
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+          throw error("control character \(Self.hex(UInt32(byte))) is not allowed in XML")
+        }
+        position += 1
+      }
+    }
+  }
+
+  private func checkCharacters(_ start: Int, _ end: Int) throws(PlistError) {
+    for index in start..<end {
+      let byte = bytes[index]
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+        throw error("control character \(Self.hex(UInt32(byte))) is not allowed in XML")
+      }
+    }
+  }
+
+  private static func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  /// Resolves `&…;` at the current position.
+  private mutating func reference(into buffer: inout [UInt8]) throws(PlistError) {
+    let start = position + 1
+    var end = start
+    while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+    guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+      throw error("unterminated character reference")
+    }
+    let name = String(decoding: bytes[start..<end], as: UTF8.self)
+    position = end + 1
+    switch name {
+    case "amp": buffer.append(UInt8(ascii: "&"))
+    case "lt": buffer.append(UInt8(ascii: "<"))
+    case "gt": buffer.append(UInt8(ascii: ">"))
+    case "quot": buffer.append(UInt8(ascii: "\""))
+    case "apos": buffer.append(UInt8(ascii: "'"))
+    default:
+      var code: UInt32?
+      if name.hasPrefix("#x") {
+        code = UInt32(name.dropFirst(2), radix: 16)
+      } else if name.hasPrefix("#") {
+        code = UInt32(name.dropFirst(), radix: 10)
+      } else {
+        throw error("unknown entity &\(name);")
+      }
+      guard let code, code != 0, let scalar = Unicode.Scalar(code) else {
+        throw error("&\(name); is not a valid character")
+      }
+      buffer.append(contentsOf: String(Character(scalar)).utf8)
+    }
+  }
+
+  /// The value of up to 18 plain decimal digits (the common case), or nil for anything else.
+  private static func plainDecimal(_ raw: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard !raw.isEmpty, raw.count <= 18 else { return nil }
+    var value: Int64 = 0
+    for byte in raw {
+      guard byte >= 0x30, byte <= 0x39 else { return nil }
+      value = value * 10 + Int64(byte - 0x30)
+    }
+    return value
+  }
+
+  private func integer(_ text: String) throws(PlistError) -> PlistValue {
+    var digits = Substring(text.trimmingXMLSpace())
+    var negative = false
+    if digits.first == "-" {
+      negative = true
+      digits = digits.dropFirst()
+    } else if digits.first == "+" {
+      digits = digits.dropFirst()
+    }
+    var radix = 10
+    if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+      radix = 16
+      digits = digits.dropFirst(2)
+    }
+    guard !digits.isEmpty, let magnitude = UInt64(digits, radix: radix) else {
+      throw error("\"\(text)\" is not an integer")
+    }
+    if negative {
+      guard magnitude <= UInt64(Int64.max) + 1 else {
+        throw error("integer \(text) is out of range")
+      }
+      return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
+    }
+    return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .unsignedInteger(magnitude)
+  }
+
+  private func real(_ text: String) throws(PlistError) -> Double {
+    let trimmed = text.trimmingXMLSpace()
+    switch trimmed.lowercased() {
+    case "nan": return .nan
+    case "+infinity", "infinity", "inf", "+inf": return .infinity
+    case "-infinity", "-inf": return -.infinity
+    default:
+      guard let value = Double(trimmed) else { throw error("\"\(text)\" is not a real number") }
+      return value
+    }
+  }
+}
+
+extension String {
+  /// The string without leading and trailing XML white space.
+  fileprivate func trimmingXMLSpace() -> String {
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    let bytes = Array(utf8)
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+      let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(decoding: bytes[first...last], as: UTF8.self)
+  }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Writes XML property lists the way Apple's writer lays them out (tabs, sorted keys).
+///
+/// Callers check `XMLPlistWriter.canStore` first: XML 1.0 cannot hold every string or date.
+struct XMLPlistWriter {
+  /// The bytes written so far.
+  private(set) var bytes: [UInt8] = []
+
+  /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`;
+  /// `capacity` is the expected size in bytes.
+  init(capacity: Int = 4_096) {
+    bytes.reserveCapacity(capacity)
+    append(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" \
+      "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+
+      """)
+  }
+
+  /// Ends the document and returns its bytes.
+  consuming func finish() -> Data {
+    append("</plist>\n")
+    return Data(bytes)
+  }
+
+  // MARK: - What XML can hold
+
+  /// Whether XML 1.0 can hold every character of `string` (tab, LF and CR are the only C0
+  /// controls it allows; U+FFFE and U+FFFF are not characters).
+  static func canStore(_ string: String) -> Bool {
+    var mayHoldNonCharacter = false
+    for byte in string.utf8 {
+      if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
+      if byte == 0xEF { mayHoldNonCharacter = true }  // U+F000…U+FFFF start with 0xEF
+    }
+    guard mayHoldNonCharacter else { return true }
+    return !string.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
+  }
+
+  /// Whether an XML date can hold `date` (finite, years 1–9999).
+  static func canStore(_ date: Date) -> Bool {
+    PlistDateFormat.format(date.timeIntervalSinceReferenceDate) != nil
+  }
+
+  /// Whether XML can hold every string, key and date inside `value`.
+  static func canStore(_ value: PlistValue) -> Bool {
+    switch value {
+    case .string(let string): return canStore(string)
+    case .date(let date): return canStore(date)
+    case .integer, .unsignedInteger, .real, .bool, .data: return true
+    case .array(let elements): return elements.allSatisfy { canStore($0) }
+    case .dictionary(let dictionary):
+      return dictionary.allSatisfy { canStore($0.key) && canStore($0.value) }
+    }
+  }
+
+  // MARK: - Writing
+
+  private mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  private mutating func indent(_ level: Int) {
+    for _ in 0..<level { bytes.append(0x09) }
+  }
+
+  /// Appends text with `&`, `<`, `>` escaped and CR as `&#13;` (so it reads back as CR).
+  private mutating func appendEscaped(_ string: String) {
+    for byte in string.utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): append("&amp;")
+      case UInt8(ascii: "<"): append("&lt;")
+      case UInt8(ascii: ">"): append("&gt;")
+      case 0x0D: append("&#13;")
+      default: bytes.append(byte)
+      }
+    }
+  }
+
+  /// Writes `<key>…</key>` at `level`.
+  mutating func key(_ key: String, level: Int) {
+    indent(level)
+    append("<key>")
+    appendEscaped(key)
+    append("</key>\n")
+  }
+
+  /// Writes a string element.
+  mutating func string(_ value: String, level: Int) {
+    indent(level)
+    append("<string>")
+    appendEscaped(value)
+    append("</string>\n")
+  }
+
+  /// Writes `<true/>` or `<false/>`.
+  mutating func bool(_ value: Bool, level: Int) {
+    indent(level)
+    if value { append("<true/>\n") } else { append("<false/>\n") }
+  }
+
+  /// Writes an integer element.
+  mutating func integer(_ value: Int64, level: Int) {
+    indent(level)
+    append("<integer>")
+    bytes.append(contentsOf: String(value).utf8)
+    append("</integer>\n")
+  }
+
+  /// Writes a date element, whole seconds (the caller checked `canStore`).
+  mutating func date(_ value: Date, level: Int) {
+    indent(level)
+    append("<date>")
+    _ = PlistDateFormat.write(value.timeIntervalSinceReferenceDate, to: &bytes)
+    append("</date>\n")
+  }
+
+  /// Opens an array or dictionary element.
+  mutating func open(dictionary: Bool, level: Int) {
+    indent(level)
+    if dictionary { append("<dict>\n") } else { append("<array>\n") }
+  }
+
+  /// Closes an array or dictionary element.
+  mutating func close(dictionary: Bool, level: Int) {
+    indent(level)
+    if dictionary { append("</dict>\n") } else { append("</array>\n") }
+  }
+
+  /// Writes an empty array or dictionary.
+  mutating func empty(dictionary: Bool, level: Int) {
+    indent(level)
+    if dictionary { append("<dict/>\n") } else { append("<array/>\n") }
+  }
+
+  /// Writes any value, dictionary keys in `PlistKeyOrder`.
+  mutating func value(_ value: PlistValue, level: Int) {
+    switch value {
+    case .string(let string): self.string(string, level: level)
+    case .integer(let integer): self.integer(integer, level: level)
+    case .unsignedInteger(let integer):
+      indent(level)
+      append("<integer>")
+      bytes.append(contentsOf: String(integer).utf8)
+      append("</integer>\n")
+    case .real(let real):
+      indent(level)
+      append("<real>")
+      bytes.append(contentsOf: Self.realText(real).utf8)
+      append("</real>\n")
+    case .bool(let bool): self.bool(bool, level: level)
+    case .date(let date): self.date(date, level: level)
+    case .data(let data):
+      indent(level)
+      append("<data>\n")
+      for line in Base64.encodeLines(data, lineLength: 68) {
+        indent(level)
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
+      }
+      indent(level)
+      append("</data>\n")
+    case .array(let elements):
+      if elements.isEmpty {
+        empty(dictionary: false, level: level)
+        return
+      }
+      open(dictionary: false, level: level)
+      for element in elements { self.value(element, level: level + 1) }
+      close(dictionary: false, level: level)
+    case .dictionary(let dictionary):
+      if dictionary.isEmpty {
+        empty(dictionary: true, level: level)
+        return
+      }
+      open(dictionary: true, level: level)
+      for name in PlistKeyOrder.sorted(Array(dictionary.keys)) {
+        guard let element = dictionary[name] else { continue }
+        key(name, level: level + 1)
+        self.value(element, level: level + 1)
+      }
+      close(dictionary: true, level: level)
+    }
+  }
+
+  /// A real as Apple writes it: 17 significant digits, `nan`, `+infinity`, `-infinity`.
+  static func realText(_ value: Double) -> String {
+    if value.isNaN { return "nan" }
+    if value.isInfinite { return value < 0 ? "-infinity" : "+infinity" }
+    return String(format: "%.17g", value)
+  }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+/// The plist layer on its own: binary objects and structure errors, XML syntax, dates.
+@Suite struct PlistCodecTests {
+  // MARK: - Hand-built binary files
+
+  /// A `bplist00` file of `objects` (already encoded), 1-byte offsets unless they do not fit.
+  private func bplist(
+    _ objects: [[UInt8]], top: UInt64 = 0, refSize: UInt8 = 1, objectCount: UInt64? = nil,
+    tableOffset: UInt64? = nil, offsetSize: UInt8? = nil, patchOffsets: [Int: UInt64] = [:]
+  ) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt64] = []
+    for object in objects {
+      offsets.append(UInt64(bytes.count))
+      bytes += object
+    }
+    for (index, offset) in patchOffsets { offsets[index] = offset }
+    let table = bytes.count
+    let size = offsetSize ?? (table > 255 ? 2 : 1)
+    for offset in offsets { bytes += be(offset, Int(size)) }
+    bytes += [0, 0, 0, 0, 0, 0, size, refSize]
+    bytes += be(objectCount ?? UInt64(objects.count), 8) + be(top, 8)
+    bytes += be(tableOffset ?? UInt64(table), 8)
+    return Data(bytes)
+  }
+
+  private func be(_ value: UInt64, _ size: Int) -> [UInt8] {
+    (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) }
+  }
+
+  private func decode(_ data: Data) throws(PlistError) -> PlistValue {
+    try PlistValue.decode(from: data).value
+  }
+
+  private func message(_ data: Data) -> String? {
+    do {
+      _ = try decode(data)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  @Test func binaryScalarsOfEveryWidth() throws {
+    let objects: [[UInt8]] = [
+      [0xAF, 0x10, 14] + Array(1...14),
+      [0x10, 0xFF],
+      [0x11] + be(0x1234, 2),
+      [0x12] + be(0x1234_5678, 4),
+      [0x13] + be(UInt64(bitPattern: -5), 8),
+      [0x14] + be(0, 8) + be(UInt64.max, 8),
+      [0x14] + be(UInt64.max, 8) + be(UInt64(bitPattern: -2), 8),
+      [0x22] + be(UInt64(Float(1.5).bitPattern), 4),
+      [0x23] + be(Double(0.1).bitPattern, 8),
+      [0x33] + be(Double(-0.25).bitPattern, 8),
+      [0x09],
+      [0x45, 1, 2, 3, 4, 5],
+      [0x53] + Array("abc".utf8),
+      [0x62, 0, 0x68, 0xD8, 0x3D, 0xDE, 0x00] + [],
+      [0xD1, 12, 10],
+    ]
+    // The UTF-16 string is "h" + U+1F600 (three code units); fix its count.
+    var fixed = objects
+    fixed[13] = [0x63, 0, 0x68, 0xD8, 0x3D, 0xDE, 0x00]
+    let value = try decode(bplist(fixed))
+    #expect(
+      value
+        == .array([
+          .integer(255), .integer(0x1234), .integer(0x1234_5678), .integer(-5),
+          .unsignedInteger(UInt64.max), .integer(-2), .real(1.5), .real(0.1),
+          .date(Date(timeIntervalSinceReferenceDate: -0.25)), .bool(true),
+          .data(Data([1, 2, 3, 4, 5])), .string("abc"), .string("h\u{1F600}"),
+          .dictionary(["abc": .bool(true)]),
+        ]))
+    // Foundation reads the same file the same way.
+    // Foundation reads the same file the same way, except that it takes a negative 128-bit
+    // integer (which no writer produces; negatives are 8 bytes) as its low 64 bits unsigned.
+    let foundation = try FileFormatTestSupport.foundationRead(bplist(fixed))
+    guard case .array(var theirs) = foundation, case .array(var ours) = value else {
+      Issue.record("Foundation read \(String(describing: foundation))")
+      return
+    }
+    #expect(theirs.remove(at: 5) == .unsignedInteger(UInt64.max - 1))
+    #expect(ours.remove(at: 5) == .integer(-2))
+    #expect(theirs == ours)
+  }
+
+  @Test func ourIntegersRoundTripAtEveryWidth() throws {
+    let values: [PlistValue] = [
+      .integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536),
+      .integer(4_294_967_295), .integer(4_294_967_296), .integer(Int64.max), .integer(-1),
+      .integer(Int64.min), .unsignedInteger(UInt64(Int64.max) + 1), .unsignedInteger(UInt64.max),
+    ]
+    for format in [PlistFormat.binary, .xml] {
+      let data = try PlistValue.array(values).encoded(as: format)
+      #expect(try decode(data) == .array(values))
+      #expect(try FileFormatTestSupport.foundationRead(data) == .array(values))
+    }
+  }
+
+  @Test func binaryStructureErrors() {
+    #expect(message(bplist([[0xA1, 0]])) == "binary property list contains a cycle (object 0)")
+    #expect(
+      message(bplist([[0xA2, 1, 2], [0xA1, 0], [0x09]]))
+        == "binary property list contains a cycle (object 0)")
+    #expect(
+      message(bplist([[0xA1, 5]]))
+        == "binary property list refers to object 5, which does not exist")
+    #expect(
+      message(bplist([[0xA1, 1], [0x09]], patchOffsets: [1: 200]))
+        == "binary property list has a bad offset for object 1")
+    #expect(
+      message(bplist([[0x09]], refSize: 3)) == "binary property list has a damaged trailer")
+    #expect(message(bplist([[0x09]], top: 1)) == "binary property list has a damaged trailer")
+    #expect(
+      message(bplist([[0x09]], tableOffset: 2))
+        == "binary property list has a bad offset table position")
+    #expect(
+      message(bplist([[0x09], [0x08]], objectCount: 1_000))
+        == "binary property list has a damaged trailer")
+    #expect(
+      message(bplist(Array(repeating: [0x09], count: 3), objectCount: 5))
+        == "binary property list claims 5 objects, more than its size allows")
+    #expect(
+      message(bplist([[0x5F, 0x10, 200, 0x41]])) == "binary property list is truncated")
+    #expect(
+      message(bplist([[0x80, 1]]))
+        == "binary property list has an unsupported object type 0x80 (object 0)")
+    #expect(
+      message(bplist([[0x61, 0xDC, 0x00]]))
+        == "binary property list has a string with a broken UTF-16 surrogate")
+    #expect(
+      message(bplist([[0x14] + be(1, 8) + be(0, 8)]))
+        == "binary property list has an integer too large for 64 bits")
+    #expect(
+      message(bplist([[0xD1, 1, 1], [0x09]]))
+        == "binary property list has a dictionary key that is not a string")
+    #expect(
+      message(bplist([[0x52, 0xFF, 0xFE]]))
+        == "binary property list has a string that is not valid text")
+  }
+
+  @Test func sharedObjectsCannotExpandWithoutLimit() {
+    // Object i is [i + 1, i + 1]: 2^60 values if expanded.
+    var objects: [[UInt8]] = (0..<60).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
+    objects.append([0x09])
+    #expect(message(bplist(objects)) == "binary property list expands to too many values")
+  }
+
+  // MARK: - XML syntax
+
+  @Test func xmlReferencesCDATACommentsAndDoctype() throws {
+    let text = """
+      \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+      <!-- a comment -->
+      <!DOCTYPE plist [ <!ENTITY x "y"> ]>
+      <plist version="1.0">
+      <dict>
+      \t<key>entities</key>
+      \t<string>&amp;&lt;&gt;&quot;&apos;&#65;&#x1F600;</string>
+      \t<key>cdata</key>
+      \t<string>a<![CDATA[<b>&amp;]]>c<!-- skipped -->d</string>
+      \t<key></key>
+      \t<string/>
+      \t<key>flags</key>
+      \t<array><true/><false></false><integer> -12 </integer><integer>0x1F</integer></array>
+      \t<key>reals</key>
+      \t<array><real>nan</real><real>+infinity</real><real>-infinity</real><real>2.5e3</real></array>
+      \t<key>data</key>
+      \t<data>
+      \tAQID
+      \tBA==
+      \t</data>
+      \t<key>date</key>
+      \t<date>2001-01-01T00:00:01Z</date>
+      </dict>
+      </plist>
+      """
+    let value = try decode(Data(text.utf8))
+    guard case .dictionary(let dictionary) = value else {
+      Issue.record("not a dictionary: \(value)")
+      return
+    }
+    #expect(dictionary["entities"] == .string("&<>\"'A\u{1F600}"))
+    #expect(dictionary["cdata"] == .string("a<b>&amp;cd"))
+    #expect(dictionary[""] == .string(""))
+    #expect(
+      dictionary["flags"] == .array([.bool(true), .bool(false), .integer(-12), .integer(31)]))
+    guard case .array(let reals) = dictionary["reals"], reals.count == 4,
+      case .real(let nan) = reals[0]
+    else {
+      Issue.record("reals: \(String(describing: dictionary["reals"]))")
+      return
+    }
+    #expect(nan.isNaN)
+    #expect(Array(reals.dropFirst()) == [.real(.infinity), .real(-.infinity), .real(2_500)])
+    #expect(dictionary["data"] == .data(Data([1, 2, 3, 4])))
+    #expect(dictionary["date"] == .date(Date(timeIntervalSinceReferenceDate: 1)))
+  }
+
+  @Test func xmlErrors() {
+    let cases: [(String, String)] = [
+      ("<plist><string>&bogus;</string></plist>", "XML error at line 1: unknown entity &bogus;"),
+      (
+        "<plist><string>&#0;</string></plist>", "XML error at line 1: &#0; is not a valid character"
+      ),
+      (
+        "<plist>\n<dict><key>a</key></dict></plist>",
+        "XML error at line 2: <key>a</key> has no value"
+      ),
+      (
+        "<plist><date>2001-02-30T00:00:00Z</date></plist>",
+        "XML error at line 1: \"2001-02-30T00:00:00Z\" is not a date"
+      ),
+      ("<plist><integer>12a</integer></plist>", "XML error at line 1: \"12a\" is not an integer"),
+      (
+        "<plist><integer>99999999999999999999</integer></plist>",
+        "XML error at line 1: \"99999999999999999999\" is not an integer"
+      ),
+      ("<plist><data>@@@@</data></plist>", "XML error at line 1: <data> is not valid base64"),
+      ("<plist><key>a</key></plist>", "XML error at line 1: <key> outside a <dict>"),
+      ("<plist><array>text</array></plist>", "XML error at line 1: unexpected text"),
+      (
+        "<plist><string>a<b/></string></plist>",
+        "XML error at line 1: unexpected element inside <string>"
+      ),
+      ("<plist/>", "XML error at line 1: <plist> is empty"),
+      ("<!-- never closed", "XML error at line 1: unterminated comment"),
+      ("<plist><array>", "XML error at line 1: unexpected end of file"),
+    ]
+    for (text, expected) in cases {
+      #expect(message(Data(text.utf8)) == expected, "\(text)")
+    }
+  }
+
+  // MARK: - Dates
+
+  @Test func xmlDatesMatchFoundationsFormatter() {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    var generator = SeededGenerator(seed: 5)
+    for _ in 0..<500 {
+      let seconds = Double(Int64.random(in: -60_000_000_000...250_000_000_000, using: &generator))
+      let date = Date(timeIntervalSinceReferenceDate: seconds)
+      guard let text = PlistDateFormat.format(seconds) else {
+        Issue.record("no text for \(seconds)")
+        continue
+      }
+      if seconds > -13_000_000_000 {
+        // Foundation's formatter switches to the Julian calendar before 1582; compare after.
+        #expect(text == formatter.string(from: date))
+      }
+      #expect(PlistDateFormat.parse(text) == seconds)
+    }
+    #expect(PlistDateFormat.format(.nan) == nil)
+    #expect(PlistDateFormat.format(1e15) == nil)
+    #expect(PlistDateFormat.format(-0.5) == "2000-12-31T23:59:59Z")
+    #expect(PlistDateFormat.parse("2001-01-01T00:00:00.5Z") == 0.5)
+  }
+}
