@@ -6,6 +6,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: [String: ([String]) -> Int32] = [
   "save-loop": StoreTools.saveLoop,
   "hold-lock": StoreTools.holdLock,
+  "files": FileBenchmarks.run,
+  "generate": GenerateCommand.run,
 ]
 
 guard let name = arguments.first, let command = subcommands[name] else {

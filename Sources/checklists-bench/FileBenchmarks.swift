@@ -1,0 +1,96 @@
+import ChecklistsCore
+import Foundation
+
+/// `files [SIZES…]`: load and save of generated files through the real store, next to the raw
+/// floor (read the bytes; write + fsync + rename) and Foundation's codec.
+enum FileBenchmarks {
+  static func run(_ arguments: [String]) -> Int32 {
+    let sizes = arguments.compactMap { Int($0) }
+    let runs = 5
+    print("Files: median of \(runs) runs in ms (min–max); items = lists × 100")
+    print(
+      "| items | format | bytes | load | save (fsync) | floor: read | floor: write+fsync+rename"
+        + " | Foundation decode |")
+    print("|---|---|---|---|---|---|---|---|")
+    for size in sizes.isEmpty ? [1_000, 10_000, 100_000] : sizes {
+      let model = DataGenerator.model(lists: max(size / 100, 1), itemsPerList: min(size, 100))
+      for format in [PlistFormat.binary, .xml] {
+        guard let row = measure(model: model, items: size, format: format, runs: runs) else {
+          return 1
+        }
+        print(row)
+      }
+    }
+    print(String(format: "peak RSS of this process: %.1f MB", Measure.peakRSSMegabytes()))
+    return 0
+  }
+
+  private static func measure(model: DataModel, items: Int, format: PlistFormat, runs: Int)
+    -> String?
+  {
+    let folder = NSTemporaryDirectory() + "checklists-bench-\(getpid())"
+    let path = folder + "/Checklists.plist"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let data = try ChecklistsFileCoding.encode(model.lists, format: format).data
+      try data.write(to: URL(fileURLWithPath: path))
+      let location = DataFileLocation(dataFile: path, stateFile: folder + "/state.json")
+      let load = try Measure.milliseconds(runs: runs) {
+        let (store, _) = try ChecklistsStore.open(location: location, lock: false)
+        store.close()
+      }
+      var edited = model
+      var saveSamples: [Double] = []
+      for _ in 0..<runs {
+        let (store, _) = try ChecklistsStore.open(location: location, lock: false)
+        // A one-item change, so that the save really writes.
+        if let list = edited.lists.first, let change = edited.toggleItem(listID: list.id, at: 0) {
+          edited.apply(change)
+        }
+        let start = Measure.now()
+        _ = try store.save(edited)
+        saveSamples.append((Measure.now() - start) * 1000)
+        store.close()
+      }
+      let save = Summary(saveSamples)
+      let read = try Measure.milliseconds(runs: runs) {
+        _ = try Data(contentsOf: URL(fileURLWithPath: path))
+      }
+      let write = Measure.milliseconds(runs: runs) { rawWrite(data, folder: folder) }
+      let foundation = try Measure.milliseconds(runs: runs) {
+        _ = try PropertyListDecoder().decode([Checklist].self, from: data)
+      }
+      return "| \(items) | \(format.rawValue) | \(data.count) | \(load.text) | \(save.text)"
+        + " | \(read.text) | \(write.text) | \(foundation.text) |"
+    } catch {
+      FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+      return nil
+    }
+  }
+
+  /// The floor of a save: write the bytes to a temp file, fsync, rename, fsync the folder.
+  private static func rawWrite(_ data: Data, folder: String) {
+    let temp = folder + "/raw.tmp"
+    let target = folder + "/raw.plist"
+    let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { return }
+    data.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(fd, base + offset, buffer.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
+    fsync(fd)
+    close(fd)
+    rename(temp, target)
+    let directory = open(folder, O_RDONLY | O_DIRECTORY)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
+    }
+  }
+}
