@@ -195,7 +195,12 @@ def comm(pid):
 
 # -- one run --------------------------------------------------------------------
 
-def digest(screen):
+def digest(screen, masked=()):
+    if masked:
+        lines = screen.split(b"\n")
+        rows = [i for i in range(HEIGHT)]
+        drop = {rows[m] for m in masked if -HEIGHT <= m < HEIGHT}
+        screen = b"\n".join(l for i, l in enumerate(lines) if i not in drop)
     return hashlib.blake2b(screen, digest_size=16).digest()
 
 
@@ -232,15 +237,16 @@ def run_once(tm, run_no, opts, log):
             return None
         time.sleep(poll)
     pid = tm.pane_pid(target)
+    mask = opts.mask_list
 
     def wait_quiet(quiet_s, max_s, base):
         """Capture until nothing changed for quiet_s; returns the time of the last change."""
-        last = digest(tm.capture(target))
+        last = digest(tm.capture(target), mask)
         last_change = time.perf_counter()
         end = last_change + max_s
         while True:
             time.sleep(poll)
-            cur = digest(tm.capture(target))
+            cur = digest(tm.capture(target), mask)
             now = time.perf_counter()
             if cur != last:
                 last, last_change = cur, now
@@ -249,6 +255,13 @@ def run_once(tm, run_no, opts, log):
 
     settled, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
     res["settled_frame_ms"] = settled * 1000
+
+    # Keys that bring the program to the screen under test (not timed).
+    if opts.pre_list:
+        for key in opts.pre_list:
+            tm.send_key(target, key)
+            wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
+        _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
 
     # Keystrokes.
     keys = opts.key_list
@@ -260,7 +273,7 @@ def run_once(tm, run_no, opts, log):
         end = t1 + opts.key_timeout
         changed = None
         while True:
-            cur = digest(tm.capture(target))
+            cur = digest(tm.capture(target), mask)
             now = time.perf_counter()
             if cur != before:
                 changed = now
@@ -360,7 +373,7 @@ def measure(opts, log):
     finally:
         tm.close()
     out = {"name": opts.name, "cmd": opts.cmd, "ready_text": opts.ready_text,
-           "keys": opts.key_list, "key_count": opts.key_count, "quit_keys": opts.quit_list,
+           "pre_keys": opts.pre_list, "keys": opts.key_list, "key_count": opts.key_count, "quit_keys": opts.quit_list,
            "runs": len(runs), "figures": {}}
     if not runs:
         out["error"] = "no run reached the ready text"
@@ -436,6 +449,11 @@ def main(argv=None):
     ap.add_argument("--ready-text", help="text whose appearance marks the first frame")
     ap.add_argument("--keys", default="", help="comma-separated tmux key names, cycled (Down,Space)")
     ap.add_argument("--key-count", type=int, default=20, help="keys sent per run")
+    ap.add_argument("--pre-keys", default="",
+                    help="keys sent after the first frame, untimed, to reach the screen under test")
+    ap.add_argument("--mask-rows", default="",
+                    help="comma-separated screen rows (0-based, negative from the bottom) left out "
+                         "of change detection, e.g. -1 for a status line with a ticking clock")
     ap.add_argument("--quit-keys", default="q", help="comma-separated keys that quit and save")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--setup", help="shell command run before each launch (not timed)")
@@ -473,6 +491,8 @@ def main(argv=None):
         ap.error("--cmd and --ready-text are required")
     opts.key_list = split_keys(opts.keys)
     opts.quit_list = split_keys(opts.quit_keys)
+    opts.pre_list = split_keys(opts.pre_keys)
+    opts.mask_list = [int(r) for r in split_keys(opts.mask_rows)]
     opts.env_map = dict(e.split("=", 1) for e in opts.env)
 
     results = []
@@ -483,6 +503,7 @@ def main(argv=None):
         floor.ready_text = FLOOR_MARKER
         floor.key_list, floor.quit_list, floor.quit_keys = ["x"], ["C-c"], "C-c"
         floor.setup, floor.env_map = None, {}
+        floor.pre_list, floor.mask_list, floor.cwd = [], [], None
         log("measuring %s" % floor.name)
         results.append(measure(floor, log))
     log("measuring %s: %s" % (opts.name, opts.cmd))
