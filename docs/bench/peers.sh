@@ -83,7 +83,7 @@ case " $ONLY " in *" dooit "*)
 esac
 
 GEN="python3 $HERE/gen_peer_data.py"
-MEASURE=(python3 "$HERE/tmux_measure.py" --runs "$RUNS" --timeout 300 --key-count 20)
+MEASURE=(python3 "$HERE/tmux_measure.py" --runs "$RUNS" --timeout 300 --key-count 20 --key-timeout 5)
 READY="Pack the passport"   # the first item of every generated data set
 restore() { echo "rm -rf '$WORK/$1/live' && cp -a '$WORK/$1/seed' '$WORK/$1/live'"; }
 results=()

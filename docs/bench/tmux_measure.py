@@ -215,7 +215,7 @@ def run_once(tm, run_no, opts, log):
     command = opts.cmd
     ready = opts.ready_text.encode("utf-8")
     poll = opts.poll_ms / 1000.0
-    res = {"key_ms": [], "key_settled_ms": [], "key_timeouts": 0}
+    res = {"key_ms": [], "key_settled_ms": [], "key_timeouts": 0, "per_key": {}, "unchanged": {}}
 
     # First frame: from just before the session is made to the first capture
     # that shows the ready text.
@@ -257,10 +257,13 @@ def run_once(tm, run_no, opts, log):
     res["settled_frame_ms"] = settled * 1000
 
     # Keys that bring the program to the screen under test (not timed).
-    if opts.pre_list:
-        for key in opts.pre_list:
-            tm.send_key(target, key)
-            wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
+    # Each must change the screen (a slow program may take long to redraw)
+    # before the screen is let settle.
+    for key in opts.pre_list:
+        tm.send_key(target, key)
+        end = time.perf_counter() + opts.timeout
+        while digest(tm.capture(target), mask) == state and time.perf_counter() < end:
+            time.sleep(poll)
         _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
 
     # Keystrokes.
@@ -283,9 +286,12 @@ def run_once(tm, run_no, opts, log):
             time.sleep(poll)
         if changed is None:
             res["key_timeouts"] += 1
-            state = before
+            res["unchanged"][key] = res["unchanged"].get(key, 0) + 1
+            # A late redraw must not be taken for the next key's.
+            _, state = wait_quiet(opts.settle_ms / 1000.0, opts.key_timeout, t1)
             continue
         res["key_ms"].append((changed - t1) * 1000)
+        res["per_key"].setdefault(key, []).append((changed - t1) * 1000)
         # Quiet period so the next key meets an idle program.
         settled, state = wait_quiet(opts.settle_ms / 1000.0, opts.key_timeout, t1)
         res["key_settled_ms"].append(settled * 1000)
@@ -386,6 +392,13 @@ def measure(opts, log):
             vals = [r.get(key) for r in runs]
         out["figures"][key] = summary(vals)
     out["key_timeouts"] = sum(r["key_timeouts"] for r in runs)
+    out["unchanged_keys"] = {}
+    for r in runs:
+        for k, c in r["unchanged"].items():
+            out["unchanged_keys"][k] = out["unchanged_keys"].get(k, 0) + c
+    if len(opts.key_list) > 1:
+        out["per_key_ms"] = {k: summary([statistics.median(r["per_key"][k]) for r in runs
+                                         if r["per_key"].get(k)]) for k in opts.key_list}
     out["process"] = runs[-1]["process"]
     out["last_screen"] = runs[-1]["screen"]
     return out
@@ -406,8 +419,14 @@ def print_table(results, file=sys.stdout):
                 title, label, fmt(s["median"], unit),
                 fmt(s["min"], unit), fmt(s["max"], unit), unit), file=file)
             title = ""
+        for k, s in (res.get("per_key_ms") or {}).items():
+            if s:
+                print("%-22s %-20s %10s %10s %10s  ms" % (
+                    "", "  key " + k, fmt(s["median"], "ms"), fmt(s["min"], "ms"),
+                    fmt(s["max"], "ms")), file=file)
         if res.get("key_timeouts"):
-            print("%-22s %d key(s) left the screen unchanged" % ("", res["key_timeouts"]), file=file)
+            print("%-22s %d key(s) left the screen unchanged within --key-timeout: %s" % (
+                "", res["key_timeouts"], res.get("unchanged_keys")), file=file)
 
 
 def print_compare(results, baseline, file=sys.stdout):
