@@ -143,7 +143,7 @@ if [[ " $ONLY " == *" dooit "* ]]; then
     # is left out. Every change is committed at once; Ctrl-Q quits.
     "${MEASURE[@]}" --name dooit --setup "$(restore dooit)" \
         --env HOME="$WORK/dooit/live" --cmd "$DOOIT_VENV/bin/dooit --db '$WORK/dooit/live/dooit.db'" \
-        --ready-text "Chores" --pre-keys j,Tab --keys j,c --mask-rows -1 --quit-keys C-q \
+        --ready-text "Chores" --pre-keys j,Tab --keys j,c --mask-rows -1 --quit-keys C-q --timeout 150 \
         --json "$OUT/dooit.json" || true
     results+=("$OUT/dooit.json")
 fi

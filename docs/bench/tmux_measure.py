@@ -264,11 +264,15 @@ def run_once(tm, run_no, opts, log):
         end = time.perf_counter() + opts.timeout
         while digest(tm.capture(target), mask) == state and time.perf_counter() < end:
             time.sleep(poll)
+        if time.perf_counter() >= end:
+            res["error"] = "pre-key %s left the screen unchanged for %g s" % (key, opts.timeout)
+            log("  run %d: %s" % (run_no, res["error"]))
+            break
         _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
 
     # Keystrokes.
     keys = opts.key_list
-    for i in range(opts.key_count if keys else 0):
+    for i in range(opts.key_count if keys and "error" not in res else 0):
         key = keys[i % len(keys)]
         before = state
         t1 = time.perf_counter()
@@ -372,6 +376,8 @@ def measure(opts, log):
             if r is None:
                 break
             runs.append(r)
+            if r.get("error"):
+                break  # the same would happen again: spare the other runs
             log("  run %d: first frame %.1f ms, key median %s ms, quit %s ms, RSS %.1f MiB (%s)"
                 % (i, r["first_frame_ms"],
                    fmt(statistics.median(r["key_ms"]) if r["key_ms"] else None, "ms"),
@@ -391,6 +397,9 @@ def measure(opts, log):
         else:
             vals = [r.get(key) for r in runs]
         out["figures"][key] = summary(vals)
+    errors = [r["error"] for r in runs if r.get("error")]
+    if errors:
+        out["note"] = errors[0]
     out["key_timeouts"] = sum(r["key_timeouts"] for r in runs)
     out["unchanged_keys"] = {}
     for r in runs:
@@ -424,6 +433,8 @@ def print_table(results, file=sys.stdout):
                 print("%-22s %-20s %10s %10s %10s  ms" % (
                     "", "  key " + k, fmt(s["median"], "ms"), fmt(s["min"], "ms"),
                     fmt(s["max"], "ms")), file=file)
+        if res.get("note"):
+            print("%-22s %s" % ("", res["note"]), file=file)
         if res.get("key_timeouts"):
             print("%-22s %d key(s) left the screen unchanged within --key-timeout: %s" % (
                 "", res["key_timeouts"], res.get("unchanged_keys")), file=file)
@@ -440,6 +451,9 @@ def print_compare(results, baseline, file=sys.stdout):
             s = (r.get("figures") or {}).get(key)
             row += "%14s" % (fmt(s["median"], unit) if s else "-")
         print(row, file=file)
+    for r in results:
+        if r.get("note") or r.get("error"):
+            print("  %s: %s" % (r["name"], r.get("note") or r.get("error")), file=file)
     if not base or not base.get("figures"):
         return
     print("", file=file)
