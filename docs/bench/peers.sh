@@ -18,7 +18,8 @@
 # dooit (Textual). Missing ones are installed: Debian packages with apt-get,
 # dooit with pip in a venv under /tmp.
 #
-# Our app: --ours "checklists --file FILE" with --ours-setup writing FILE; it
+# Our app: --ours "checklists --file FILE" with --ours-setup writing FILE ("{N}"
+# in either is replaced by N, so one command line serves every size); it
 # is measured after opening the first list (--ours-pre-keys Enter), moving and
 # checking items (--ours-keys Down,Space), and quitting with q (which saves).
 set -euo pipefail
@@ -52,6 +53,10 @@ while [ $# -gt 0 ]; do
         *) echo "peers.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
+
+# "{N}" in the commands of our app stands for the number of items.
+OURS=${OURS//\{N\}/$N}
+OURS_SETUP=${OURS_SETUP//\{N\}/$N}
 
 WORK=$(mktemp -d "/tmp/bench-peers.$N.XXXXXX")
 OUT=${OUT:-$WORK/results}
