@@ -405,9 +405,8 @@ def measure(opts, log):
     for r in runs:
         for k, c in r["unchanged"].items():
             out["unchanged_keys"][k] = out["unchanged_keys"].get(k, 0) + c
-    if len(opts.key_list) > 1:
-        out["per_key_ms"] = {k: summary([statistics.median(r["per_key"][k]) for r in runs
-                                         if r["per_key"].get(k)]) for k in opts.key_list}
+    out["per_key_ms"] = {k: summary([statistics.median(r["per_key"][k]) for r in runs
+                                     if r["per_key"].get(k)]) for k in opts.key_list}
     out["process"] = runs[-1]["process"]
     out["last_screen"] = runs[-1]["screen"]
     return out
@@ -429,7 +428,7 @@ def print_table(results, file=sys.stdout):
                 fmt(s["min"], unit), fmt(s["max"], unit), unit), file=file)
             title = ""
         for k, s in (res.get("per_key_ms") or {}).items():
-            if s:
+            if s and len(res["per_key_ms"]) > 1:
                 print("%-22s %-20s %10s %10s %10s  ms" % (
                     "", "  key " + k, fmt(s["median"], "ms"), fmt(s["min"], "ms"),
                     fmt(s["max"], "ms")), file=file)
@@ -440,17 +439,42 @@ def print_table(results, file=sys.stdout):
                 "", res["key_timeouts"], res.get("unchanged_keys")), file=file)
 
 
+def key_rows(results):
+    """One extra figure per position in --keys: "key 1" is each program's first
+    key (a move), "key 2" its second (a toggle), whatever their names."""
+    count = max((len(r.get("keys") or []) for r in results), default=0)
+    rows = []
+    for i in range(count):
+        fig = "key_%d" % (i + 1)
+        for r in results:
+            keys = r.get("keys") or []
+            per = r.get("per_key_ms") or {}
+            if not r.get("figures") or i >= len(keys):
+                continue
+            if per.get(keys[i]):
+                r["figures"][fig] = per[keys[i]]
+            elif len(keys) == 1:
+                r["figures"][fig] = r["figures"].get("key_ms")
+        rows.append((fig, "key %d -> screen" % (i + 1), "ms"))
+    return rows
+
+
 def print_compare(results, baseline, file=sys.stdout):
     """Medians side by side, and each peer's median divided by the baseline's."""
     base = next((r for r in results if r["name"] == baseline), None)
     names = [r["name"] for r in results]
+    rows = FIGURES + key_rows(results)
     print("%-20s" % "median" + "".join("%14s" % n[:13] for n in names), file=file)
-    for key, label, unit in FIGURES:
+    for key, label, unit in rows:
         row = "%-20s" % ("%s (%s)" % (label, unit))[:20]
         for r in results:
             s = (r.get("figures") or {}).get(key)
             row += "%14s" % (fmt(s["median"], unit) if s else "-")
         print(row, file=file)
+    row = "%-20s" % "keys 1,2"
+    for r in results:
+        row += "%14s" % ",".join(r.get("keys") or [])[:13]
+    print(row, file=file)
     for r in results:
         if r.get("note") or r.get("error"):
             print("  %s: %s" % (r["name"], r.get("note") or r.get("error")), file=file)
@@ -459,7 +483,7 @@ def print_compare(results, baseline, file=sys.stdout):
     print("", file=file)
     print("%-20s" % ("ratio / " + baseline)[:20]
           + "".join("%14s" % n[:13] for n in names), file=file)
-    for key, label, unit in FIGURES:
+    for key, label, unit in rows:
         row = "%-20s" % label[:20]
         b = base["figures"].get(key)
         for r in results:
