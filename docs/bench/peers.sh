@@ -3,7 +3,8 @@
 #
 #   peers.sh [N] [--runs R] [--only "vim calcurse ..."] [--out DIR]
 #            [--ours CMD] [--ours-setup CMD] [--ours-ready TEXT]
-#            [--ours-pre-keys KEYS] [--ours-keys KEYS] [--ours-quit-keys KEYS]
+#            [--ours-pre-keys KEYS] [--ours-pre-ready TEXT] [--ours-keys KEYS]
+#            [--ours-quit-keys KEYS]
 #
 # N items (default 100000) are written in each program's own format in a
 # private HOME under a temporary folder; before every launch that HOME is
@@ -33,6 +34,7 @@ OURS=""
 OURS_SETUP=""
 OURS_READY="All Lists"
 OURS_PRE="Enter"
+OURS_PRE_READY=""
 OURS_KEYS="Down,Space"
 OURS_QUIT="q"
 DOOIT_VENV=${DOOIT_VENV:-/tmp/bench-dooit-venv}
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
         --ours-setup) OURS_SETUP=$2; shift 2 ;;
         --ours-ready) OURS_READY=$2; shift 2 ;;
         --ours-pre-keys) OURS_PRE=$2; shift 2 ;;
+        --ours-pre-ready) OURS_PRE_READY=$2; shift 2 ;;
         --ours-keys) OURS_KEYS=$2; shift 2 ;;
         --ours-quit-keys) OURS_QUIT=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -144,11 +147,11 @@ if [[ " $ONLY " == *" dooit "* ]]; then
     mkdir -p "$WORK/dooit/seed"
     "$DOOIT_VENV/bin/python" "$HERE/gen_peer_data.py" dooit "$N" "$WORK/dooit/seed/dooit.db"
     # The first frame shows the workspace "Chores"; j selects it and Tab
-    # moves into its todos. c toggles complete. The bar's clock ticks: row -1
+    # moves into its todos, measured once the first todo shows. c toggles complete. The bar's clock ticks: row -1
     # is left out. Every change is committed at once; Ctrl-Q quits.
     "${MEASURE[@]}" --name dooit --setup "$(restore dooit)" \
         --env HOME="$WORK/dooit/live" --cmd "$DOOIT_VENV/bin/dooit --db '$WORK/dooit/live/dooit.db'" \
-        --ready-text "Chores" --pre-keys j,Tab --keys j,c --mask-rows -1 --quit-keys C-q --timeout 150 \
+        --ready-text "Chores" --pre-keys j,Tab --pre-ready "$READY" --keys j,c --mask-rows -1 --quit-keys C-q --timeout 150 \
         --json "$OUT/dooit.json" || true
     results+=("$OUT/dooit.json")
 fi
@@ -159,6 +162,7 @@ if [ -n "$OURS" ]; then
     args=(--name ours --cmd "$OURS" --ready-text "$OURS_READY" --pre-keys "$OURS_PRE"
           --keys "$OURS_KEYS" --quit-keys "$OURS_QUIT" --json "$OUT/ours.json")
     [ -n "$OURS_SETUP" ] && args+=(--setup "$OURS_SETUP")
+    [ -n "$OURS_PRE_READY" ] && args+=(--pre-ready "$OURS_PRE_READY")
     "${MEASURE[@]}" "${args[@]}" || true
     results+=("$OUT/ours.json")
     baseline=ours

@@ -27,7 +27,7 @@ import json
 import os
 import re
 import select
-import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -66,6 +66,7 @@ class Tmux:
         # (window-size stays "latest": the run sessions have no client, so
         # they keep the -x/-y they are made with.)
         self.cmd("refresh-client -C %d,%d" % (WIDTH, HEIGHT))
+        self.socket_path = self.cmd("display-message -p '#{socket_path}'")[0].decode()
         self.cmd("set-environment -g LANG C.UTF-8")
         self.cmd("set-environment -g LC_ALL C.UTF-8")
 
@@ -140,6 +141,10 @@ class Tmux:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        try:
+            os.unlink(self.socket_path)
+        except OSError:
+            pass
 
 
 # -- process helpers ------------------------------------------------------------
@@ -269,6 +274,17 @@ def run_once(tm, run_no, opts, log):
             log("  run %d: %s" % (run_no, res["error"]))
             break
         _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
+    if opts.pre_ready and "error" not in res:
+        want = opts.pre_ready.encode("utf-8")
+        end = time.perf_counter() + opts.timeout
+        while want not in tm.capture(target, attrs=False):
+            if time.perf_counter() > end:
+                res["error"] = "%r not shown %g s after the pre-keys" % (opts.pre_ready, opts.timeout)
+                log("  run %d: %s" % (run_no, res["error"]))
+                break
+            time.sleep(poll)
+        else:
+            _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
 
     # Keystrokes.
     keys = opts.key_list
@@ -508,6 +524,7 @@ def main(argv=None):
     ap.add_argument("--key-count", type=int, default=20, help="keys sent per run")
     ap.add_argument("--pre-keys", default="",
                     help="keys sent after the first frame, untimed, to reach the screen under test")
+    ap.add_argument("--pre-ready", help="text the screen under test shows once the pre-keys took effect")
     ap.add_argument("--mask-rows", default="",
                     help="comma-separated screen rows (0-based, negative from the bottom) left out "
                          "of change detection, e.g. -1 for a status line with a ticking clock")
@@ -535,6 +552,12 @@ def main(argv=None):
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)  # so that the private tmux server is ended
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
+
     if opts.compare:
         results = []
         for path in opts.compare:
@@ -560,7 +583,7 @@ def main(argv=None):
         floor.ready_text = FLOOR_MARKER
         floor.key_list, floor.quit_list, floor.quit_keys = ["x"], ["C-c"], "C-c"
         floor.setup, floor.env_map = None, {}
-        floor.pre_list, floor.mask_list, floor.cwd = [], [], None
+        floor.pre_list, floor.mask_list, floor.cwd, floor.pre_ready = [], [], None, None
         log("measuring %s" % floor.name)
         results.append(measure(floor, log))
     log("measuring %s: %s" % (opts.name, opts.cmd))
