@@ -209,6 +209,13 @@ def digest(screen, masked=()):
     return hashlib.blake2b(screen, digest_size=16).digest()
 
 
+def pause(poll, since):
+    """Sleep between captures: --poll-ms, growing to 0.5% of the time waited so
+    far (at most 50 ms), so that waiting minutes for a slow program does not
+    take a core away from it. The figure is then good to about 0.5%."""
+    time.sleep(max(poll, min(0.05, (time.perf_counter() - since) * 0.005)))
+
+
 def run_once(tm, run_no, opts, log):
     if opts.setup:
         subprocess.run(opts.setup, shell=True, check=True, env=dict(os.environ, **opts.env_map))
@@ -240,7 +247,7 @@ def run_once(tm, run_no, opts, log):
                 % (run_no, opts.ready_text, screen.decode("utf-8", "replace")))
             tm.cmd("kill-session -t %s" % target)
             return None
-        time.sleep(poll)
+        pause(poll, t0)
     pid = tm.pane_pid(target)
     mask = opts.mask_list
 
@@ -266,9 +273,10 @@ def run_once(tm, run_no, opts, log):
     # before the screen is let settle.
     for key in opts.pre_list:
         tm.send_key(target, key)
-        end = time.perf_counter() + opts.timeout
+        since = time.perf_counter()
+        end = since + opts.timeout
         while digest(tm.capture(target), mask) == state and time.perf_counter() < end:
-            time.sleep(poll)
+            pause(poll, since)
         if time.perf_counter() >= end:
             res["error"] = "pre-key %s left the screen unchanged for %g s" % (key, opts.timeout)
             log("  run %d: %s" % (run_no, res["error"]))
@@ -276,13 +284,14 @@ def run_once(tm, run_no, opts, log):
         _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
     if opts.pre_ready and "error" not in res:
         want = opts.pre_ready.encode("utf-8")
-        end = time.perf_counter() + opts.timeout
+        since = time.perf_counter()
+        end = since + opts.timeout
         while want not in tm.capture(target, attrs=False):
             if time.perf_counter() > end:
                 res["error"] = "%r not shown %g s after the pre-keys" % (opts.pre_ready, opts.timeout)
                 log("  run %d: %s" % (run_no, res["error"]))
                 break
-            time.sleep(poll)
+            pause(poll, since)
         else:
             _, state = wait_quiet(opts.quiet_ms / 1000.0, opts.timeout, t0)
 
@@ -303,7 +312,7 @@ def run_once(tm, run_no, opts, log):
                 break
             if now > end:
                 break
-            time.sleep(poll)
+            pause(poll, t1)
         if changed is None:
             res["key_timeouts"] += 1
             res["unchanged"][key] = res["unchanged"].get(key, 0) + 1
@@ -339,7 +348,7 @@ def run_once(tm, run_no, opts, log):
             log("  run %d: program did not exit after quit keys %r" % (run_no, opts.quit_keys))
             res["quit_ms"] = None
             break
-        time.sleep(poll)
+        pause(poll, t2)
     try:
         tm.cmd("kill-session -t %s" % target)
     except TmuxError:
