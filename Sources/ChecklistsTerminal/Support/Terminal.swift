@@ -211,8 +211,9 @@ public final class Terminal {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+      let written = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return -1 }
+        return write(STDOUT_FILENO, base + offset, buffer.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

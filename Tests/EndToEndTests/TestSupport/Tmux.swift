@@ -1,0 +1,263 @@
+import Foundation
+
+/// What went wrong driving tmux.
+struct TmuxError: Error, CustomStringConvertible {
+  /// What happened, with the last screen when a wait timed out.
+  var description: String
+}
+
+/// Runs an external program and returns its exit status and standard output.
+@discardableResult
+func runProcess(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+  standardInput: FileHandle? = nil
+) throws -> (status: Int32, output: String, error: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  process.standardInput = standardInput ?? FileHandle.nullDevice
+  try process.run()
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (
+    process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+    String(decoding: errorData, as: UTF8.self)
+  )
+}
+
+/// Where the built `checklists` binary and the package live.
+enum BuiltProduct {
+  /// The package root, from this file's path.
+  static var packageRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+  }
+
+  /// The debug `checklists` binary `swift build` / `swift test` made.
+  static func checklists() throws -> String {
+    let path = packageRoot.appendingPathComponent(".build/debug/checklists").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw TmuxError(description: "no built checklists at \(path); run `swift build` first")
+    }
+    return path
+  }
+}
+
+/// Quotes a word for `sh`.
+func shellQuote(_ word: String) -> String {
+  "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// A private tmux server with one pane running a command, for end-to-end tests.
+///
+/// Every session has its own socket and its own temporary directory holding `data/` and `state/`
+/// (the pane's `XDG_DATA_HOME` and `XDG_STATE_HOME`). The pane stays after the command exits so
+/// its exit status can be read. The server is killed by `close()` or at deinit.
+final class TmuxSession {
+  /// The temporary directory of this session.
+  let directory: URL
+  /// `XDG_DATA_HOME` of the pane.
+  let dataHome: URL
+  /// `XDG_STATE_HOME` of the pane.
+  let stateHome: URL
+  /// The raw bytes the pane's program wrote, when logging was asked for.
+  let logFile: URL
+  private let socket: String
+  private let tmux = "/usr/bin/tmux"
+  private var isClosed = false
+
+  /// The data file the program uses by default.
+  var dataFile: URL { dataHome.appendingPathComponent("checklists/Checklists.plist") }
+
+  /// Starts `command` (run by `sh -c`) in a `width`×`height` pane with `TERM=xterm-256color`,
+  /// `LANG=C.UTF-8` and private XDG directories, plus `environment`.
+  ///
+  /// With `logOutput`, everything the program writes is appended to `logFile`, from its
+  /// first byte.
+  init(
+    command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:],
+    logOutput: Bool = false, prepare: (URL) throws -> Void = { _ in }
+  ) throws {
+    let unique = "checklists-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+    socket = unique
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(unique)
+    dataHome = directory.appendingPathComponent("data")
+    stateHome = directory.appendingPathComponent("state")
+    logFile = directory.appendingPathComponent("output.log")
+    try FileManager.default.createDirectory(
+      at: dataHome.appendingPathComponent("checklists"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: stateHome, withIntermediateDirectories: true)
+    try prepare(dataHome.appendingPathComponent("checklists"))
+
+    let config = directory.appendingPathComponent("tmux.conf")
+    try "set -g remain-on-exit on\nset -g status off\nset -g history-limit 0\n".write(
+      to: config, atomically: true, encoding: .utf8)
+
+    var variables = [
+      "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+      "XDG_DATA_HOME": dataHome.path, "XDG_STATE_HOME": stateHome.path,
+      "HOME": directory.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    ]
+    for (key, value) in environment { variables[key] = value }
+    let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+    let inner = logOutput ? "read _ready; \(command)" : command
+    let paneCommand =
+      "cd \(shellQuote(directory.path)) && exec env -i \(assignments.joined(separator: " ")) "
+      + "sh -c \(shellQuote(inner))"
+
+    try tmuxCommand([
+      "-f", config.path, "new-session", "-d", "-s", "t", "-x", "\(width)", "-y", "\(height)",
+      paneCommand,
+    ])
+    if logOutput {
+      try tmuxCommand(["pipe-pane", "-o", "-t", "t", "cat >> \(shellQuote(logFile.path))"])
+      try sendKeys("Enter")
+    }
+  }
+
+  deinit { close() }
+
+  /// Kills this session's tmux server and removes its directory.
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    _ = try? runProcess(tmux, ["-L", socket, "kill-server"])
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  @discardableResult
+  private func tmuxCommand(_ arguments: [String]) throws -> String {
+    let result = try runProcess(tmux, ["-L", socket] + arguments)
+    guard result.status == 0 else {
+      throw TmuxError(
+        description: "tmux \(arguments.joined(separator: " ")) failed: \(result.error)")
+    }
+    return result.output
+  }
+
+  /// Sends key names (`Enter`, `C-z`, `Escape`, `Up` …), one key each.
+  func sendKeys(_ keys: String...) throws {
+    try tmuxCommand(["send-keys", "-t", "t"] + keys)
+  }
+
+  /// Types text literally.
+  func type(_ text: String) throws {
+    try tmuxCommand(["send-keys", "-t", "t", "-l", text])
+  }
+
+  /// The screen as text (`escapes`: with colour and attribute sequences).
+  func capture(escapes: Bool = false) throws -> String {
+    try tmuxCommand(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))
+  }
+
+  /// Polls the screen every 20 ms until `condition` holds; throws with the last screen after
+  /// `timeout` seconds.
+  @discardableResult
+  func waitFor(
+    _ what: String, timeout: TimeInterval = 10, _ condition: (String) -> Bool
+  ) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var screen = ""
+    while true {
+      screen = try capture()
+      if condition(screen) { return screen }
+      if Date() > deadline {
+        throw TmuxError(description: "timed out waiting for \(what); the screen was:\n\(screen)")
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+  }
+
+  /// Waits until the screen shows `text`.
+  @discardableResult
+  func waitFor(text: String, timeout: TimeInterval = 10) throws -> String {
+    try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+  }
+
+  /// Polls a condition that is not about the screen, every 20 ms until `timeout` seconds.
+  func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () throws -> Bool)
+    throws
+  {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+      if Date() > deadline {
+        throw TmuxError(
+          description: "timed out waiting for \(what); the screen was:\n\((try? capture()) ?? "")")
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+  }
+
+  /// Resizes the window (and its only pane).
+  func resize(width: Int, height: Int) throws {
+    try tmuxCommand(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
+  }
+
+  private func paneFormat(_ format: String) throws -> String {
+    try tmuxCommand(["display-message", "-p", "-t", "t", format])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The process id of the pane's command (the `sh -c` that ran it, or what it exec'd).
+  func panePID() throws -> Int32 {
+    guard let pid = Int32(try paneFormat("#{pane_pid}")) else {
+      throw TmuxError(description: "no pane pid")
+    }
+    return pid
+  }
+
+  /// Whether the pane's command has exited.
+  func paneIsDead() throws -> Bool {
+    try paneFormat("#{pane_dead}") == "1"
+  }
+
+  /// Waits for the pane's command to exit and returns its exit status.
+  func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
+    try waitUntil("the program to exit", timeout: timeout) { try paneIsDead() }
+    let status = try paneFormat("#{pane_dead_status}")
+    guard let value = Int32(status) else {
+      let signal = try paneFormat("#{pane_dead_signal}")
+      throw TmuxError(description: "no exit status (signal \(signal))")
+    }
+    return value
+  }
+
+  /// The raw bytes logged so far.
+  func loggedOutput() -> Data {
+    (try? Data(contentsOf: logFile)) ?? Data()
+  }
+
+  /// A file in the session's directory, as text ("" when missing).
+  func text(of name: String) -> String {
+    (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+  }
+
+  /// Whether a file exists in the session's directory.
+  func fileExists(_ name: String) -> Bool {
+    FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+  }
+}
+
+/// The process ids whose parent is `parent`, from `/proc/*/stat`.
+func childProcesses(of parent: Int32) -> [Int32] {
+  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+    return []
+  }
+  var children: [Int32] = []
+  for entry in entries {
+    guard let pid = Int32(entry),
+      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+      let closing = stat.lastIndex(of: ")")
+    else { continue }
+    // After "pid (comm)": state, then the parent's pid.
+    let fields = stat[stat.index(after: closing)...].split(separator: " ")
+    if fields.count > 1, Int32(fields[1]) == parent { children.append(pid) }
+  }
+  return children
+}
