@@ -9,6 +9,7 @@ extension CellGrid {
     _ text: String, row: Int, column: Int, width: Int, style: CellStyle = .plain,
     ellipsis: Bool = true
   ) -> Int {
+    let width = min(width, self.width - column)
     guard width > 0, row >= 0, row < height else { return 0 }
     var placed: [(column: Int, width: Int)] = []
     var used = 0
