@@ -45,8 +45,7 @@ func write(_ model: DataModel, to url: URL, format: PlistFormat) -> SaveOutcome 
 }
 
 let format = fileFormat
-let program = PlaceholderProgram(dataModel: DataModel(lists: lists))
-let hooks = TerminalDriverHooks<PlaceholderProgram>(
+let hooks = TerminalDriverHooks<ChecklistsApp>(
   save: { write($0, to: fileURL, format: format) },
   rescue: { model in
     let url = FileManager.default.temporaryDirectory
@@ -55,4 +54,9 @@ let hooks = TerminalDriverHooks<PlaceholderProgram>(
   },
   persistState: { _ in }
 )
-exit(FullScreen.run(program, hooks: hooks, environment: environment))
+let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
+  ChecklistsApp(
+    model: DataModel(lists: lists), isFirstRun: !FileManager.default.fileExists(atPath: fileURL.path),
+    size: (width, height), now: Date())
+}
+exit(status)

@@ -19,10 +19,12 @@ public enum FullScreen {
     ct_install_crash_handlers()
   }
 
-  /// Starts the terminal, runs `program` until it ends and restores the terminal; prints a
-  /// one-line error or the exit message to standard error and returns the exit status.
+  /// Starts the terminal, makes the program for its size (columns, rows), runs it until it ends
+  /// and restores the terminal; prints a one-line error or the exit message to standard error
+  /// and returns the exit status.
   public static func run<Program: TerminalProgram>(
-    _ program: Program, hooks: TerminalDriverHooks<Program>, environment: [String: String]
+    environment: [String: String], hooks: TerminalDriverHooks<Program>,
+    makeProgram: (_ width: Int, _ height: Int) -> Program
   ) -> Int32 {
     let terminal: Terminal
     do {
@@ -31,6 +33,7 @@ public enum FullScreen {
       printError(error.description)
       return 1
     }
+    let program = makeProgram(terminal.width, terminal.height)
     let driver = TerminalDriver(program: program, terminal: terminal, hooks: hooks)
     let exit = driver.run()
     if let message = exit.message { printError(message) }

@@ -1,34 +1,62 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What went wrong driving tmux.
 struct TmuxError: Error, CustomStringConvertible {
   /// What happened, with the last screen when a wait timed out.
   var description: String
 }
 
-/// Runs an external program and returns its exit status and standard output.
+/// Runs an external program (standard input from the file `standardInput`, default
+/// `/dev/null`) and returns its exit status, standard output and standard error.
+///
+/// Output goes through temporary files, not pipes: a tmux server forked by the first command
+/// would keep a pipe open forever.
 @discardableResult
 func runProcess(
   _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-  standardInput: FileHandle? = nil
+  standardInput: String? = nil
 ) throws -> (status: Int32, output: String, error: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  if let environment { process.environment = environment }
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  process.standardInput = standardInput ?? FileHandle.nullDevice
-  try process.run()
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (
-    process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-    String(decoding: errorData, as: UTF8.self)
-  )
+  let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "checklists-e2e-run-\(UUID().uuidString)")
+  let outputURL = base.appendingPathExtension("out")
+  let errorURL = base.appendingPathExtension("err")
+  FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+  FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+  defer {
+    try? FileManager.default.removeItem(at: outputURL)
+    try? FileManager.default.removeItem(at: errorURL)
+  }
+  // posix_spawn and waitpid: Foundation's Process missed the exit of tmux's forking client.
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_TRUNC, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_TRUNC, 0)
+  let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+  let variables = environment ?? ProcessInfo.processInfo.environment
+  let envp: [UnsafeMutablePointer<CChar>?] =
+    variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv { free(pointer) }
+    for pointer in envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+  guard spawned == 0 else {
+    throw TmuxError(description: "cannot run \(executable): error \(spawned)")
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  let exited = status & 0x7F == 0
+  let exitStatus = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  let outputText = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+  let errorText = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+  return (exitStatus, outputText, errorText)
 }
 
 /// Where the built `checklists` binary and the package live.

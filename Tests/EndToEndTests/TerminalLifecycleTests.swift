@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+/// The full-screen program in a real terminal (tmux): start, quit, signals, suspend, resize,
+/// refusing unusable terminals, and giving the terminal back after a crash.
+@Suite(.serialized) struct TerminalLifecycleTests {
+  private static let fixture = URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist")
+
+  /// Copies the iPhone fixture in as the data file.
+  private static func copyFixture(into folder: URL) throws {
+    let source =
+      FileManager.default.fileExists(atPath: fixture.path)
+      ? fixture
+      : BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
+    try FileManager.default.copyItem(
+      at: source, to: folder.appendingPathComponent("Checklists.plist"))
+  }
+
+  /// Runs the app in a shell that records `stty -a` before and after, and its exit status.
+  private func startRecordingShell(logOutput: Bool = false) throws -> TmuxSession {
+    let app = shellQuote(try BuiltProduct.checklists())
+    return try TmuxSession(
+      command: "stty -a > before; \(app); echo $? > status; stty -a > after",
+      logOutput: logOutput, prepare: Self.copyFixture)
+  }
+
+  /// The names of the lists in the data file.
+  private func listNames(in session: TmuxSession) -> [String] {
+    guard let data = try? Data(contentsOf: session.dataFile),
+      let lists = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        as? [[String: Any]]
+    else { return [] }
+    return lists.compactMap { $0["name"] as? String }
+  }
+
+  /// Adds a list through the Add List form and waits until All Lists shows it.
+  private func addList(_ name: String, in session: TmuxSession) throws {
+    try session.sendKeys("a")
+    try session.waitFor(text: "Add List")
+    try session.type(name)
+    try session.waitFor(text: name)
+    try session.sendKeys("Enter")
+    try session.waitFor("the new list on All Lists") {
+      !$0.contains("Add List") && $0.contains(name)
+    }
+  }
+
+  @Test func quitWithQRestoresTheTerminal() throws {
+    let session = try startRecordingShell(logOutput: true)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    try session.sendKeys("q")
+    try session.waitUntil("the shell to record the modes after") { session.fileExists("after") }
+    #expect(session.text(of: "status") == "0\n")
+    #expect(session.text(of: "before") == session.text(of: "after"))
+    #expect(!session.text(of: "before").isEmpty)
+    let log = String(decoding: session.loggedOutput(), as: UTF8.self)
+    for sequence in ["\u{1B}[?2004h", "\u{1B}[?1004h", "\u{1B}[?2004l", "\u{1B}[?1004l"] {
+      #expect(log.contains(sequence), "missing \(sequence.debugDescription)")
+    }
+    // The last thing written leaves the alternate screen with the cursor shown.
+    if let leave = log.range(of: "\u{1B}[?1049l", options: .backwards),
+      let show = log.range(of: "\u{1B}[?25h", options: .backwards)
+    {
+      #expect(show.lowerBound < leave.lowerBound)
+      #expect(log[leave.upperBound...].count < 40)
+    } else {
+      Issue.record("the alternate screen was not left, or the cursor not shown")
+    }
+  }
+
+  @Test(arguments: ["TERM", "HUP", "INT"])
+  func terminatingSignalSavesAndExitsZero(signal: String) throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(command: "exec \(app)", prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    let name = "Signal \(signal)"
+    try addList(name, in: session)
+    #expect(!listNames(in: session).contains(name))
+    let pid = try session.panePID()
+    try runProcess("/bin/kill", ["-\(signal)", "\(pid)"])
+    #expect(try session.waitForExit() == 0)
+    #expect(listNames(in: session).contains(name))
+  }
+
+  @Test func secondSigtermWhileExitingIsHarmless() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(command: "exec \(app)", prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    try addList("Twice", in: session)
+    let pid = try session.panePID()
+    try runProcess("/bin/kill", ["-TERM", "\(pid)"])
+    _ = try? runProcess("/bin/kill", ["-TERM", "\(pid)"])
+    #expect(try session.waitForExit() == 0)
+    #expect(listNames(in: session) == ["Birthdays", "Groceries", "To Do", "Trips", "Twice"])
+  }
+
+  @Test func ctrlZSuspendsToTheShellAndFgBringsTheSameScreenBack() throws {
+    let app = try BuiltProduct.checklists()
+    let session = try TmuxSession(
+      command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "],
+      prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "READY$")
+    try session.type("\(shellQuote(app)); echo \"exit=$?\"")
+    try session.sendKeys("Enter")
+    try session.waitFor(text: "Groceries")
+    try addList("Before Suspend", in: session)
+    // A half-typed name must survive the stop.
+    try session.sendKeys("a")
+    try session.waitFor(text: "Add List")
+    try session.type("Half typed")
+    try session.waitFor(text: "Half typed")
+
+    try session.sendKeys("C-z")
+    try session.waitFor("the shell prompt after the stop") {
+      $0.contains("Stopped") && $0.components(separatedBy: "READY$").count >= 3
+    }
+    #expect(listNames(in: session).contains("Before Suspend"))
+
+    try session.type("fg")
+    try session.sendKeys("Enter")
+    let screen = try session.waitFor(text: "Half typed")
+    #expect(screen.contains("Add List"))
+    #expect(!screen.contains("READY$"))
+    try session.sendKeys("Escape")
+    try session.waitFor("All Lists again") { !$0.contains("Add List") && $0.contains("Trips") }
+    try session.sendKeys("q")
+    try session.waitFor(text: "exit=0")
+  }
+
+  @Test func resizeBigToTinyToBigRedraws() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(command: "exec \(app)", prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    try session.resize(width: 10, height: 3)
+    try session.waitFor("the tiny screen") { screen in
+      let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+      return lines.count <= 4 && !screen.contains("Groceries")
+    }
+    #expect(try !session.paneIsDead())
+    try session.resize(width: 1, height: 1)
+    try session.resize(width: 120, height: 40)
+    let screen = try session.waitFor("the big screen") {
+      $0.contains("Groceries") && $0.contains("Trips") && $0.contains("quit")
+    }
+    #expect(screen.contains("Birthdays"))
+    #expect(try !session.paneIsDead())
+    try session.sendKeys("q")
+    #expect(try session.waitForExit() == 0)
+  }
+
+  @Test func refusesWhenNotATerminal() throws {
+    let result = try runProcess(
+      try BuiltProduct.checklists(), [],
+      environment: ["TERM": "xterm-256color", "HOME": NSTemporaryDirectory()],
+      standardInput: "/dev/null")
+    #expect(result.status == 1)
+    #expect(result.error.contains("not a terminal"))
+    #expect(result.error.split(separator: "\n").count == 1)
+    #expect(!result.output.contains("\u{1B}"))
+  }
+
+  @Test(arguments: ["dumb", "nonexistent", ""])
+  func refusesAnUnusableTerm(term: String) throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(
+      command: "\(app) 2> err; echo $? > status", environment: ["TERM": term])
+    defer { session.close() }
+    try session.waitUntil("the exit status") { session.text(of: "status").hasSuffix("\n") }
+    #expect(session.text(of: "status") == "1\n")
+    let message = session.text(of: "err")
+    #expect(message.hasPrefix("checklists: "))
+    #expect(message.split(separator: "\n").count == 1)
+    #expect(message.contains("TERM"))
+  }
+
+  @Test(arguments: ["SEGV", "ABRT"])
+  func crashSignalGivesTheTerminalBack(signal: String) throws {
+    let session = try startRecordingShell(logOutput: true)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    let shell = try session.panePID()
+    let children = childProcesses(of: shell)
+    try #require(children.count == 1)
+    try runProcess("/bin/kill", ["-\(signal)", "\(children[0])"])
+    // Not the interactive backtracer's 30 s wait: the handler restores and re-raises at once.
+    try session.waitUntil("the shell to record the modes after", timeout: 5) {
+      session.fileExists("after")
+    }
+    let expected = signal == "SEGV" ? 128 + 11 : 128 + 6
+    #expect(session.text(of: "status") == "\(expected)\n")
+    #expect(session.text(of: "before") == session.text(of: "after"))
+    let log = String(decoding: session.loggedOutput(), as: UTF8.self)
+    #expect(log.contains("\u{1B}[?1049l"))
+    #expect(log.contains("\u{1B}[?2004l"))
+  }
+}
