@@ -47,6 +47,13 @@ int ct_install_signal_handlers(void) {
     action.sa_flags = SA_RESTART;
     if (sigaction(signals[index], &action, NULL) != 0) return -1;
   }
+  /* A parent may have started us with signals blocked; we must receive these. */
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+    sigaddset(&unblock, signals[index]);
+  }
+  sigprocmask(SIG_UNBLOCK, &unblock, NULL);
   return pipe_fds[0];
 }
 
@@ -140,6 +147,12 @@ void ct_install_crash_handlers(void) {
     action.sa_flags = SA_ONSTACK | SA_NODEFER;
     sigaction(signals[index], &action, NULL);
   }
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+    sigaddset(&unblock, signals[index]);
+  }
+  sigprocmask(SIG_UNBLOCK, &unblock, NULL);
 }
 
 int ct_window_size(int fd, int *rows, int *columns) {

@@ -20,7 +20,7 @@ import Testing
   private func startRecordingShell(logOutput: Bool = false) throws -> TmuxSession {
     let app = shellQuote(try BuiltProduct.checklists())
     return try TmuxSession(
-      command: "stty -a > before; \(app); echo $? > status; stty -a > after",
+      command: "stty -a > before; \(app); echo $? > status; stty -a > after; echo done > finished",
       logOutput: logOutput, prepare: Self.copyFixture)
   }
 
@@ -50,7 +50,7 @@ import Testing
     defer { session.close() }
     try session.waitFor(text: "Groceries")
     try session.sendKeys("q")
-    try session.waitUntil("the shell to record the modes after") { session.fileExists("after") }
+    try session.waitUntil("the shell to record the modes after") { session.fileExists("finished") }
     #expect(session.text(of: "status") == "0\n")
     #expect(session.text(of: "before") == session.text(of: "after"))
     #expect(!session.text(of: "before").isEmpty)
@@ -104,7 +104,7 @@ import Testing
       prepare: Self.copyFixture)
     defer { session.close() }
     try session.waitFor(text: "READY$")
-    try session.type("\(shellQuote(app)); echo \"exit=$?\"")
+    try session.type(shellQuote(app))
     try session.sendKeys("Enter")
     try session.waitFor(text: "Groceries")
     try addList("Before Suspend", in: session)
@@ -128,6 +128,9 @@ import Testing
     try session.sendKeys("Escape")
     try session.waitFor("All Lists again") { !$0.contains("Add List") && $0.contains("Trips") }
     try session.sendKeys("q")
+    try session.waitFor("the prompt after quitting") { $0.contains("READY$") }
+    try session.type("echo \"exit=$?\"")
+    try session.sendKeys("Enter")
     try session.waitFor(text: "exit=0")
   }
 
@@ -189,7 +192,7 @@ import Testing
     try runProcess("/bin/kill", ["-\(signal)", "\(children[0])"])
     // Not the interactive backtracer's 30 s wait: the handler restores and re-raises at once.
     try session.waitUntil("the shell to record the modes after", timeout: 5) {
-      session.fileExists("after")
+      session.fileExists("finished")
     }
     let expected = signal == "SEGV" ? 128 + 11 : 128 + 6
     #expect(session.text(of: "status") == "\(expected)\n")

@@ -45,8 +45,20 @@ func runProcess(
     for pointer in argv { free(pointer) }
     for pointer in envp { free(pointer) }
   }
+  // Test threads block most signals and a spawned child inherits that mask: reset it, or
+  // the program under test (started through tmux) could never receive SIGTERM.
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var noSignals = sigset_t()
+  sigemptyset(&noSignals)
+  var allSignals = sigset_t()
+  sigfillset(&allSignals)
+  posix_spawnattr_setsigmask(&attributes, &noSignals)
+  posix_spawnattr_setsigdefault(&attributes, &allSignals)
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+  let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
   guard spawned == 0 else {
     throw TmuxError(description: "cannot run \(executable): error \(spawned)")
   }
@@ -247,11 +259,17 @@ final class TmuxSession {
 
   /// Waits for the pane's command to exit and returns its exit status.
   func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
-    try waitUntil("the program to exit", timeout: timeout) { try paneIsDead() }
-    let status = try paneFormat("#{pane_dead_status}")
+    // tmux marks the pane dead at end of output, and knows the status once it reaps the child.
+    var status = ""
+    var signal = ""
+    try waitUntil("the program to exit", timeout: timeout) {
+      guard try paneIsDead() else { return false }
+      status = try paneFormat("#{pane_dead_status}")
+      signal = try paneFormat("#{pane_dead_signal}")
+      return !status.isEmpty || !signal.isEmpty
+    }
     guard let value = Int32(status) else {
-      let signal = try paneFormat("#{pane_dead_signal}")
-      throw TmuxError(description: "no exit status (signal \(signal))")
+      throw TmuxError(description: "the program was killed by signal \(signal)")
     }
     return value
   }
