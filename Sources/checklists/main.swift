@@ -56,7 +56,8 @@ let hooks = TerminalDriverHooks<ChecklistsApp>(
 )
 let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
   ChecklistsApp(
-    model: DataModel(lists: lists), isFirstRun: !FileManager.default.fileExists(atPath: fileURL.path),
+    model: DataModel(lists: lists),
+    isFirstRun: !FileManager.default.fileExists(atPath: fileURL.path),
     size: (width, height), now: Date())
 }
 exit(status)

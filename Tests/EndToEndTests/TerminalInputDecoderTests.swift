@@ -40,15 +40,17 @@ import Testing
   }
 
   @Test func controlChords() {
-    #expect(decode("\u{01}\u{03}\u{13}\u{1A}") == [
-      .key(.control("a")), .key(.control("c")), .key(.control("s")), .key(.control("z")),
-    ])
+    #expect(
+      decode("\u{01}\u{03}\u{13}\u{1A}") == [
+        .key(.control("a")), .key(.control("c")), .key(.control("s")), .key(.control("z")),
+      ])
   }
 
   @Test func tabEnterAndBackspaceAreNotChords() {
-    #expect(decode("\t\r\n\u{7F}\u{08}") == [
-      .key(.tab), .key(.enter), .key(.enter), .key(.backspace), .key(.backspace),
-    ])
+    #expect(
+      decode("\t\r\n\u{7F}\u{08}") == [
+        .key(.tab), .key(.enter), .key(.enter), .key(.backspace), .key(.backspace),
+      ])
   }
 
   @Test func otherControlCodesAreDropped() {
@@ -76,9 +78,10 @@ import Testing
   }
 
   @Test func unknownSequencesAreDropped() {
-    #expect(decode("\u{1B}[12;5Xa\u{1B}[99~b\u{1B}OZc") == [
-      .key(.character("a")), .key(.character("b")), .key(.character("c")),
-    ])
+    #expect(
+      decode("\u{1B}[12;5Xa\u{1B}[99~b\u{1B}OZc") == [
+        .key(.character("a")), .key(.character("b")), .key(.character("c")),
+      ])
   }
 
   @Test func focusReports() {
@@ -86,17 +89,19 @@ import Testing
   }
 
   @Test func cursorSequencesCursesDidNotDecode() {
-    #expect(decode("\u{1B}[A\u{1B}[1;5B\u{1B}OC\u{1B}[3~\u{1B}[5~\u{1B}OP\u{1B}[Z") == [
-      .key(.up), .key(.down), .key(.right), .key(.delete), .key(.pageUp), .key(.function(1)),
-      .key(.backTab),
-    ])
+    #expect(
+      decode("\u{1B}[A\u{1B}[1;5B\u{1B}OC\u{1B}[3~\u{1B}[5~\u{1B}OP\u{1B}[Z") == [
+        .key(.up), .key(.down), .key(.right), .key(.delete), .key(.pageUp), .key(.function(1)),
+        .key(.backTab),
+      ])
   }
 
   @Test func bracketedPasteIsOneEvent() {
     let events = decode("x\u{1B}[200~hello\r\nworld\ttab\u{1B}[201~y")
-    #expect(events == [
-      .key(.character("x")), .paste("hello\nworld\ttab"), .key(.character("y")),
-    ])
+    #expect(
+      events == [
+        .key(.character("x")), .paste("hello\nworld\ttab"), .key(.character("y")),
+      ])
   }
 
   @Test func pasteSpanningSeveralReads() {
@@ -141,9 +146,10 @@ import Testing
     let events = decoder.feed([
       .scalar("a"), .key(.pageDown), .event(.mouse(mouse)), .event(.resize(width: 80, height: 24)),
     ])
-    #expect(events == [
-      .key(.character("a")), .key(.pageDown), .mouse(mouse), .resize(width: 80, height: 24),
-    ])
+    #expect(
+      events == [
+        .key(.character("a")), .key(.pageDown), .mouse(mouse), .resize(width: 80, height: 24),
+      ])
   }
 
   @Test func modifiedCursorKeysByCursesName() {

@@ -240,8 +240,9 @@ public struct InputDecoder: Sendable {
 
   // MARK: - Inside a paste
 
-  private mutating func feedPaste(_ token: InputToken, tail: String?, into events: inout [InputEvent])
-  {
+  private mutating func feedPaste(
+    _ token: InputToken, tail: String?, into events: inout [InputEvent]
+  ) {
     guard case .scalar(let scalar) = token else {
       if case .key(let key) = token {
         switch key {

@@ -81,7 +81,8 @@ public final class Terminal {
 
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let palette = Palette.make(useColor: !noColor && has_colors())
-    let mask = cn_button1_pressed() | cn_button1_clicked() | cn_button4_pressed()
+    let mask =
+      cn_button1_pressed() | cn_button1_clicked() | cn_button4_pressed()
       | cn_button5_pressed()
     mousemask(mask, nil)
     mouseinterval(0)

@@ -142,10 +142,13 @@ final class TmuxSession {
     var variables = [
       "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
       "XDG_DATA_HOME": dataHome.path, "XDG_STATE_HOME": stateHome.path,
-      "HOME": directory.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      "HOME": directory.path,
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
     ]
     for (key, value) in environment { variables[key] = value }
-    let assignments = variables.sorted { $0.key < $1.key }.map { shellQuote("\($0.key)=\($0.value)") }
+    let assignments = variables.sorted { $0.key < $1.key }.map {
+      shellQuote("\($0.key)=\($0.value)")
+    }
     let inner = logOutput ? "read _ready; \(command)" : command
     let paneCommand =
       "cd \(shellQuote(directory.path)) && exec env -i \(assignments.joined(separator: " ")) "
