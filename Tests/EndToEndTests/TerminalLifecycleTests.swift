@@ -216,3 +216,52 @@ import Testing
     #expect(log.contains("\u{1B}[?2004l"))
   }
 }
+
+/// What the program shows and accepts through the terminal: bracketed paste and colours.
+@Suite(.serialized) struct TerminalScreenTests {
+  private static func copyFixture(into folder: URL) throws {
+    try FileManager.default.copyItem(
+      at: URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist"),
+      to: folder.appendingPathComponent("Checklists.plist"))
+  }
+
+  @Test func bracketedPasteArrivesAsTextNotKeys() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(
+      command: "\(app); echo $? > status", prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    try session.sendKeys("a")
+    try session.waitFor(text: "Add List")
+    // tmux wraps the buffer in ESC[200~ … ESC[201~ only when the program turned the mode on;
+    // the "q" inside must not quit.
+    try runProcess("/usr/bin/tmux", ["-L", session.socketName, "set-buffer", "Pasted q name"])
+    try runProcess("/usr/bin/tmux", ["-L", session.socketName, "paste-buffer", "-p", "-t", "t"])
+    try session.waitFor(text: "Pasted q name")
+    #expect(!session.fileExists("status"))
+  }
+
+  @Test(arguments: [["NO_COLOR": "1"], ["TERM": "vt100"]])
+  func withoutColourRolesBecomeAttributes(environment: [String: String]) throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(
+      command: "\(app); echo $? > status", environment: environment, prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    let screen = try session.capture(escapes: true)
+    let colours = ["\u{1B}[30m", "\u{1B}[36m", "\u{1B}[46m", "\u{1B}[47m", "\u{1B}[32m"]
+    for colour in colours { #expect(!screen.contains(colour)) }
+    #expect(screen.contains("\u{1B}[1m"))  // the bold title
+    #expect(screen.contains("7m"))  // the reversed selection
+  }
+
+  @Test func withColourRolesUseColourPairs() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    let screen = try session.capture(escapes: true)
+    #expect(screen.contains("\u{1B}[36m"))  // the cyan title
+    #expect(screen.contains("\u{1B}[46m"))  // the cyan selection
+  }
+}

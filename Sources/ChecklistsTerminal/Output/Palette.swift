@@ -9,6 +9,9 @@ struct Palette {
     var pair: Int16
     /// Attributes the role always adds.
     var attributes: TextAttributes
+    /// Whether the pair sets a background, which already highlights: a cell's reverse is
+    /// dropped so it does not undo the highlight.
+    var hasBackground = false
   }
 
   private let looks: [ColorRole: Look]
@@ -20,7 +23,9 @@ struct Palette {
 
   /// The curses attributes for a cell style (without the colour pair).
   func cursesAttributes(for style: CellStyle) -> attr_t {
-    let attributes = style.attributes.union(look(for: style.color).attributes)
+    let look = look(for: style.color)
+    var attributes = style.attributes.union(look.attributes)
+    if look.hasBackground { attributes.remove(.reverse) }
     var result = cn_a_normal()
     if attributes.contains(.bold) { result |= cn_a_bold() }
     if attributes.contains(.dim) { result |= cn_a_dim() }
@@ -76,7 +81,7 @@ struct Palette {
         let (foreground, background, attributes) = colors(for: role)
         let pair = Int16(offset)
         if init_pair(pair, foreground, background) == OK {
-          looks[role] = Look(pair: pair, attributes: attributes)
+          looks[role] = Look(pair: pair, attributes: attributes, hasBackground: background >= 0)
           continue
         }
       }

@@ -109,6 +109,8 @@ final class TmuxSession {
   /// The raw bytes the pane's program wrote, when logging was asked for.
   let logFile: URL
   private let socket: String
+  /// The private tmux socket name (`tmux -L`).
+  var socketName: String { socket }
   private let tmux = "/usr/bin/tmux"
   private var isClosed = false
 
