@@ -27,17 +27,27 @@ extension ChecklistsApp {
     renderStatus(into: &grid)
   }
 
-  /// The title bar on the top row.
-  func renderTitle(_ title: String, right: String = "", into grid: inout CellGrid) {
+  /// The title bar on the top row: `title` (cut short first), then `suffix`, then `right`.
+  func renderTitle(
+    _ title: String, suffix: String = "", right: String = "", into grid: inout CellGrid
+  ) {
     let style = CellStyle(color: .title, attributes: [.bold])
     grid.fill(row: 0, column: 0, width: grid.width, style: style)
     var end = grid.width - 1
-    if !right.isEmpty && DisplayWidth.of(right) < grid.width / 2 {
+    if !right.isEmpty && DisplayWidth.of(right) < grid.width / 3 {
       end =
         grid.drawRightAligned(
-          right, row: 0, end: grid.width - 1, maxWidth: grid.width / 2, style: style) - 1
+          right, row: 0, end: grid.width - 1, maxWidth: grid.width / 3, style: style) - 1
     }
-    grid.draw(title, row: 0, column: 1, width: max(end - 1, 0), style: style)
+    let available = max(end - 1, 0)
+    let suffixWidth = DisplayWidth.of(suffix)
+    if suffixWidth + 8 <= available {
+      let used = grid.draw(
+        title, row: 0, column: 1, width: available - suffixWidth, style: style)
+      grid.draw(suffix, row: 0, column: 1 + used, width: suffixWidth, style: style)
+    } else {
+      grid.draw(title + suffix, row: 0, column: 1, width: available, style: style)
+    }
   }
 
   /// The status line on the bottom row: a prompt, the filter being typed, a message or hints.
@@ -134,11 +144,10 @@ extension ChecklistsApp {
     guard let list = dataModel.list(withID: state.listID) else { return }
     let remaining = list.uncheckedCount
     let total = list.items.count
-    var title = "\(list.name) — \(remaining) of \(total) remaining"
-    if total == 0 { title = "\(list.name) — no items" }
+    let suffix = total == 0 ? " — no items" : " — \(remaining) of \(total) remaining"
     var right = filterNote(state.browser)
     if state.dueOrder != nil { right = right.isEmpty ? "by due date" : "\(right) · by due date" }
-    renderTitle(title, right: right, into: &grid)
+    renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     let count = state.browser.rowCount(total: total)
     if total == 0 {
       renderCentered("No items yet. Press a to add an item", into: &grid)
@@ -179,7 +188,7 @@ extension ChecklistsApp {
         }
         textEnd =
           grid.drawRightAligned(
-            due, row: y, end: grid.width - 1, maxWidth: grid.width / 3, style: dueStyle) - 1
+            due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
       grid.draw(item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
     }
