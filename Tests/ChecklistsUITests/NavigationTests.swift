@@ -310,10 +310,12 @@ import Testing
 @Suite struct MouseTests {
   @Test func clickSelectsAndTheCheckColumnToggles() {
     var app = makeApp(checklistIndex: 1)
-    _ = app.handle(.mouse(MouseEvent(kind: .press, position: GridPosition(row: 3, column: 10))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 3, column: 10))), now: testNow)
     #expect(app.selectedItemIndex == 2)
     #expect(app.openList?.items[2].checked == false)
-    _ = app.handle(.mouse(MouseEvent(kind: .press, position: GridPosition(row: 2, column: 1))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 2, column: 1))), now: testNow)
     #expect(app.selectedItemIndex == 1)
     #expect(app.openList?.items[1].checked == false)
   }
@@ -321,18 +323,22 @@ import Testing
   @Test func wheelScrolls() {
     let many = (0..<100).map { item("Item \($0)", id: $0) }
     var app = makeApp(DataModel(lists: [Checklist(name: "Big", items: many)]), checklistIndex: 0)
-    _ = app.handle(.mouse(MouseEvent(kind: .wheelDown, position: GridPosition(row: 3, column: 3))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .wheelDown, position: GridPosition(row: 3, column: 3))), now: testNow)
     #expect(app.open?.browser.top == 3)
     #expect(app.open?.browser.selected == 3)
-    _ = app.handle(.mouse(MouseEvent(kind: .wheelUp, position: GridPosition(row: 3, column: 3))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .wheelUp, position: GridPosition(row: 3, column: 3))), now: testNow)
     #expect(app.open?.browser.top == 0)
   }
 
   @Test func clickOnAllListsSelects() {
     var app = makeApp()
-    _ = app.handle(.mouse(MouseEvent(kind: .press, position: GridPosition(row: 3, column: 5))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 3, column: 5))), now: testNow)
     #expect(app.allLists.selected == 2)
-    _ = app.handle(.mouse(MouseEvent(kind: .press, position: GridPosition(row: 9, column: 5))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 9, column: 5))), now: testNow)
     #expect(app.allLists.selected == 2)
   }
 }

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct ControlPayloadTests {
   static let payloads = [
-    "\u{1B}]0;evil\u{07}", "\u{1B}]52;c;ZXZpbA==\u{07}", "\u{1B}[2J", "nul\u{00}del\u{7F}c1\u{9B}31m",
+    "\u{1B}]0;evil\u{07}", "\u{1B}]52;c;ZXZpbA==\u{07}", "\u{1B}[2J",
+    "nul\u{00}del\u{7F}c1\u{9B}31m",
     "\u{202E}txt.exe\u{202C}", "hidden\u{200B}\u{2060}\u{FEFF}",
   ]
 

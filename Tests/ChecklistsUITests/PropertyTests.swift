@@ -59,14 +59,16 @@ struct SeededGenerator: RandomNumberGenerator {
     case 85..<88:
       return .paste((Self.words.randomElement(using: &rng) ?? "") + "\n\t\u{07}")
     case 88..<90:
-      return .resize(width: Int.random(in: 0...90, using: &rng), height: Int.random(in: 0...30, using: &rng))
+      return .resize(
+        width: Int.random(in: 0...90, using: &rng), height: Int.random(in: 0...30, using: &rng))
     case 90..<94:
       let kinds: [MouseEvent.Kind] = [.press, .wheelUp, .wheelDown]
       return .mouse(
         MouseEvent(
           kind: kinds.randomElement(using: &rng) ?? .press,
           position: GridPosition(
-            row: Int.random(in: -1...30, using: &rng), column: Int.random(in: -1...90, using: &rng))))
+            row: Int.random(in: -1...30, using: &rng), column: Int.random(in: -1...90, using: &rng))
+        ))
     case 94..<96:
       return .saveFinished(SaveOutcome(succeeded: Bool.random(using: &rng), message: "saved"))
     case 96..<98:
@@ -112,7 +114,10 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         var grid = CellGrid(width: app.width, height: app.height)
         app.render(into: &grid, now: now)
-        #expect(grid.cells.allSatisfy { !$0.text.unicodeScalars.contains { SafeText.isControl($0.value) } })
+        #expect(
+          grid.cells.allSatisfy {
+            !$0.text.unicodeScalars.contains { SafeText.isControl($0.value) }
+          })
       }
     }
     // Leave any form, help, prompt or filter, then undo everything and redo everything.

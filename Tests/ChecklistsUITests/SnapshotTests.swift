@@ -167,17 +167,17 @@ import Testing
          Help                                            Esc closes
          Keys: Checklist
 
-           Space x       check / uncheck the item (or click its ch…
+           Space x       check / uncheck the item (or click its
+                         check mark)
            a             add an item
            e Enter       edit the item
            d Delete      delete the item (u undoes)
-           J / K         move the item down / up (manual order onl…
-           s             sort by due date (reminders first) / manu…
-           Esc h Left    back to All Lists (Esc clears a filter fi…
-           Up/Down k/j   previous / next row
-           PgUp/PgDn     page up / down
-           Home/End g/G  first / last row
-           /             filter as you type (Enter keeps it, Esc c…
+           J / K         move the item down / up (manual order
+                         only)
+           s             sort by due date (reminders first) /
+                         manual order
+           Esc h Left    back to All Lists (Esc clears a filter
+                         first)
         Esc close  Up/Down scroll
         """)
   }

@@ -32,7 +32,8 @@ import Testing
   @Test func deleteItem() { roundTrip([.down, .character("d")], undid: "delete \"Bread\"") }
 
   @Test func editItem() {
-    roundTrip([.character("e"), .control("u")], text: "Oat milk", then: [.enter],
+    roundTrip(
+      [.character("e"), .control("u")], text: "Oat milk", then: [.enter],
       undid: "edit \"Oat milk\"")
   }
 
@@ -47,7 +48,8 @@ import Testing
   }
 
   @Test func editList() {
-    roundTrip(from: -1, [.character("e"), .control("u")], text: "Aaa", then: [.enter],
+    roundTrip(
+      from: -1, [.character("e"), .control("u")], text: "Aaa", then: [.enter],
       undid: "rename list \"Chores\" to \"Aaa\"")
   }
 

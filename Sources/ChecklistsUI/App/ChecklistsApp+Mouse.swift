@@ -5,8 +5,9 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
     guard help == nil, form == nil, confirmDelete == nil else { return }
-    if var state = open, let list = dataModel.list(withID: state.listID) {
-      let total = list.items.count
+    if var state = open, let listIndex = dataModel.index(ofList: state.listID) {
+      let listID = state.listID
+      let total = dataModel.lists[listIndex].items.count
       switch mouse.kind {
       case .wheelUp, .wheelDown:
         scroll(&state.browser, down: mouse.kind == .wheelDown, total: total)
@@ -18,7 +19,7 @@ extension ChecklistsApp {
         state.browser.selected = row
         open = state
         if mouse.position.column < 4, let index = state.browser.index(ofRow: row),
-          let change = dataModel.toggleItem(listID: list.id, at: index)
+          let change = dataModel.toggleItem(listID: listID, at: index)
         {
           commit(change, now: now)
         }

@@ -142,7 +142,8 @@ public struct ChecklistsApp: TerminalProgram {
       open = nil
     }
     if var help {
-      help.top = min(max(help.top, 0), max(helpLines(help.context).count - contentRows, 0))
+      help.top = min(
+        max(help.top, 0), max(helpLines(help.context, width: width - 2).count - contentRows, 0))
       self.help = help
     }
   }
@@ -219,7 +220,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .pageUp: state.top -= contentRows
     case .pageDown, .character(" "): state.top += contentRows
     case .home, .character("g"): state.top = 0
-    case .end, .character("G"): state.top = helpLines(state.context).count
+    case .end, .character("G"): state.top = helpLines(state.context, width: width - 2).count
     default: break
     }
     if help != nil { help = state }

@@ -61,6 +61,12 @@ extension ChecklistsApp {
       grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
       return
     }
+    if let id = confirmDelete, let list = dataModel.list(withID: id) {
+      let style = CellStyle(color: .accent, attributes: [.bold])
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw(deletePrompt(for: list), row: row, column: 0, width: grid.width, style: style)
+      return
+    }
     if let status {
       let style = CellStyle(color: status.isError ? .error : .status)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
@@ -198,7 +204,7 @@ extension ChecklistsApp {
 
   func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
     renderTitle("Help", right: "Esc closes", into: &grid)
-    let lines = helpLines(state.context)
+    let lines = helpLines(state.context, width: grid.width - 2)
     let rows = grid.height - 2
     let top = min(max(state.top, 0), max(lines.count - rows, 0))
     for screenRow in 0..<rows where top + screenRow < lines.count {
