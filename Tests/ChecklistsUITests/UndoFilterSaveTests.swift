@@ -247,3 +247,12 @@ import Testing
     #expect(app.statusMessage == "No reminder has fired yet")
   }
 }
+
+@Suite struct ReminderStatusTests {
+  @Test func aKeyPressedAsAReminderFiresDoesNotHideIt() {
+    var app = makeApp()
+    let due = testNow.addingTimeInterval(30 * 60)
+    #expect(app.handle(.key(.down), now: due) == [.bell])
+    #expect(app.statusMessage?.contains("Pay rent") == true)
+  }
+}

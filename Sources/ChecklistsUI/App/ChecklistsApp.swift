@@ -95,13 +95,12 @@ public struct ChecklistsApp: TerminalProgram {
   /// Updates the state for one event at time `now`; returns what the driver must do.
   public mutating func handle(_ event: InputEvent, now: Date) -> [Effect] {
     var effects: [Effect] = []
+    if case .key(let key) = event, !key.isControl {
+      status = nil
+    }
     effects += fireReminders(now: now)
     switch event {
     case .key(let key):
-      if case .control = key {
-      } else {
-        status = nil
-      }
       effects += handleKey(key, now: now)
     case .paste(let text):
       handlePaste(text, now: now)
@@ -241,5 +240,13 @@ public struct ChecklistsApp: TerminalProgram {
     }
     browser.clamp(total: total, visibleRows: contentRows)
     return true
+  }
+}
+
+extension Key {
+  /// Whether this is a control chord (these leave the status line message alone).
+  var isControl: Bool {
+    if case .control = self { return true }
+    return false
   }
 }
