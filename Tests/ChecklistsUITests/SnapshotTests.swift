@@ -51,7 +51,7 @@ import Testing
          [groc]   Groceries         2 Remaining
          [trip]   Trips               All Done!
 
-        Enter open  a add  e edit  d delete  / …
+        Enter open  a add  e edit  d delete  / ~
         """)
   }
 
@@ -188,9 +188,9 @@ import Testing
     app.type("e")
     #expect(
       app.screen() == """
-         Groceries — 2 of 3 remaining filter: e
+         Groceries - 2 of 3 remaining filter: e
         [x] Bread
-        [ ] Pay rent       Fri 15 Jan 2027, 08…
+        [ ] Pay rent       Fri 15 Jan 2027, 08~
 
 
 

@@ -147,7 +147,7 @@ extension ChecklistsApp {
 
   /// Text in quotes, cut short when long.
   func quoted(_ text: String) -> String {
-    let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
+    let short = text.count > 40 ? String(text.prefix(39)) + glyphs.ellipsis : text
     return "\"\(short)\""
   }
 }

@@ -25,6 +25,16 @@ extension ChecklistsApp {
       renderAllLists(into: &grid)
     }
     renderStatus(into: &grid)
+    if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
+  }
+
+  /// With ASCII glyphs, the `…` that ends cut text becomes `~`.
+  static func replaceEllipses(in grid: inout CellGrid) {
+    for row in 0..<grid.height {
+      for column in 0..<grid.width where grid[row, column].text == "…" {
+        grid[row, column].text = "~"
+      }
+    }
   }
 
   /// The title bar on the top row: `title` (cut short first), then `suffix`, then `right`.
@@ -150,9 +160,12 @@ extension ChecklistsApp {
     guard let list = dataModel.list(withID: state.listID) else { return }
     let remaining = list.uncheckedCount
     let total = list.items.count
-    let suffix = total == 0 ? " — no items" : " — \(remaining) of \(total) remaining"
+    let dash = glyphs.dash
+    let suffix = total == 0 ? " \(dash) no items" : " \(dash) \(remaining) of \(total) remaining"
     var right = filterNote(state.browser)
-    if state.dueOrder != nil { right = right.isEmpty ? "by due date" : "\(right) · by due date" }
+    if state.dueOrder != nil {
+      right = right.isEmpty ? "by due date" : "\(right) \(glyphs.dot) by due date"
+    }
     renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     let count = state.browser.rowCount(total: total)
     if total == 0 {
@@ -252,7 +265,7 @@ extension ChecklistsApp {
       if rowDue + 1 < grid.height - 1 {
         if let date = form.dueDate {
           grid.draw(
-            "→ " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
+            glyphs.arrow + " " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
             width: fieldWidth,
             style: CellStyle(color: .dim))
         } else {
