@@ -4,7 +4,17 @@ import Foundation
 /// The Checklists app as a pure state machine: keys in, effects out, screens drawn into a grid.
 ///
 /// Screens mirror the iPhone app: All Lists, a Checklist, Item detail, List detail (with its
-/// icon picker) and Help. Every edit is a `ModelChange` kept for undo (`u`) and redo (Ctrl-R).
+/// icon picker) and Help (`?` lists every key of the screen). Every edit is a `ModelChange`
+/// kept for undo (`u`) and redo (Ctrl-R); undo shows the list and row it touched.
+///
+/// Choices worth knowing:
+/// - Deleting a list asks `Delete list "X" with N items? y/n` (a list can hold much work, even
+///   if undo would bring it back); deleting an item does not ask (u undoes it).
+/// - Control characters in data are drawn as Control Pictures (`␛` for ESC), see `SafeText`.
+/// - By due date (`s`) shows items with Remind Me on by due date first, then the others in
+///   manual order; moving items (J/K) needs manual order.
+/// - Cost per key and per frame does not grow with the number of items: only visible rows are
+///   drawn; filtering and due-date ordering are computed once per filter keystroke or change.
 public struct ChecklistsApp: TerminalProgram {
   /// The data to save.
   public internal(set) var dataModel: DataModel
