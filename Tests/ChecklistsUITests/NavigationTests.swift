@@ -342,3 +342,51 @@ import Testing
     #expect(app.allLists.selected == 2)
   }
 }
+
+@Suite struct LargeListTests {
+  func bigApp(_ count: Int, sortByDue: Set<String> = []) -> ChecklistsApp {
+    let items = (0..<count).map {
+      item(
+        "Item \($0)", checked: $0 % 2 == 0, dueInMinutes: Double(count - $0), remind: $0 % 3 == 0,
+        id: $0)
+    }
+    return makeApp(
+      DataModel(lists: [Checklist(name: "Big", items: items)]), checklistIndex: 0,
+      sortByDue: sortByDue)
+  }
+
+  @Test func pagesThroughAChecklist() {
+    var app = bigApp(100)
+    app.press(.pageDown)
+    #expect(app.selectedItemIndex == 13)
+    app.press(.pageDown, .character("j"))
+    #expect(app.selectedItemIndex == 27)
+    app.press(.pageUp, .character("k"))
+    #expect(app.selectedItemIndex == 13)
+    app.press(.character("G"))
+    #expect(app.selectedItemIndex == 99)
+    #expect(app.grid().rowText(13).contains("Item 99"))
+    app.press(.character("g"))
+    #expect(app.selectedItemIndex == 0)
+    app.press(.end, .home)
+    #expect(app.open?.browser.top == 0)
+  }
+
+  @Test func aHundredThousandItems() {
+    var app = bigApp(100_000)
+    #expect(app.screen().contains("Big — 50000 of 100000 remaining"))
+    app.press(.end, .character("x"))
+    #expect(app.openList?.uncheckedCount == 49_999)
+    #expect(app.grid().rowText(13).contains("Item 99999"))
+    app.press(.character("u"))
+    #expect(app.openList?.uncheckedCount == 50_000)
+    app.press(.character("/"))
+    app.type("Item 9999")
+    #expect(app.open?.browser.rows?.count == 11)
+    app.press(.enter, .character("s"))
+    #expect(app.open?.browser.rows?.first == 99_999)
+    app.press(.escape)
+    #expect(app.open?.browser.rows?.count == 100_000)
+    #expect(app.selectedItemIndex == 99_999)
+  }
+}
