@@ -112,6 +112,13 @@ struct SeededGenerator: RandomNumberGenerator {
         for list in app.dataModel.lists {
           #expect(list.uncheckedCount == list.items.filter { !$0.checked }.count)
         }
+        if let open = app.open, let list = app.dataModel.list(withID: open.listID) {
+          let expected = RowOrder.compute(
+            items: list.items, byDue: app.sortByDue.contains(list.name),
+            filter: open.browser.filter)
+          #expect(open.dueOrder == expected.dueOrder)
+          #expect(open.browser.rows == expected.rows)
+        }
         var grid = CellGrid(width: app.width, height: app.height)
         app.render(into: &grid, now: now)
         #expect(
@@ -142,5 +149,52 @@ struct SeededGenerator: RandomNumberGenerator {
     }
     #expect(app.dataModel == final, "redo-all did not return to the final model")
     #expect(undos > 0)
+  }
+}
+
+@Suite struct RowOrderTests {
+  @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
+  func incrementalUpdatesMatchAFullComputation(seed: UInt64) {
+    var rng = SeededGenerator(seed: seed)
+    let texts = ["apple", "Banana", "cherry", "APPLE pie", "日本", "1 egg", "e\u{301}clair"]
+    let filters: [String?] = [nil, "a", "apple", "1", "É"]
+    let filter = filters.randomElement(using: &rng) ?? nil
+    let byDue = Bool.random(using: &rng)
+    var model = DataModel(lists: [Checklist(name: "L")])
+    let listID = model.lists[0].id
+    func randomItem(_ model: inout DataModel) -> ChecklistItem {
+      model.makeItem(
+        text: texts.randomElement(using: &rng) ?? "", checked: Bool.random(using: &rng),
+        dueDate: testNow.addingTimeInterval(Double(Int.random(in: 0...20, using: &rng) * 60)),
+        shouldRemind: Bool.random(using: &rng))
+    }
+    var order = RowOrder.compute(items: [], byDue: byDue, filter: filter)
+    for _ in 0..<1500 {
+      let count = model.lists[0].items.count
+      var change: ModelChange?
+      switch Int.random(in: 0..<10, using: &rng) {
+      case 0..<4:
+        let made = randomItem(&model)
+        change = model.insertItem(made, listID: listID, at: Int.random(in: 0...count, using: &rng))
+      case 4..<6 where count > 0:
+        change = model.deleteItem(listID: listID, at: Int.random(in: 0..<count, using: &rng))
+      case 6..<9 where count > 0:
+        var replacement = randomItem(&model)
+        let index = Int.random(in: 0..<count, using: &rng)
+        replacement.itemID = model.lists[0].items[index].itemID
+        change = model.replaceItem(listID: listID, at: index, with: replacement)
+      case 9 where count > 1:
+        change = model.moveItem(
+          listID: listID, from: Int.random(in: 0..<count, using: &rng),
+          to: Int.random(in: 0..<count, using: &rng))
+      default: break
+      }
+      guard let change, model.apply(change) else { continue }
+      let items = model.lists[0].items
+      let full = RowOrder.compute(items: items, byDue: byDue, filter: filter)
+      order = RowOrder.update(order, filter: filter, change: change, items: items) ?? full
+      #expect(order == full)
+      if order != full { return }
+    }
   }
 }

@@ -269,42 +269,14 @@ extension ChecklistsApp {
   /// Recomputes the open list's order and filter: O(n), only when the list or the view changed.
   mutating func refreshOpenRows(keepItem: Int?) {
     guard var state = open, let list = dataModel.list(withID: state.listID) else { return }
-    if sortByDue.contains(list.name) {
-      state.dueOrder = Self.dueOrder(of: list)
-    } else {
-      state.dueOrder = nil
-    }
-    if let filter = state.browser.filter {
-      var rows: [Int] = []
-      let base = state.dueOrder ?? Array(list.items.indices)
-      for index in base
-      where list.items[index].text.range(of: filter, options: .caseInsensitive) != nil {
-        rows.append(index)
-      }
-      state.browser.rows = rows
-    } else {
-      state.browser.rows = state.dueOrder
-    }
+    let order = RowOrder.compute(
+      items: list.items, byDue: sortByDue.contains(list.name), filter: state.browser.filter)
+    state.dueOrder = order.dueOrder
+    state.browser.rows = order.rows
     if let keepItem, let row = state.browser.row(ofIndex: keepItem, total: list.items.count) {
       state.browser.selected = row
     }
     state.browser.clamp(total: list.items.count, visibleRows: contentRows)
     open = state
-  }
-
-  /// Items with reminders by due date first, then the others in manual order.
-  static func dueOrder(of list: Checklist) -> [Int] {
-    let items = list.items
-    var reminding: [Int] = []
-    var others: [Int] = []
-    for index in items.indices {
-      if items[index].shouldRemind { reminding.append(index) } else { others.append(index) }
-    }
-    reminding.sort { lhs, rhs in
-      let left = items[lhs].dueDate
-      let right = items[rhs].dueDate
-      return left == right ? lhs < rhs : left < right
-    }
-    return reminding + others
   }
 }
