@@ -199,3 +199,21 @@ import Testing
         """)
   }
 }
+
+@Suite struct AsciiTests {
+  @Test func asciiModeDrawsOnlyAsciiForItsOwnMarks() {
+    for size in [(60, 15), (10, 3)] {
+      var app = makeApp(width: size.0, height: size.1, ascii: true)
+      var screens = [app.screen()]
+      app.press(.down, .enter)
+      screens.append(app.screen())
+      app.press(.character("a"))
+      screens.append(app.screen())
+      app.press(.escape, .escape, .character("e"), .tab, .enter)
+      screens.append(app.screen())
+      for screen in screens {
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII }, "\(screen)")
+      }
+    }
+  }
+}

@@ -10,6 +10,7 @@ extension ChecklistsApp {
     grid = CellGrid(width: grid.width, height: grid.height)
     guard grid.width >= Self.minimumSize.width, grid.height >= Self.minimumSize.height else {
       grid.draw("Terminal too small", row: 0, column: 0, width: grid.width)
+      if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
       return
     }
     if let help {
