@@ -256,3 +256,17 @@ import Testing
     #expect(app.statusMessage?.contains("Pay rent") == true)
   }
 }
+
+@Suite struct OverlappingSaveTests {
+  @Test func savesFinishInTheOrderAskedFor() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("x"), .control("s"), .character("x"), .control("s"))
+    _ = app.handle(.saveFinished(SaveOutcome(succeeded: true, message: "Saved")), now: testNow)
+    #expect(app.isDirty)
+    _ = app.handle(.saveFinished(SaveOutcome(succeeded: false, message: "failed")), now: testNow)
+    #expect(app.isDirty)
+    app.press(.control("s"))
+    _ = app.handle(.saveFinished(SaveOutcome(succeeded: true, message: "Saved")), now: testNow)
+    #expect(!app.isDirty)
+  }
+}

@@ -40,7 +40,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// Counts applied changes; the model is saved when `savedVersion` equals it.
   var version = 0
   var savedVersion = 0
-  var pendingSaveVersion: Int?
+  /// The versions of the saves asked for and not yet finished, oldest first.
+  var pendingSaves: [Int] = []
 
   var reminders: ReminderTracker
   var lastReminder: (listID: Checklist.ID, itemID: Int)?
@@ -124,8 +125,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .focusGained, .tick:
       break
     case .saveFinished(let outcome):
-      let saved = pendingSaveVersion ?? version
-      pendingSaveVersion = nil
+      let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
     }
@@ -135,7 +135,7 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   mutating func requestSave() -> Effect {
-    pendingSaveVersion = version
+    pendingSaves.append(version)
     return .save
   }
 
