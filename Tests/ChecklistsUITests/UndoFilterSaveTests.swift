@@ -270,3 +270,25 @@ import Testing
     #expect(!app.isDirty)
   }
 }
+
+@Suite struct ReminderReArmTests {
+  @Test func aNewDueDateArmsTheReminderAgain() {
+    var app = makeApp(checklistIndex: 1)
+    let due = testNow.addingTimeInterval(30 * 60)
+    #expect(app.handle(.tick, now: due) == [.bell])
+    app.press(.end, .enter, .backTab, .character("+"), .enter, now: due)
+    let later = due.addingTimeInterval(86_400)
+    #expect(app.nextWakeUp(after: due) == later)
+    #expect(app.handle(.tick, now: later.addingTimeInterval(-1)) == [])
+    #expect(app.handle(.tick, now: later) == [.bell])
+  }
+
+  @Test func changingOnlyTheTextDoesNotRingAgain() {
+    var app = makeApp(checklistIndex: 1)
+    let due = testNow.addingTimeInterval(30 * 60)
+    #expect(app.handle(.tick, now: due) == [.bell])
+    app.press(.end, .enter, .character("!"), now: due)
+    #expect(app.press(.enter, now: due) == [])
+    #expect(app.handle(.tick, now: due.addingTimeInterval(60)) == [])
+  }
+}
