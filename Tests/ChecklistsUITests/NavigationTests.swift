@@ -332,6 +332,56 @@ import Testing
     #expect(app.open?.browser.top == 0)
   }
 
+  func click(_ app: inout ChecklistsApp, row: Int, column: Int = 20, kind: MouseEvent.Kind = .press)
+  {
+    let event = MouseEvent(kind: kind, position: GridPosition(row: row, column: column))
+    _ = app.handle(.mouse(event), now: testNow)
+  }
+
+  @Test func clicksInTheItemForm() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    click(&app, row: 4)
+    guard case .item(let form) = app.form else {
+      Issue.record("no item form")
+      return
+    }
+    #expect(form.focus == .remind)
+    #expect(form.remind)
+    click(&app, row: 6)
+    if case .item(let form) = app.form { #expect(form.focus == .due) }
+    click(&app, row: 2)
+    if case .item(let form) = app.form { #expect(form.focus == .text) }
+  }
+
+  @Test func clicksInTheListFormPickAnIcon() {
+    var app = makeApp()
+    app.press(.character("a"))
+    app.type("Cats")
+    click(&app, row: 4)
+    click(&app, row: 5, kind: .wheelDown)
+    click(&app, row: 5 + 8)
+    guard case .list(let form) = app.form else {
+      Issue.record("no list form")
+      return
+    }
+    #expect(form.picker == nil)
+    #expect(form.iconName == "Photos")
+    click(&app, row: 2)
+    app.press(.enter)
+    #expect(app.dataModel.lists.first { $0.name == "Cats" }?.iconName == "Photos")
+  }
+
+  @Test func wheelScrollsHelp() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("?"))
+    click(&app, row: 5, kind: .wheelDown)
+    #expect(app.help?.top == 3)
+    click(&app, row: 5, kind: .wheelUp)
+    click(&app, row: 5, kind: .wheelUp)
+    #expect(app.help?.top == 0)
+  }
+
   @Test func clickOnAllListsSelects() {
     var app = makeApp()
     _ = app.handle(

@@ -230,6 +230,20 @@ extension ChecklistsApp {
 
   // MARK: - Forms
 
+  /// The rows of the item form's Text, Remind Me and Due Date fields.
+  static func itemFormRows(height: Int) -> (text: Int, remind: Int, due: Int) {
+    (2, min(4, height - 2), min(6, height - 2))
+  }
+
+  /// The row of the list form's Icon field (the picker opens below it).
+  static func listFormIconRow(height: Int) -> Int { min(4, height - 2) }
+
+  /// The first icon the picker shows so that the selected one is on screen.
+  static func pickerTop(selection: Int, height: Int) -> Int {
+    let rows = max(height - 1 - (listFormIconRow(height: height) + 1), 1)
+    return min(max(selection - rows + 1, 0), max(IconName.allCases.count - rows, 0))
+  }
+
   /// A label and where fields start.
   static let labelWidth = 11
 
@@ -243,9 +257,7 @@ extension ChecklistsApp {
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    let rowText = 2
-    let rowRemind = min(4, grid.height - 2)
-    let rowDue = min(6, grid.height - 2)
+    let (rowText, rowRemind, rowDue) = Self.itemFormRows(height: grid.height)
     drawLabel("Text", row: rowText, focused: form.focus == .text, into: &grid)
     grid.drawField(
       form.text, row: rowText, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
@@ -286,7 +298,7 @@ extension ChecklistsApp {
       form.name, row: 2, column: Self.labelWidth, width: fieldWidth,
       style: CellStyle(color: .normal, attributes: [.underline]),
       focused: form.focus == .name && form.picker == nil)
-    let iconRow = min(4, grid.height - 2)
+    let iconRow = Self.listFormIconRow(height: grid.height)
     drawLabel("Icon", row: iconRow, focused: form.focus == .icon, into: &grid)
     let iconStyle = CellStyle(
       color: .normal, attributes: form.focus == .icon && form.picker == nil ? [.reverse] : [])
@@ -296,7 +308,7 @@ extension ChecklistsApp {
     let icons = IconName.allCases
     let first = iconRow + 1
     let rows = max(grid.height - 1 - first, 1)
-    let top = min(max(selection - rows + 1, 0), max(icons.count - rows, 0))
+    let top = Self.pickerTop(selection: selection, height: grid.height)
     for screenRow in 0..<rows where top + screenRow < icons.count {
       let index = top + screenRow
       let icon = icons[index]
