@@ -108,19 +108,21 @@ extension ChecklistsApp {
         text: "Can't read the due date: \(form.dueError ?? "unknown")", isError: true)
       return
     }
-    guard let list = dataModel.list(withID: form.listID) else {
+    guard let listIndex = dataModel.index(ofList: form.listID) else {
       self.form = nil
       return
     }
+    let listID = form.listID
+    let count = dataModel.lists[listIndex].items.count
     self.form = nil
     if let index = form.itemIndex, let original = form.original {
-      guard list.items.indices.contains(index), list.items[index].itemID == original.itemID
+      guard index < count, dataModel.lists[listIndex].items[index].itemID == original.itemID
       else { return }
       var item = original
       item.text = form.text.text
       item.shouldRemind = form.remind
       item.dueDate = dueDate
-      guard let change = dataModel.replaceItem(listID: list.id, at: index, with: item) else {
+      guard let change = dataModel.replaceItem(listID: listID, at: index, with: item) else {
         status = StatusMessage(text: "No changes", isError: false)
         return
       }
@@ -129,9 +131,9 @@ extension ChecklistsApp {
     } else {
       let item = dataModel.makeItem(
         text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind)
-      guard let change = dataModel.insertItem(item, listID: list.id) else { return }
+      guard let change = dataModel.insertItem(item, listID: listID) else { return }
       commit(change, now: now)
-      selectItem(list.items.count)
+      selectItem(count)
       status = StatusMessage(text: "Added \(quoted(item.text))", isError: false)
     }
   }

@@ -52,10 +52,7 @@ extension ChecklistsApp {
     case .character("d"), .delete:
       if let list = selectedList {
         confirmDelete = list.id
-        let count = list.items.count
-        let noun = count == 1 ? "item" : "items"
-        status = StatusMessage(
-          text: "Delete list \"\(list.name)\" with \(count) \(noun)? y/n", isError: false)
+        status = StatusMessage(text: deletePrompt(for: list), isError: false)
       }
     case .escape:
       if allLists.filter != nil { setFilter(nil) }
@@ -64,39 +61,44 @@ extension ChecklistsApp {
   }
 
   mutating func handleChecklistKey(_ key: Key, now: Date) {
+    // Only small values of the list are kept here: holding a copy of the list while changing
+    // the model would copy all of its items.
     guard var state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
-    let list = dataModel.lists[listIndex]
-    if moved(&state.browser, key: key, total: list.items.count) {
+    let listID = state.listID
+    let total = dataModel.lists[listIndex].items.count
+    if moved(&state.browser, key: key, total: total) {
       open = state
       return
     }
     let itemIndex = state.browser.index(ofRow: state.browser.selected).flatMap {
-      $0 < list.items.count ? $0 : nil
+      $0 < total ? $0 : nil
     }
     switch key {
     case .character(" "), .character("x"):
-      if let itemIndex, let change = dataModel.toggleItem(listID: list.id, at: itemIndex) {
+      if let itemIndex, let change = dataModel.toggleItem(listID: listID, at: itemIndex) {
         commit(change, now: now)
       }
     case .character("a"):
-      form = .item(newItemForm(listID: list.id, now: now))
+      form = .item(newItemForm(listID: listID, now: now))
     case .character("e"), .enter:
       if let itemIndex {
-        form = .item(editItemForm(listID: list.id, index: itemIndex, item: list.items[itemIndex]))
+        let item = dataModel.lists[listIndex].items[itemIndex]
+        form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
       }
     case .character("d"), .delete:
-      if let itemIndex, let change = dataModel.deleteItem(listID: list.id, at: itemIndex) {
+      if let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) {
         commit(change, now: now)
         status = StatusMessage(text: "Deleted \(describe(change)) (u undoes)", isError: false)
       }
     case .character("J"), .character("K"):
       moveSelectedItem(down: key == .character("J"), now: now)
     case .character("s"):
-      if sortByDue.contains(list.name) {
-        sortByDue.remove(list.name)
+      let name = dataModel.lists[listIndex].name
+      if sortByDue.contains(name) {
+        sortByDue.remove(name)
         status = StatusMessage(text: "Manual order", isError: false)
       } else {
-        sortByDue.insert(list.name)
+        sortByDue.insert(name)
         status = StatusMessage(
           text: "Sorted by due date (items with reminders first)", isError: false)
       }
@@ -113,9 +115,16 @@ extension ChecklistsApp {
     }
   }
 
+  /// The question asked before a list is deleted.
+  func deletePrompt(for list: Checklist) -> String {
+    let count = list.items.count
+    return "Delete list \(quoted(list.name)) with \(count) \(count == 1 ? "item" : "items")? y/n"
+  }
+
   mutating func moveSelectedItem(down: Bool, now: Date) {
-    guard let state = open, let list = dataModel.list(withID: state.listID) else { return }
-    if sortByDue.contains(list.name) {
+    guard let state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
+    let listID = state.listID
+    if sortByDue.contains(dataModel.lists[listIndex].name) {
       status = StatusMessage(
         text: "Sorted by due date: switch to manual order (s) to move items", isError: true)
       return
@@ -123,7 +132,7 @@ extension ChecklistsApp {
     let target = state.browser.selected + (down ? 1 : -1)
     guard let from = state.browser.index(ofRow: state.browser.selected),
       let to = state.browser.index(ofRow: target),
-      let change = dataModel.moveItem(listID: list.id, from: from, to: to)
+      let change = dataModel.moveItem(listID: listID, from: from, to: to)
     else { return }
     commit(change, now: now)
     open?.browser.selected = target
@@ -260,42 +269,14 @@ extension ChecklistsApp {
   /// Recomputes the open list's order and filter: O(n), only when the list or the view changed.
   mutating func refreshOpenRows(keepItem: Int?) {
     guard var state = open, let list = dataModel.list(withID: state.listID) else { return }
-    if sortByDue.contains(list.name) {
-      state.dueOrder = Self.dueOrder(of: list)
-    } else {
-      state.dueOrder = nil
-    }
-    if let filter = state.browser.filter {
-      var rows: [Int] = []
-      let base = state.dueOrder ?? Array(list.items.indices)
-      for index in base
-      where list.items[index].text.range(of: filter, options: .caseInsensitive) != nil {
-        rows.append(index)
-      }
-      state.browser.rows = rows
-    } else {
-      state.browser.rows = state.dueOrder
-    }
+    let order = RowOrder.compute(
+      items: list.items, byDue: sortByDue.contains(list.name), filter: state.browser.filter)
+    state.dueOrder = order.dueOrder
+    state.browser.rows = order.rows
     if let keepItem, let row = state.browser.row(ofIndex: keepItem, total: list.items.count) {
       state.browser.selected = row
     }
     state.browser.clamp(total: list.items.count, visibleRows: contentRows)
     open = state
-  }
-
-  /// Items with reminders by due date first, then the others in manual order.
-  static func dueOrder(of list: Checklist) -> [Int] {
-    let items = list.items
-    var reminding: [Int] = []
-    var others: [Int] = []
-    for index in items.indices {
-      if items[index].shouldRemind { reminding.append(index) } else { others.append(index) }
-    }
-    reminding.sort { lhs, rhs in
-      let left = items[lhs].dueDate
-      let right = items[rhs].dueDate
-      return left == right ? lhs < rhs : left < right
-    }
-    return reminding + others
   }
 }

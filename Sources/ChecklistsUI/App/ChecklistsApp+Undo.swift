@@ -37,19 +37,22 @@ extension ChecklistsApp {
       open = nil
       return
     }
-    guard change.listID == state.listID else { return }
-    let needsRows = state.browser.rows != nil || state.dueOrder != nil
-    guard needsRows else {
+    guard change.listID == state.listID, let listIndex = dataModel.index(ofList: state.listID)
+    else { return }
+    guard state.browser.rows != nil || state.dueOrder != nil else {
       clampSelections()
       return
     }
-    if case .replaceItem(_, _, let old, let new) = change, old.text == new.text,
-      old.dueDate == new.dueDate, old.shouldRemind == new.shouldRemind
+    let items = dataModel.lists[listIndex].items
+    let current = RowOrder.Order(dueOrder: state.dueOrder, rows: state.browser.rows)
+    if let order = RowOrder.update(
+      current, filter: state.browser.filter, change: change, items: items)
     {
-      return
-    }
-    if case .editList = change {
-      refreshOpenRows(keepItem: nil)
+      var updated = state
+      updated.dueOrder = order.dueOrder
+      updated.browser.rows = order.rows
+      updated.browser.clamp(total: items.count, visibleRows: contentRows)
+      open = updated
       return
     }
     let keep = state.browser.index(ofRow: state.browser.selected)
@@ -147,7 +150,7 @@ extension ChecklistsApp {
 
   /// Text in quotes, cut short when long.
   func quoted(_ text: String) -> String {
-    let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
+    let short = text.count > 40 ? String(text.prefix(39)) + glyphs.ellipsis : text
     return "\"\(short)\""
   }
 }

@@ -4,7 +4,17 @@ import Foundation
 /// The Checklists app as a pure state machine: keys in, effects out, screens drawn into a grid.
 ///
 /// Screens mirror the iPhone app: All Lists, a Checklist, Item detail, List detail (with its
-/// icon picker) and Help. Every edit is a `ModelChange` kept for undo (`u`) and redo (Ctrl-R).
+/// icon picker) and Help (`?` lists every key of the screen). Every edit is a `ModelChange`
+/// kept for undo (`u`) and redo (Ctrl-R); undo shows the list and row it touched.
+///
+/// Choices worth knowing:
+/// - Deleting a list asks `Delete list "X" with N items? y/n` (a list can hold much work, even
+///   if undo would bring it back); deleting an item does not ask (u undoes it).
+/// - Control characters in data are drawn as Control Pictures (`␛` for ESC), see `SafeText`.
+/// - By due date (`s`) shows items with Remind Me on by due date first, then the others in
+///   manual order; moving items (J/K) needs manual order.
+/// - Cost per key and per frame does not grow with the number of items: only visible rows are
+///   drawn; filtering and due-date ordering are computed once per filter keystroke or change.
 public struct ChecklistsApp: TerminalProgram {
   /// The data to save.
   public internal(set) var dataModel: DataModel
@@ -30,7 +40,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// Counts applied changes; the model is saved when `savedVersion` equals it.
   var version = 0
   var savedVersion = 0
-  var pendingSaveVersion: Int?
+  /// The versions of the saves asked for and not yet finished, oldest first.
+  var pendingSaves: [Int] = []
 
   var reminders: ReminderTracker
   var lastReminder: (listID: Checklist.ID, itemID: Int)?
@@ -95,13 +106,12 @@ public struct ChecklistsApp: TerminalProgram {
   /// Updates the state for one event at time `now`; returns what the driver must do.
   public mutating func handle(_ event: InputEvent, now: Date) -> [Effect] {
     var effects: [Effect] = []
+    if case .key(let key) = event, !key.isControl {
+      status = nil
+    }
     effects += fireReminders(now: now)
     switch event {
     case .key(let key):
-      if case .control = key {
-      } else {
-        status = nil
-      }
       effects += handleKey(key, now: now)
     case .paste(let text):
       handlePaste(text, now: now)
@@ -115,8 +125,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .focusGained, .tick:
       break
     case .saveFinished(let outcome):
-      let saved = pendingSaveVersion ?? version
-      pendingSaveVersion = nil
+      let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
     }
@@ -126,7 +135,7 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   mutating func requestSave() -> Effect {
-    pendingSaveVersion = version
+    pendingSaves.append(version)
     return .save
   }
 
@@ -142,7 +151,8 @@ public struct ChecklistsApp: TerminalProgram {
       open = nil
     }
     if var help {
-      help.top = min(max(help.top, 0), max(helpLines(help.context).count - contentRows, 0))
+      help.top = min(
+        max(help.top, 0), max(helpLines(help.context, width: width - 2).count - contentRows, 0))
       self.help = help
     }
   }
@@ -219,7 +229,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .pageUp: state.top -= contentRows
     case .pageDown, .character(" "): state.top += contentRows
     case .home, .character("g"): state.top = 0
-    case .end, .character("G"): state.top = helpLines(state.context).count
+    case .end, .character("G"): state.top = helpLines(state.context, width: width - 2).count
     default: break
     }
     if help != nil { help = state }
@@ -240,5 +250,13 @@ public struct ChecklistsApp: TerminalProgram {
     }
     browser.clamp(total: total, visibleRows: contentRows)
     return true
+  }
+}
+
+extension Key {
+  /// Whether this is a control chord (these leave the status line message alone).
+  var isControl: Bool {
+    if case .control = self { return true }
+    return false
   }
 }

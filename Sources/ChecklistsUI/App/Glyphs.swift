@@ -25,6 +25,18 @@ struct Glyphs {
     return ascii ? Self.asciiIcons[icon] ?? "" : Self.emojiIcons[icon] ?? ""
   }
 
+  /// Separates a title from its counts.
+  var dash: String { ascii ? "-" : "—" }
+
+  /// Leads what a typed due date was understood as.
+  var arrow: String { ascii ? "->" : "→" }
+
+  /// Separates notes in the title bar.
+  var dot: String { ascii ? "," : "·" }
+
+  /// Ends text that was cut short.
+  var ellipsis: String { ascii ? "~" : "…" }
+
   /// The reminder sign on the status line.
   var reminder: String { ascii ? "(!)" : "⏰" }
 

@@ -1,6 +1,6 @@
 extension ChecklistsApp {
-  /// Every key of a screen, one "keys  what they do" line each.
-  func helpLines(_ context: HelpContext) -> [String] {
+  /// Every key of a screen, "keys  what they do", wrapped to `width` columns.
+  func helpLines(_ context: HelpContext, width: Int) -> [String] {
     let everywhere: [(String, String)] = [
       ("q", "quit (saves first; in a text field q is text)"),
       ("Ctrl-C", "quit"),
@@ -80,10 +80,39 @@ extension ChecklistsApp {
     }
     let keyWidth = pairs.map { DisplayWidth.of($0.0) }.max() ?? 0
     var lines = ["Keys: \(title)", ""]
+    let indent = keyWidth + 4
+    let room = width - indent
     for (keys, what) in pairs {
       let pad = String(repeating: " ", count: max(keyWidth - DisplayWidth.of(keys), 0))
-      lines.append("  \(keys)\(pad)  \(what)")
+      let wrapped = room >= 12 ? Self.wrap(what, width: room) : [what]
+      for (number, part) in wrapped.enumerated() {
+        let head = number == 0 ? "  \(keys)\(pad)  " : String(repeating: " ", count: indent)
+        lines.append(head + part)
+      }
     }
+    return lines
+  }
+
+  /// Splits text at spaces into lines of at most `width` columns (a longer word gets a line).
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    var lineWidth = 0
+    for word in text.split(separator: " ") {
+      let wordWidth = DisplayWidth.of(String(word))
+      if lineWidth > 0 && lineWidth + 1 + wordWidth > width {
+        lines.append(line)
+        line = ""
+        lineWidth = 0
+      }
+      if lineWidth > 0 {
+        line += " "
+        lineWidth += 1
+      }
+      line += word
+      lineWidth += wordWidth
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
     return lines
   }
 

@@ -86,7 +86,7 @@ extension ChecklistsApp {
     lastReminder = (last.listID, last.itemID)
     var text = "\(glyphs.reminder) Reminder: \(quoted(last.text)) (\(last.listName))"
     if fired.count > 1 { text += " and \(fired.count - 1) more" }
-    text += " — r shows it"
+    text += " \(glyphs.dash) r shows it"
     status = StatusMessage(text: text, isError: false)
     return options.bellEnabled ? [.bell] : []
   }

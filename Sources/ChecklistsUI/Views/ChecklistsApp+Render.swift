@@ -10,6 +10,7 @@ extension ChecklistsApp {
     grid = CellGrid(width: grid.width, height: grid.height)
     guard grid.width >= Self.minimumSize.width, grid.height >= Self.minimumSize.height else {
       grid.draw("Terminal too small", row: 0, column: 0, width: grid.width)
+      if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
       return
     }
     if let help {
@@ -25,19 +26,39 @@ extension ChecklistsApp {
       renderAllLists(into: &grid)
     }
     renderStatus(into: &grid)
+    if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
   }
 
-  /// The title bar on the top row.
-  func renderTitle(_ title: String, right: String = "", into grid: inout CellGrid) {
+  /// With ASCII glyphs, the `…` that ends cut text becomes `~`.
+  static func replaceEllipses(in grid: inout CellGrid) {
+    for row in 0..<grid.height {
+      for column in 0..<grid.width where grid[row, column].text == "…" {
+        grid[row, column].text = "~"
+      }
+    }
+  }
+
+  /// The title bar on the top row: `title` (cut short first), then `suffix`, then `right`.
+  func renderTitle(
+    _ title: String, suffix: String = "", right: String = "", into grid: inout CellGrid
+  ) {
     let style = CellStyle(color: .title, attributes: [.bold])
     grid.fill(row: 0, column: 0, width: grid.width, style: style)
     var end = grid.width - 1
-    if !right.isEmpty && DisplayWidth.of(right) < grid.width / 2 {
+    if !right.isEmpty && DisplayWidth.of(right) < grid.width / 3 {
       end =
         grid.drawRightAligned(
-          right, row: 0, end: grid.width - 1, maxWidth: grid.width / 2, style: style) - 1
+          right, row: 0, end: grid.width - 1, maxWidth: grid.width / 3, style: style) - 1
     }
-    grid.draw(title, row: 0, column: 1, width: max(end - 1, 0), style: style)
+    let available = max(end - 1, 0)
+    let suffixWidth = DisplayWidth.of(suffix)
+    if suffixWidth + 8 <= available {
+      let used = grid.draw(
+        title, row: 0, column: 1, width: available - suffixWidth, style: style)
+      grid.draw(suffix, row: 0, column: 1 + used, width: suffixWidth, style: style)
+    } else {
+      grid.draw(title + suffix, row: 0, column: 1, width: available, style: style)
+    }
   }
 
   /// The status line on the bottom row: a prompt, the filter being typed, a message or hints.
@@ -49,6 +70,12 @@ extension ChecklistsApp {
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
       grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
+      return
+    }
+    if let id = confirmDelete, let list = dataModel.list(withID: id) {
+      let style = CellStyle(color: .accent, attributes: [.bold])
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw(deletePrompt(for: list), row: row, column: 0, width: grid.width, style: style)
       return
     }
     if let status {
@@ -134,11 +161,13 @@ extension ChecklistsApp {
     guard let list = dataModel.list(withID: state.listID) else { return }
     let remaining = list.uncheckedCount
     let total = list.items.count
-    var title = "\(list.name) — \(remaining) of \(total) remaining"
-    if total == 0 { title = "\(list.name) — no items" }
+    let dash = glyphs.dash
+    let suffix = total == 0 ? " \(dash) no items" : " \(dash) \(remaining) of \(total) remaining"
     var right = filterNote(state.browser)
-    if state.dueOrder != nil { right = right.isEmpty ? "by due date" : "\(right) · by due date" }
-    renderTitle(title, right: right, into: &grid)
+    if state.dueOrder != nil {
+      right = right.isEmpty ? "by due date" : "\(right) \(glyphs.dot) by due date"
+    }
+    renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     let count = state.browser.rowCount(total: total)
     if total == 0 {
       renderCentered("No items yet. Press a to add an item", into: &grid)
@@ -179,7 +208,7 @@ extension ChecklistsApp {
         }
         textEnd =
           grid.drawRightAligned(
-            due, row: y, end: grid.width - 1, maxWidth: grid.width / 3, style: dueStyle) - 1
+            due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
       grid.draw(item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
     }
@@ -189,7 +218,7 @@ extension ChecklistsApp {
 
   func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
     renderTitle("Help", right: "Esc closes", into: &grid)
-    let lines = helpLines(state.context)
+    let lines = helpLines(state.context, width: grid.width - 2)
     let rows = grid.height - 2
     let top = min(max(state.top, 0), max(lines.count - rows, 0))
     for screenRow in 0..<rows where top + screenRow < lines.count {
@@ -200,6 +229,20 @@ extension ChecklistsApp {
   }
 
   // MARK: - Forms
+
+  /// The rows of the item form's Text, Remind Me and Due Date fields.
+  static func itemFormRows(height: Int) -> (text: Int, remind: Int, due: Int) {
+    (2, min(4, height - 2), min(6, height - 2))
+  }
+
+  /// The row of the list form's Icon field (the picker opens below it).
+  static func listFormIconRow(height: Int) -> Int { min(4, height - 2) }
+
+  /// The first icon the picker shows so that the selected one is on screen.
+  static func pickerTop(selection: Int, height: Int) -> Int {
+    let rows = max(height - 1 - (listFormIconRow(height: height) + 1), 1)
+    return min(max(selection - rows + 1, 0), max(IconName.allCases.count - rows, 0))
+  }
 
   /// A label and where fields start.
   static let labelWidth = 11
@@ -214,9 +257,7 @@ extension ChecklistsApp {
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    let rowText = 2
-    let rowRemind = min(4, grid.height - 2)
-    let rowDue = min(6, grid.height - 2)
+    let (rowText, rowRemind, rowDue) = Self.itemFormRows(height: grid.height)
     drawLabel("Text", row: rowText, focused: form.focus == .text, into: &grid)
     grid.drawField(
       form.text, row: rowText, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
@@ -237,7 +278,7 @@ extension ChecklistsApp {
       if rowDue + 1 < grid.height - 1 {
         if let date = form.dueDate {
           grid.draw(
-            "→ " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
+            glyphs.arrow + " " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
             width: fieldWidth,
             style: CellStyle(color: .dim))
         } else {
@@ -257,7 +298,7 @@ extension ChecklistsApp {
       form.name, row: 2, column: Self.labelWidth, width: fieldWidth,
       style: CellStyle(color: .normal, attributes: [.underline]),
       focused: form.focus == .name && form.picker == nil)
-    let iconRow = min(4, grid.height - 2)
+    let iconRow = Self.listFormIconRow(height: grid.height)
     drawLabel("Icon", row: iconRow, focused: form.focus == .icon, into: &grid)
     let iconStyle = CellStyle(
       color: .normal, attributes: form.focus == .icon && form.picker == nil ? [.reverse] : [])
@@ -267,7 +308,7 @@ extension ChecklistsApp {
     let icons = IconName.allCases
     let first = iconRow + 1
     let rows = max(grid.height - 1 - first, 1)
-    let top = min(max(selection - rows + 1, 0), max(icons.count - rows, 0))
+    let top = Self.pickerTop(selection: selection, height: grid.height)
     for screenRow in 0..<rows where top + screenRow < icons.count {
       let index = top + screenRow
       let icon = icons[index]
