@@ -145,11 +145,36 @@ import Testing
     #expect(!screen.contains("READY$"))
     try session.sendKeys("Escape")
     try session.waitFor("All Lists again") { !$0.contains("Add List") && $0.contains("Trips") }
+
+    // SIGTSTP from outside stops it the same way.
+    let bash = try session.panePID()
+    let children = childProcesses(of: bash)
+    try #require(children.count == 1)
+    try runProcess("/bin/kill", ["-TSTP", "\(children[0])"])
+    try session.waitFor("the shell prompt after SIGTSTP") {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("READY$")
+    }
+    try session.type("fg")
+    try session.sendKeys("Enter")
+    try session.waitFor("All Lists after the second fg") {
+      $0.contains("Before Suspend") && !$0.contains("READY$")
+    }
     try session.sendKeys("q")
     try session.waitFor("the prompt after quitting") { $0.contains("READY$") }
     try session.type("echo \"exit=$?\"")
     try session.sendKeys("Enter")
     try session.waitFor(text: "exit=0")
+  }
+
+  @Test func closingTheTerminalSaves() throws {
+    let session = try startApp()
+    defer { session.close() }
+    try session.waitFor(text: "Groceries")
+    try addList("Window Closed", in: session)
+    try runProcess("/usr/bin/tmux", ["-L", session.socketName, "kill-server"])
+    try session.waitUntil("the save after the terminal closed") {
+      listNames(in: session).contains("Window Closed")
+    }
   }
 
   @Test func resizeBigToTinyToBigRedraws() throws {
