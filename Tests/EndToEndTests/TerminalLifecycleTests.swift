@@ -266,6 +266,23 @@ import Testing
     #expect(!session.fileExists("status"))
   }
 
+  @Test func mouseClickSelectsARow() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
+    defer { session.close() }
+    let screen = try session.waitFor(text: "Groceries")
+    let lines = screen.components(separatedBy: "\n")
+    let row = try #require(lines.firstIndex { $0.contains("Trips") })
+    // An SGR mouse report (1-based column;row): press and release of button 1 on "Trips".
+    try session.type("\u{1B}[<0;6;\(row + 1)M\u{1B}[<0;6;\(row + 1)m")
+    try session.waitFor("Trips selected") { _ in
+      (try? session.capture(escapes: true))?.components(separatedBy: "\n")
+        .first { $0.contains("Trips") }?.contains("\u{1B}[46m") ?? false
+    }
+    try session.sendKeys("Enter")
+    try session.waitFor(text: "Renew passport")
+  }
+
   @Test(arguments: [["NO_COLOR": "1"], ["TERM": "vt100"]])
   func withoutColourRolesBecomeAttributes(environment: [String: String]) throws {
     let app = shellQuote(try BuiltProduct.checklists())
