@@ -297,6 +297,15 @@ import Testing
     #expect(screen.contains("7m"))  // the reversed selection
   }
 
+  @Test func aNonUTF8LocaleFallsBackToUTF8() throws {
+    let app = shellQuote(try BuiltProduct.checklists())
+    let session = try TmuxSession(
+      command: "\(app); echo $? > status", environment: ["LANG": "C", "LC_ALL": "C"],
+      prepare: Self.copyFixture)
+    defer { session.close() }
+    try session.waitFor(text: "🎂 Birthdays")
+  }
+
   @Test func withColourRolesUseColourPairs() throws {
     let app = shellQuote(try BuiltProduct.checklists())
     let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
