@@ -24,8 +24,6 @@ func runProcess(
     "checklists-e2e-run-\(UUID().uuidString)")
   let outputURL = base.appendingPathExtension("out")
   let errorURL = base.appendingPathExtension("err")
-  FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-  FileManager.default.createFile(atPath: errorURL.path, contents: nil)
   defer {
     try? FileManager.default.removeItem(at: outputURL)
     try? FileManager.default.removeItem(at: errorURL)
@@ -35,8 +33,8 @@ func runProcess(
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_TRUNC, 0)
-  posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_TRUNC, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
   let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
   let variables = environment ?? ProcessInfo.processInfo.environment
   let envp: [UnsafeMutablePointer<CChar>?] =
