@@ -210,7 +210,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
     hooks.persistState(program)
     terminal.suspend()
     ignoreNextContinue = true
-    kill(getpid(), SIGSTOP)
+    // The whole process group, as Ctrl-Z in a cooked terminal would: a wrapper shell stops
+    // with us, so the user's shell sees the job stopped.
+    kill(0, SIGSTOP)
     // Running again (SIGCONT): no SIGWINCH came for a resize made while stopped.
     terminal.resume()
     writer.invalidate()
