@@ -38,7 +38,7 @@ let package = Package(
     ),
     .testTarget(name: "ChecklistsCoreTests", dependencies: ["ChecklistsCore"]),
     .testTarget(name: "ChecklistsUITests", dependencies: ["ChecklistsUI", "ChecklistsCore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["ChecklistsCore"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["ChecklistsCore", "ChecklistsTerminal"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,12 @@
 import ChecklistsCLI
-import ChecklistsCore
+import ChecklistsTerminal
 import Foundation
 
-if let status = CommandLineInterface.run(
-  Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-{
+// Wiring only: a command runs the scripting CLI; no command starts the full-screen app.
+FullScreen.prepareProcess()
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+if let status = CommandLineInterface.run(arguments, environment: environment) {
   exit(status)
 }
-print("checklists")
+exit(FullScreenLaunch.run(arguments: arguments, environment: environment))

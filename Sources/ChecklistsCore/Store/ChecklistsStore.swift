@@ -17,7 +17,7 @@ public struct LoadResult: Sendable {
 }
 
 /// How a save ended.
-public enum SaveOutcome: Equatable, Sendable {
+public enum StoreSaveOutcome: Equatable, Sendable {
   /// The file was replaced with the model.
   case saved
   /// The model was the one last loaded or saved; nothing was written.
@@ -31,7 +31,7 @@ public enum SaveOutcome: Equatable, Sendable {
 /// The result of `ChecklistsStore.save`.
 public struct SaveResult: Equatable, Sendable {
   /// How the save ended.
-  public var outcome: SaveOutcome
+  public var outcome: StoreSaveOutcome
   /// Why the file was written in another format than before (e.g. binary for control
   /// characters XML cannot hold); nil when the format stayed.
   public var formatNote: String?

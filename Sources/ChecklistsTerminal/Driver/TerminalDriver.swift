@@ -1,0 +1,241 @@
+import CNcursesw
+import CTerminalSupport
+import ChecklistsCore
+import ChecklistsUI
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The main loop: waits on the terminal and the signal pipe, feeds events to the program,
+/// carries out its effects and flushes what it draws.
+///
+/// It sleeps in `poll()` until input, a signal, or the program's next wake-up; it never polls
+/// busily. Quit, SIGTERM, SIGINT, SIGHUP and a lost terminal save (when dirty) and return a
+/// `TerminalExit`; Ctrl-Z and SIGTSTP save, restore the terminal and stop, then repaint.
+public final class TerminalDriver<Program: TerminalProgram> {
+  /// The program, as it is now.
+  public private(set) var program: Program
+  private let terminal: Terminal
+  private let hooks: TerminalDriverHooks<Program>
+  private let clock: () -> Date
+  private var decoder = InputDecoder()
+  private var writer = ScreenWriter()
+  private var needsRender = true
+  private var exitReason: ExitReason?
+  private var suspendRequested = false
+  private var ignoreNextContinue = false
+  private var lastSize: (width: Int, height: Int)?
+  private var lastTick: Date?
+
+  /// How long an unfinished escape sequence or paste may wait for the rest, in milliseconds.
+  static var sequenceTimeout: Int32 { 300 }
+
+  /// Creates a driver for a started terminal.
+  public init(
+    program: Program, terminal: Terminal, hooks: TerminalDriverHooks<Program>,
+    clock: @escaping () -> Date = Date.init
+  ) {
+    self.program = program
+    self.terminal = terminal
+    self.hooks = hooks
+    self.clock = clock
+  }
+
+  /// Runs until the program quits, a terminating signal arrives or the terminal goes away;
+  /// the terminal is restored when it returns.
+  public func run() -> TerminalExit {
+    deliverResize(force: true)
+    while true {
+      if let reason = exitReason { return finish(reason) }
+      if suspendRequested {
+        suspendRequested = false
+        suspend()
+        continue
+      }
+      if needsRender { render() }
+      waitAndHandleInput()
+    }
+  }
+
+  // MARK: - Waiting
+
+  private func waitAndHandleInput() {
+    var fds = [
+      pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0),
+    ]
+    let count = poll(&fds, nfds_t(fds.count), pollTimeout())
+    if count < 0 {
+      if errno != EINTR { exitReason = exitReason ?? .terminalGone }
+      return
+    }
+    if fds[1].revents & Int16(POLLIN) != 0 { handleSignals() }
+    let ttyEvents = fds[0].revents
+    if ttyEvents & Int16(POLLIN) != 0 {
+      if ct_bytes_available(STDIN_FILENO) == 0 && ttyEvents & Int16(POLLHUP) == 0 {
+        // Readable with nothing to read: end of file.
+        exitReason = exitReason ?? .terminalGone
+      } else {
+        drainInput()
+      }
+    }
+    if ttyEvents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+      exitReason = exitReason ?? .terminalGone
+    }
+    if count == 0 && decoder.isWaitingForMore { deliver(decoder.expire()) }
+    tickIfDue()
+  }
+
+  /// Milliseconds until something is due: an unfinished sequence, or the next wake-up.
+  private func pollTimeout() -> Int32 {
+    var timeout: Int32 = -1
+    if decoder.isWaitingForMore { timeout = Self.sequenceTimeout }
+    let now = clock()
+    if let wake = program.nextWakeUp(after: now) {
+      var milliseconds = Int32(clamping: Int(ceil(wake.timeIntervalSince(now) * 1000)))
+      if milliseconds <= 0, let lastTick, wake <= lastTick {
+        milliseconds = 1000  // the program asks for a time already handled: do not spin
+      }
+      milliseconds = max(milliseconds, 0)
+      timeout = timeout < 0 ? milliseconds : min(timeout, milliseconds)
+    }
+    return timeout
+  }
+
+  private func tickIfDue() {
+    let now = clock()
+    guard let wake = program.nextWakeUp(after: now), wake <= now else { return }
+    if let lastTick, wake <= lastTick { return }
+    lastTick = now
+    dispatch(.tick)
+  }
+
+  private func drainInput() {
+    while exitReason == nil {
+      switch terminal.read() {
+      case .nothing:
+        deliver(decoder.endOfInput())
+        return
+      case .ignored:
+        continue
+      case .token(let token):
+        deliver(decoder.feed(token))
+      }
+    }
+  }
+
+  private func deliver(_ events: [InputEvent]) {
+    for event in events {
+      if case .resize = event {
+        deliverResize(force: false)
+      } else {
+        dispatch(event)
+      }
+    }
+  }
+
+  // MARK: - Signals
+
+  private func handleSignals() {
+    while true {
+      let number = ct_read_signal()
+      if number == 0 { return }
+      switch number {
+      case SIGTERM, SIGINT, SIGHUP:
+        exitReason = exitReason ?? .signal(Int32(number))
+      case SIGTSTP:
+        suspendRequested = true
+      case SIGCONT:
+        if ignoreNextContinue {
+          ignoreNextContinue = false
+        } else {
+          // Stopped and continued from outside: the screen may be anything now.
+          terminal.resume()
+          writer.invalidate()
+          deliverResize(force: true)
+        }
+      case SIGWINCH:
+        terminal.readSize()
+        deliverResize(force: false)
+      default:
+        break
+      }
+    }
+  }
+
+  private func deliverResize(force: Bool) {
+    let size = (width: terminal.width, height: terminal.height)
+    if !force, let lastSize, lastSize == size { return }
+    lastSize = size
+    writer.invalidate()
+    dispatch(.resize(width: size.width, height: size.height))
+  }
+
+  // MARK: - The program
+
+  private func dispatch(_ event: InputEvent) {
+    let effects = program.handle(event, now: clock())
+    needsRender = true
+    perform(effects)
+  }
+
+  private func perform(_ effects: [Effect]) {
+    for effect in effects {
+      switch effect {
+      case .save:
+        dispatch(.saveFinished(hooks.save(program.dataModel)))
+      case .bell:
+        terminal.ringBell()
+      case .quit:
+        exitReason = exitReason ?? .quit
+      case .suspend:
+        suspendRequested = true
+      }
+    }
+  }
+
+  private func render() {
+    var grid = CellGrid(width: terminal.width, height: terminal.height)
+    program.render(into: &grid, now: clock())
+    writer.flush(grid, to: terminal)
+    needsRender = false
+  }
+
+  // MARK: - Suspend and exit
+
+  private func suspend() {
+    if program.isDirty { dispatch(.saveFinished(hooks.save(program.dataModel))) }
+    hooks.persistState(program)
+    terminal.suspend()
+    ignoreNextContinue = true
+    // The whole process group, as Ctrl-Z in a cooked terminal would: a wrapper shell stops
+    // with us, so the user's shell sees the job stopped.
+    kill(0, SIGSTOP)
+    // Running again (SIGCONT): no SIGWINCH came for a resize made while stopped.
+    terminal.resume()
+    writer.invalidate()
+    deliverResize(force: true)
+  }
+
+  private func finish(_ reason: ExitReason) -> TerminalExit {
+    var failure: SaveOutcome?
+    if program.isDirty {
+      let outcome = hooks.save(program.dataModel)
+      if !outcome.succeeded { failure = outcome }
+    }
+    hooks.persistState(program)
+    let rescuedPath = failure.flatMap { _ in hooks.rescue(program.dataModel) }
+    terminal.stop()
+    guard let failure else { return TerminalExit(status: 0, message: nil) }
+    let reasonText = failure.message.isEmpty ? "" : " (\(failure.message))"
+    if let rescuedPath {
+      return TerminalExit(
+        status: 1,
+        message: "checklists: could not save\(reasonText); your data is in \(rescuedPath)")
+    }
+    return TerminalExit(
+      status: 1, message: "checklists: could not save\(reasonText), and no rescue copy was written")
+  }
+}

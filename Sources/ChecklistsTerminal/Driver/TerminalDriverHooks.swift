@@ -1,0 +1,47 @@
+import ChecklistsCore
+import ChecklistsUI
+
+/// What the driver calls to keep the user's data safe; the store supplies these.
+public struct TerminalDriverHooks<Program: TerminalProgram> {
+  /// Saves the model (Ctrl-S, focus lost, quit, suspend, signals) and says how it went.
+  public var save: (DataModel) -> SaveOutcome
+  /// Writes the model somewhere safe after a failed save on the way out; the path, or nil.
+  public var rescue: (DataModel) -> String?
+  /// Keeps the UI state (list on screen, sort modes) on every way out and on suspend.
+  public var persistState: (Program) -> Void
+
+  /// Creates the hooks.
+  public init(
+    save: @escaping (DataModel) -> SaveOutcome,
+    rescue: @escaping (DataModel) -> String?,
+    persistState: @escaping (Program) -> Void
+  ) {
+    self.save = save
+    self.rescue = rescue
+    self.persistState = persistState
+  }
+}
+
+/// How the full-screen session ended: the exit status and what to print to stderr.
+public struct TerminalExit: Equatable, Sendable {
+  /// 0 when everything was saved, 1 when a save failed.
+  public var status: Int32
+  /// A line for standard error (printed after the terminal is restored), or nil.
+  public var message: String?
+
+  /// Creates an exit report.
+  public init(status: Int32, message: String?) {
+    self.status = status
+    self.message = message
+  }
+}
+
+/// Why the session is ending.
+enum ExitReason: Equatable {
+  /// The program asked to quit.
+  case quit
+  /// SIGTERM, SIGINT or SIGHUP arrived.
+  case signal(Int32)
+  /// The terminal went away (hangup, input closed).
+  case terminalGone
+}

@@ -1,0 +1,20 @@
+/// What may be written to curses for a cell's text.
+enum CellText {
+  /// Most characters curses keeps in one cell (a spacing character and its combining marks).
+  static let maximumScalars = 5
+
+  /// The scalars to write for a cell: control characters (C0, DEL, C1) become "?", an empty
+  /// text becomes " ", and graphemes longer than curses can hold keep their first scalars.
+  static func scalars(for text: String) -> [Unicode.Scalar] {
+    var result: [Unicode.Scalar] = []
+    for scalar in text.unicodeScalars.prefix(maximumScalars) {
+      result.append(isControl(scalar) ? "?" : scalar)
+    }
+    return result.isEmpty ? [" "] : result
+  }
+
+  /// Whether a scalar is a C0 or C1 control character or DEL.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}

@@ -1,0 +1,226 @@
+import CNcursesw
+import CTerminalSupport
+import ChecklistsUI
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The full-screen terminal: starts and stops curses, reads input tokens, knows the size.
+///
+/// Start it with `Terminal.start(environment:)`; `stop()` restores the terminal exactly
+/// (curses ends, the alternate screen is left, the cursor shows, the saved tty modes come back).
+public final class Terminal {
+  /// The curses window covering the screen.
+  let window: UnsafeMutablePointer<WINDOW>
+  private let screen: OpaquePointer
+  /// The read end of the signal pipe.
+  let signalFD: Int32
+  /// How roles and attributes become curses attributes and colour pairs.
+  let palette: Palette
+  private let mouseMask: mmask_t
+  private var isActive = true
+  private var isSuspended = false
+
+  /// The terminal's size in cells.
+  public private(set) var width: Int
+  /// The terminal's size in cells.
+  public private(set) var height: Int
+
+  private static let modesOn = "\u{1B}[?2004h\u{1B}[?1004h"
+  private static let modesOff = "\u{1B}[?2004l\u{1B}[?1004l"
+
+  private init(
+    window: UnsafeMutablePointer<WINDOW>, screen: OpaquePointer, signalFD: Int32,
+    palette: Palette, mouseMask: mmask_t
+  ) {
+    self.window = window
+    self.screen = screen
+    self.signalFD = signalFD
+    self.palette = palette
+    self.mouseMask = mouseMask
+    self.width = Int(cn_getmaxx(window))
+    self.height = Int(cn_getmaxy(window))
+  }
+
+  /// Starts full-screen mode on standard input and output.
+  ///
+  /// Refuses when either is not a terminal, `TERM` is unset or unknown, or the terminal cannot
+  /// address the cursor. Installs the signal pipe and crash handler before curses starts, so
+  /// curses leaves those signals to us.
+  public static func start(environment: [String: String]) throws(TerminalError) -> Terminal {
+    guard isatty(STDIN_FILENO) == 1 else { throw .notATerminal(stream: "standard input") }
+    guard isatty(STDOUT_FILENO) == 1 else { throw .notATerminal(stream: "standard output") }
+    guard let termName = environment["TERM"], !termName.isEmpty else { throw .noTerminalType }
+    ProcessLocale.adoptUTF8()
+
+    _ = ct_save_termios(STDIN_FILENO)
+    ct_install_crash_handlers()
+    let signalFD = ct_install_signal_handlers()
+
+    guard let screen = newterm(nil, cn_stdout(), cn_stdin()) else {
+      throw .unknownTerminalType(termName)
+    }
+    set_term(screen)
+    guard cn_has_string_capability("cup") != 0, let window = cn_stdscr() else {
+      endwin()
+      delscreen(screen)
+      _ = ct_restore_termios()
+      throw .unsuitableTerminal(termName)
+    }
+
+    raw()
+    noecho()
+    nonl()
+    intrflush(window, false)
+    keypad(window, true)
+    nodelay(window, true)
+    set_escdelay(25)
+    _ = ct_disable_flow_control(STDIN_FILENO)
+    def_prog_mode()
+
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    let palette = Palette.make(useColor: !noColor && has_colors())
+    let mask =
+      cn_button1_pressed() | cn_button1_clicked() | cn_button4_pressed()
+      | cn_button5_pressed()
+    mousemask(mask, nil)
+    mouseinterval(0)
+
+    let terminal = Terminal(
+      window: window, screen: screen, signalFD: signalFD, palette: palette, mouseMask: mask)
+    terminal.writeRaw(modesOn)
+    ct_set_screen_active(1)
+    terminal.readSize()
+    return terminal
+  }
+
+  /// Leaves full-screen mode for a while (suspend): modes off, curses ended, tty modes restored.
+  public func suspend() {
+    guard isActive, !isSuspended else { return }
+    isSuspended = true
+    leaveScreen()
+  }
+
+  /// Comes back after `suspend()` (or a stop from outside): modes on, size re-read, and the next
+  /// flush repaints everything.
+  public func resume() {
+    guard isActive else { return }
+    if isSuspended {
+      isSuspended = false
+    } else {
+      reset_prog_mode()
+    }
+    _ = ct_disable_flow_control(STDIN_FILENO)
+    mousemask(mouseMask, nil)
+    writeRaw(Self.modesOn)
+    ct_set_screen_active(1)
+    readSize()
+    clearok(window, true)
+  }
+
+  /// Ends full-screen mode for good and restores the terminal as it was.
+  public func stop() {
+    guard isActive else { return }
+    if !isSuspended { leaveScreen() }
+    isActive = false
+    delscreen(screen)
+  }
+
+  deinit { stop() }
+
+  private func leaveScreen() {
+    ct_set_screen_active(0)
+    mousemask(0, nil)
+    writeRaw(Self.modesOff)
+    curs_set(1)
+    endwin()
+    _ = ct_restore_termios()
+  }
+
+  /// Re-reads the size from the tty and tells curses; returns whether it changed.
+  @discardableResult
+  public func readSize() -> Bool {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    if ct_window_size(STDOUT_FILENO, &rows, &columns) == 0,
+      rows != Int32(cn_getmaxy(window)) || columns != Int32(cn_getmaxx(window))
+    {
+      resizeterm(rows, columns)
+    }
+    let changed = width != Int(cn_getmaxx(window)) || height != Int(cn_getmaxy(window))
+    width = Int(cn_getmaxx(window))
+    height = Int(cn_getmaxy(window))
+    return changed
+  }
+
+  /// What one non-blocking read of the keyboard gave.
+  enum Read {
+    /// Nothing is pending.
+    case nothing
+    /// A token for the decoder.
+    case token(InputToken)
+    /// Something that means nothing to the program (an unknown key, a mouse motion).
+    case ignored
+  }
+
+  /// Reads one input token without waiting.
+  func read() -> Read {
+    var code: wint_t = 0
+    let result = wget_wch(window, &code)
+    switch result {
+    case OK:
+      guard let scalar = Unicode.Scalar(code) else { return .ignored }
+      return .token(.scalar(scalar))
+    case KEY_CODE_YES:
+      return read(keyCode: Int32(bitPattern: code))
+    default:
+      return .nothing
+    }
+  }
+
+  private func read(keyCode code: Int32) -> Read {
+    switch code {
+    case KEY_MOUSE:
+      var event = MEVENT()
+      guard getmouse(&event) == OK, let mouse = MouseTranslation.event(from: event) else {
+        return .ignored
+      }
+      return .token(.event(.mouse(mouse)))
+    case KEY_RESIZE:
+      readSize()
+      return .token(.event(.resize(width: width, height: height)))
+    default:
+      if let key = CursesKeys.key(forCode: code, name: Self.keyName(code)) {
+        return .token(.key(key))
+      }
+      return .ignored
+    }
+  }
+
+  private static func keyName(_ code: Int32) -> String {
+    guard let name = keyname(code) else { return "" }
+    return String(cString: name)
+  }
+
+  /// Rings the bell.
+  func ringBell() { beep() }
+
+  /// Writes bytes straight to the terminal, after what curses has buffered.
+  private func writeRaw(_ text: String) {
+    fflush(cn_stdout())
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return -1 }
+        return write(STDOUT_FILENO, base + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      offset += written
+    }
+  }
+}

@@ -1,3 +1,0 @@
-import CNcursesw
-import ChecklistsCore
-import ChecklistsUI

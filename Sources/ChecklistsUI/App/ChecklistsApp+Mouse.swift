@@ -1,0 +1,115 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  /// Click selects a row (on the check-mark column it toggles); the wheel scrolls.
+  mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
+    guard confirmDelete == nil else { return }
+    if var state = help {
+      if mouse.kind != .press { state.top += mouse.kind == .wheelDown ? 3 : -3 }
+      help = state
+      return
+    }
+    switch form {
+    case .item(var itemForm):
+      handleItemFormClick(mouse, form: &itemForm)
+      form = .item(itemForm)
+      return
+    case .list(var listForm):
+      handleListFormClick(mouse, form: &listForm)
+      form = .list(listForm)
+      return
+    case nil: break
+    }
+    if var state = open, let listIndex = dataModel.index(ofList: state.listID) {
+      let listID = state.listID
+      let total = dataModel.lists[listIndex].items.count
+      switch mouse.kind {
+      case .wheelUp, .wheelDown:
+        scroll(&state.browser, down: mouse.kind == .wheelDown, total: total)
+        open = state
+      case .press:
+        guard let row = clickedRow(mouse.position, browser: state.browser, total: total) else {
+          return
+        }
+        state.browser.selected = row
+        open = state
+        if mouse.position.column < 4, let index = state.browser.index(ofRow: row),
+          let change = dataModel.toggleItem(listID: listID, at: index)
+        {
+          commit(change, now: now)
+        }
+      }
+    } else {
+      let total = dataModel.lists.count
+      switch mouse.kind {
+      case .wheelUp, .wheelDown:
+        scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
+      case .press:
+        if let row = clickedRow(mouse.position, browser: allLists, total: total) {
+          allLists.selected = row
+        }
+      }
+    }
+  }
+
+  /// The visible row under a click in the content area, if any.
+  func clickedRow(_ position: GridPosition, browser: Browser, total: Int) -> Int? {
+    guard position.row >= 1, position.row <= contentRows else { return nil }
+    let row = browser.top + position.row - 1
+    return row < browser.rowCount(total: total) ? row : nil
+  }
+
+  /// Scrolls three rows, keeping the selection on screen.
+  func scroll(_ browser: inout Browser, down: Bool, total: Int) {
+    let count = browser.rowCount(total: total)
+    let page = contentRows
+    let step = down ? 3 : -3
+    browser.top = min(max(browser.top + step, 0), max(count - page, 0))
+    browser.selected = min(max(browser.selected, browser.top), browser.top + page - 1)
+    browser.clamp(total: total, visibleRows: page)
+  }
+
+  /// A click on a field of the item form focuses it; on Remind Me it also flips the switch.
+  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm) {
+    guard mouse.kind == .press else { return }
+    let rows = Self.itemFormRows(height: height)
+    switch mouse.position.row {
+    case rows.text: form.focus = .text
+    case rows.due where rows.due > rows.remind: form.focus = .due
+    case rows.remind where rows.remind > rows.text:
+      form.focus = .remind
+      form.remind.toggle()
+    default: break
+    }
+  }
+
+  /// A click on the Name field focuses it, on the Icon row opens the picker, on an icon picks it.
+  func handleListFormClick(_ mouse: MouseEvent, form: inout ListForm) {
+    let iconRow = Self.listFormIconRow(height: height)
+    if let selection = form.picker {
+      let icons = IconName.allCases
+      switch mouse.kind {
+      case .wheelUp: form.picker = max(selection - 1, 0)
+      case .wheelDown: form.picker = min(selection + 1, icons.count - 1)
+      case .press:
+        let index =
+          Self.pickerTop(selection: selection, height: height) + mouse.position.row - iconRow - 1
+        if mouse.position.row > iconRow, mouse.position.row < height - 1,
+          icons.indices.contains(index)
+        {
+          form.iconName = icons[index].rawValue
+          form.picker = nil
+        }
+      }
+      return
+    }
+    guard mouse.kind == .press else { return }
+    if mouse.position.row == 2 {
+      form.focus = .name
+    } else if mouse.position.row == iconRow {
+      form.focus = .icon
+      form.picker = IconName.allCases.firstIndex { $0.rawValue == form.iconName } ?? 0
+    }
+  }
+}

@@ -1,0 +1,282 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  /// Keys on All Lists and on a Checklist (not typing anywhere).
+  mutating func handleNavigationKey(_ key: Key, now: Date) -> [Effect] {
+    switch key {
+    case .character("q"): return [.quit]
+    case .character("?"):
+      help = HelpState(context: open == nil ? .allLists : .checklist)
+      return []
+    case .character("u"):
+      undo(now: now)
+      return []
+    case .control("r"):
+      redo(now: now)
+      return []
+    case .character("/"):
+      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
+      return []
+    case .character("r"):
+      jumpToLastReminder()
+      return []
+    default: break
+    }
+    if open != nil {
+      handleChecklistKey(key, now: now)
+    } else {
+      handleAllListsKey(key, now: now)
+    }
+    return []
+  }
+
+  mutating func handleAllListsKey(_ key: Key, now: Date) {
+    var browser = allLists
+    if moved(&browser, key: key, total: dataModel.lists.count) {
+      allLists = browser
+      return
+    }
+    let selectedList = allLists.index(ofRow: allLists.selected).flatMap {
+      $0 < dataModel.lists.count ? dataModel.lists[$0] : nil
+    }
+    switch key {
+    case .enter, .character("l"), .right:
+      if let list = selectedList { openList(id: list.id) }
+    case .character("a"):
+      form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
+    case .character("e"):
+      if let list = selectedList {
+        form = .list(ListForm(listID: list.id, name: TextField(list.name), iconName: list.iconName))
+      }
+    case .character("d"), .delete:
+      if let list = selectedList {
+        confirmDelete = list.id
+        status = StatusMessage(text: deletePrompt(for: list), isError: false)
+      }
+    case .escape:
+      if allLists.filter != nil { setFilter(nil) }
+    default: break
+    }
+  }
+
+  mutating func handleChecklistKey(_ key: Key, now: Date) {
+    // Only small values of the list are kept here: holding a copy of the list while changing
+    // the model would copy all of its items.
+    guard var state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
+    let listID = state.listID
+    let total = dataModel.lists[listIndex].items.count
+    if moved(&state.browser, key: key, total: total) {
+      open = state
+      return
+    }
+    let itemIndex = state.browser.index(ofRow: state.browser.selected).flatMap {
+      $0 < total ? $0 : nil
+    }
+    switch key {
+    case .character(" "), .character("x"):
+      if let itemIndex, let change = dataModel.toggleItem(listID: listID, at: itemIndex) {
+        commit(change, now: now)
+      }
+    case .character("a"):
+      form = .item(newItemForm(listID: listID, now: now))
+    case .character("e"), .enter:
+      if let itemIndex {
+        let item = dataModel.lists[listIndex].items[itemIndex]
+        form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
+      }
+    case .character("d"), .delete:
+      if let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) {
+        commit(change, now: now)
+        status = StatusMessage(text: "Deleted \(describe(change)) (u undoes)", isError: false)
+      }
+    case .character("J"), .character("K"):
+      moveSelectedItem(down: key == .character("J"), now: now)
+    case .character("s"):
+      let name = dataModel.lists[listIndex].name
+      if sortByDue.contains(name) {
+        sortByDue.remove(name)
+        status = StatusMessage(text: "Manual order", isError: false)
+      } else {
+        sortByDue.insert(name)
+        status = StatusMessage(
+          text: "Sorted by due date (items with reminders first)", isError: false)
+      }
+      refreshOpenRows(keepItem: itemIndex)
+    case .escape:
+      if state.browser.filter != nil {
+        setFilter(nil)
+      } else {
+        closeList()
+      }
+    case .character("h"), .left:
+      closeList()
+    default: break
+    }
+  }
+
+  /// The question asked before a list is deleted.
+  func deletePrompt(for list: Checklist) -> String {
+    let count = list.items.count
+    return "Delete list \(quoted(list.name)) with \(count) \(count == 1 ? "item" : "items")? y/n"
+  }
+
+  mutating func moveSelectedItem(down: Bool, now: Date) {
+    guard let state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
+    let listID = state.listID
+    if sortByDue.contains(dataModel.lists[listIndex].name) {
+      status = StatusMessage(
+        text: "Sorted by due date: switch to manual order (s) to move items", isError: true)
+      return
+    }
+    let target = state.browser.selected + (down ? 1 : -1)
+    guard let from = state.browser.index(ofRow: state.browser.selected),
+      let to = state.browser.index(ofRow: target),
+      let change = dataModel.moveItem(listID: listID, from: from, to: to)
+    else { return }
+    commit(change, now: now)
+    open?.browser.selected = target
+    if open?.browser.rows != nil { refreshOpenRows(keepItem: to) }
+  }
+
+  /// Opens the checklist screen on a list.
+  mutating func openList(id: Checklist.ID) {
+    open = OpenList(listID: id)
+    refreshOpenRows(keepItem: nil)
+    if let index = dataModel.index(ofList: id) {
+      if let row = allLists.row(ofIndex: index, total: dataModel.lists.count) {
+        allLists.selected = row
+      }
+    }
+  }
+
+  /// Goes back to All Lists, selecting the list that was open.
+  mutating func closeList() {
+    guard let state = open else { return }
+    open = nil
+    if let index = dataModel.index(ofList: state.listID),
+      let row = allLists.row(ofIndex: index, total: dataModel.lists.count)
+    {
+      allLists.selected = row
+    }
+  }
+
+  mutating func jumpToLastReminder() {
+    guard let last = lastReminder, let list = dataModel.list(withID: last.listID),
+      let itemIndex = list.items.firstIndex(where: { $0.itemID == last.itemID })
+    else {
+      status = StatusMessage(text: "No reminder has fired yet", isError: false)
+      return
+    }
+    openList(id: list.id)
+    selectItem(itemIndex)
+  }
+
+  /// Selects an item of the open list, clearing a filter that hides it.
+  mutating func selectItem(_ itemIndex: Int) {
+    guard var state = open, let list = dataModel.list(withID: state.listID) else { return }
+    if state.browser.row(ofIndex: itemIndex, total: list.items.count) == nil
+      && state.browser.filter != nil
+    {
+      state.browser.filter = nil
+      state.browser.filterField = nil
+      open = state
+      refreshOpenRows(keepItem: nil)
+      state = open ?? state
+    }
+    if let row = state.browser.row(ofIndex: itemIndex, total: list.items.count) {
+      state.browser.selected = row
+    } else {
+      state.browser.selected = min(itemIndex, max(list.items.count - 1, 0))
+    }
+    state.browser.clamp(total: list.items.count, visibleRows: contentRows)
+    open = state
+  }
+
+  // MARK: - Filter
+
+  /// Whether the user is typing a filter on the current screen.
+  var isTypingFilter: Bool {
+    if let open { return open.browser.filterField != nil }
+    return allLists.filterField != nil
+  }
+
+  /// Changes the browser of the current screen.
+  mutating func updateBrowser(_ body: (inout Browser) -> Void) {
+    if var state = open {
+      body(&state.browser)
+      open = state
+    } else {
+      body(&allLists)
+    }
+  }
+
+  mutating func handleFilterKey(_ key: Key) {
+    switch key {
+    case .escape:
+      setFilter(nil)
+      updateBrowser { $0.filterField = nil }
+    case .enter, .down, .up, .tab:
+      updateBrowser { $0.filterField = nil }
+    default:
+      updateFilterField { _ = $0.handle(key) }
+    }
+  }
+
+  mutating func updateFilterField(_ body: (inout TextField) -> Void) {
+    var field: TextField?
+    updateBrowser {
+      if var current = $0.filterField {
+        body(&current)
+        $0.filterField = current
+        field = current
+      }
+    }
+    if let field { setFilter(field.text.isEmpty ? nil : field.text) }
+  }
+
+  /// Sets the filter of the current screen and recomputes its rows.
+  mutating func setFilter(_ filter: String?) {
+    if open != nil {
+      let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
+      open?.browser.filter = filter
+      refreshOpenRows(keepItem: keep)
+    } else {
+      let keep = allLists.index(ofRow: allLists.selected)
+      allLists.filter = filter
+      refreshListRows(keepList: keep)
+    }
+  }
+
+  /// Recomputes the All Lists rows for the filter (cheap: there are few lists).
+  mutating func refreshListRows(keepList: Int?) {
+    if let filter = allLists.filter {
+      var rows: [Int] = []
+      for (index, list) in dataModel.lists.enumerated()
+      where list.name.range(of: filter, options: .caseInsensitive) != nil {
+        rows.append(index)
+      }
+      allLists.rows = rows
+    } else {
+      allLists.rows = nil
+    }
+    if let keepList, let row = allLists.row(ofIndex: keepList, total: dataModel.lists.count) {
+      allLists.selected = row
+    }
+    allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+  }
+
+  /// Recomputes the open list's order and filter: O(n), only when the list or the view changed.
+  mutating func refreshOpenRows(keepItem: Int?) {
+    guard var state = open, let list = dataModel.list(withID: state.listID) else { return }
+    let order = RowOrder.compute(
+      items: list.items, byDue: sortByDue.contains(list.name), filter: state.browser.filter)
+    state.dueOrder = order.dueOrder
+    state.browser.rows = order.rows
+    if let keepItem, let row = state.browser.row(ofIndex: keepItem, total: list.items.count) {
+      state.browser.selected = row
+    }
+    state.browser.clamp(total: list.items.count, visibleRows: contentRows)
+    open = state
+  }
+}

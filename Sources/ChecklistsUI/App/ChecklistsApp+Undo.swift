@@ -1,0 +1,156 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  /// Applies a new change and records it for undo; returns whether it applied.
+  @discardableResult
+  mutating func commit(_ change: ModelChange, now: Date) -> Bool {
+    guard applyChange(change, now: now) else { return false }
+    undoStack.append(change)
+    redoStack.removeAll()
+    return true
+  }
+
+  /// Applies a change and brings every view of the model up to date.
+  mutating func applyChange(_ change: ModelChange, now: Date) -> Bool {
+    guard dataModel.apply(change) else { return false }
+    version += 1
+    if case .editList(_, let old, let new) = change, old.name != new.name,
+      sortByDue.remove(old.name) != nil
+    {
+      sortByDue.insert(new.name)
+    }
+    refreshAfter(change)
+    reminders.note(change, now: now)
+    return true
+  }
+
+  /// Keeps rows, order caches and selections right after a change.
+  mutating func refreshAfter(_ change: ModelChange) {
+    switch change {
+    case .insertList, .deleteList, .editList:
+      refreshListRows(keepList: nil)
+    default: break
+    }
+    guard let state = open else { return }
+    guard dataModel.index(ofList: state.listID) != nil else {
+      open = nil
+      return
+    }
+    guard change.listID == state.listID, let listIndex = dataModel.index(ofList: state.listID)
+    else { return }
+    guard state.browser.rows != nil || state.dueOrder != nil else {
+      clampSelections()
+      return
+    }
+    let items = dataModel.lists[listIndex].items
+    let current = RowOrder.Order(dueOrder: state.dueOrder, rows: state.browser.rows)
+    if let order = RowOrder.update(
+      current, filter: state.browser.filter, change: change, items: items)
+    {
+      var updated = state
+      updated.dueOrder = order.dueOrder
+      updated.browser.rows = order.rows
+      updated.browser.clamp(total: items.count, visibleRows: contentRows)
+      open = updated
+      return
+    }
+    let keep = state.browser.index(ofRow: state.browser.selected)
+    refreshOpenRows(keepItem: keep)
+  }
+
+  /// Undoes the last change, showing where it happened.
+  mutating func undo(now: Date) {
+    guard let change = undoStack.popLast() else {
+      status = StatusMessage(text: "Nothing to undo", isError: false)
+      return
+    }
+    let words = describe(change)
+    guard applyChange(change.inverse, now: now) else {
+      status = StatusMessage(text: "Could not undo \(words)", isError: true)
+      return
+    }
+    redoStack.append(change)
+    reveal(change.inverse)
+    status = StatusMessage(text: "Undid: \(words)", isError: false)
+  }
+
+  /// Redoes the last undone change, showing where it happened.
+  mutating func redo(now: Date) {
+    guard let change = redoStack.popLast() else {
+      status = StatusMessage(text: "Nothing to redo", isError: false)
+      return
+    }
+    guard applyChange(change, now: now) else {
+      status = StatusMessage(text: "Could not redo \(describe(change))", isError: true)
+      return
+    }
+    undoStack.append(change)
+    reveal(change)
+    status = StatusMessage(text: "Redid: \(describe(change))", isError: false)
+  }
+
+  /// Navigates to the list a change touched and selects the affected row.
+  mutating func reveal(_ change: ModelChange) {
+    switch change {
+    case .insertList(let list), .deleteList(let list):
+      showAllLists(selecting: list.id)
+    case .editList(let id, _, _):
+      showAllLists(selecting: id)
+    case .insertItem(let listID, let index, _), .deleteItem(let listID, let index, _),
+      .replaceItem(let listID, let index, _, _), .moveItem(let listID, _, let index):
+      guard let list = dataModel.list(withID: listID) else { return }
+      if open?.listID != listID { openList(id: listID) }
+      selectItem(min(index, max(list.items.count - 1, 0)))
+    }
+  }
+
+  mutating func showAllLists(selecting id: Checklist.ID) {
+    open = nil
+    guard let index = dataModel.index(ofList: id) else {
+      allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+      return
+    }
+    if allLists.row(ofIndex: index, total: dataModel.lists.count) == nil {
+      allLists.filter = nil
+      allLists.filterField = nil
+      refreshListRows(keepList: nil)
+    }
+    if let row = allLists.row(ofIndex: index, total: dataModel.lists.count) {
+      allLists.selected = row
+    }
+    allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+  }
+
+  /// Words for a change on the status line, e.g. `delete "Milk"`.
+  func describe(_ change: ModelChange) -> String {
+    switch change {
+    case .insertList(let list): return "add list \(quoted(list.name))"
+    case .deleteList(let list): return "delete list \(quoted(list.name))"
+    case .editList(_, let old, let new):
+      return old.name == new.name
+        ? "edit list \(quoted(new.name))" : "rename list \(quoted(old.name)) to \(quoted(new.name))"
+    case .insertItem(_, _, let item): return "add \(quoted(item.text))"
+    case .deleteItem(_, _, let item): return "delete \(quoted(item.text))"
+    case .replaceItem(_, _, let old, let new):
+      var plain = old
+      plain.checked = new.checked
+      if plain == new && old.checked != new.checked {
+        return "\(new.checked ? "check" : "uncheck") \(quoted(new.text))"
+      }
+      return "edit \(quoted(new.text))"
+    case .moveItem(let listID, let from, let to):
+      let text = dataModel.list(withID: listID).flatMap { list -> String? in
+        let index = list.items.indices.contains(to) ? to : from
+        return list.items.indices.contains(index) ? list.items[index].text : nil
+      }
+      return "move \(quoted(text ?? "item"))"
+    }
+  }
+
+  /// Text in quotes, cut short when long.
+  func quoted(_ text: String) -> String {
+    let short = text.count > 40 ? String(text.prefix(39)) + glyphs.ellipsis : text
+    return "\"\(short)\""
+  }
+}

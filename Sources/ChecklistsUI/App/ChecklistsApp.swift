@@ -1,0 +1,262 @@
+import ChecklistsCore
+import Foundation
+
+/// The Checklists app as a pure state machine: keys in, effects out, screens drawn into a grid.
+///
+/// Screens mirror the iPhone app: All Lists, a Checklist, Item detail, List detail (with its
+/// icon picker) and Help (`?` lists every key of the screen). Every edit is a `ModelChange`
+/// kept for undo (`u`) and redo (Ctrl-R); undo shows the list and row it touched.
+///
+/// Choices worth knowing:
+/// - Deleting a list asks `Delete list "X" with N items? y/n` (a list can hold much work, even
+///   if undo would bring it back); deleting an item does not ask (u undoes it).
+/// - Control characters in data are drawn as Control Pictures (`␛` for ESC), see `SafeText`.
+/// - By due date (`s`) shows items with Remind Me on by due date first, then the others in
+///   manual order; moving items (J/K) needs manual order.
+/// - Cost per key and per frame does not grow with the number of items: only visible rows are
+///   drawn; filtering and due-date ordering are computed once per filter keystroke or change.
+public struct ChecklistsApp: TerminalProgram {
+  /// The data to save.
+  public internal(set) var dataModel: DataModel
+  /// Names of the lists shown by due date rather than in manual order (persisted by the driver).
+  public internal(set) var sortByDue: Set<String>
+
+  let options: AppOptions
+  let glyphs: Glyphs
+  let parser: DueDateParser
+  let formatter: DueDateFormatter
+  var width: Int
+  var height: Int
+
+  var allLists = Browser()
+  var open: OpenList?
+  var form: Form?
+  var help: HelpState?
+  var confirmDelete: Checklist.ID?
+  var status: StatusMessage?
+
+  var undoStack: [ModelChange] = []
+  var redoStack: [ModelChange] = []
+  /// Counts applied changes; the model is saved when `savedVersion` equals it.
+  var version = 0
+  var savedVersion = 0
+  /// The versions of the saves asked for and not yet finished, oldest first.
+  var pendingSaves: [Int] = []
+
+  var reminders: ReminderTracker
+  var lastReminder: (listID: Checklist.ID, itemID: Int)?
+
+  /// Creates the app on a loaded model.
+  ///
+  /// - Parameters:
+  ///   - checklistIndex: the list to open at start (the saved `ChecklistIndex`), -1 for All Lists.
+  ///   - sortByDue: names of lists shown by due date.
+  ///   - isFirstRun: on the very first run with no lists, a list named "List" is made and opened,
+  ///     as the iPhone app does.
+  ///   - size: the terminal's size in columns and rows.
+  ///   - now: the time; reminders already due at start do not fire (their rows show overdue).
+  public init(
+    model: DataModel, checklistIndex: Int = -1, sortByDue: Set<String> = [],
+    isFirstRun: Bool = false, options: AppOptions = AppOptions(),
+    size: (width: Int, height: Int), now: Date
+  ) {
+    self.dataModel = model
+    self.sortByDue = sortByDue
+    self.options = options
+    self.glyphs = Glyphs(ascii: options.asciiGlyphs)
+    self.parser = DueDateParser(calendar: options.calendar)
+    self.formatter = DueDateFormatter(calendar: options.calendar)
+    self.width = max(size.width, 0)
+    self.height = max(size.height, 0)
+    self.reminders = ReminderTracker(model: model, now: now)
+    var startIndex = checklistIndex
+    if isFirstRun && dataModel.lists.isEmpty {
+      let list = dataModel.makeList(name: "List", iconName: IconName.noIcon.rawValue)
+      dataModel.apply(dataModel.insertList(list))
+      version = 1
+      startIndex = 0
+      status = StatusMessage(text: "Welcome! Press a to add an item, ? for help", isError: false)
+    }
+    if startIndex >= 0 && startIndex < dataModel.lists.count {
+      allLists.selected = startIndex
+      openList(id: dataModel.lists[startIndex].id)
+    }
+    clampSelections()
+  }
+
+  /// Whether `dataModel` changed since it was loaded or last saved.
+  public var isDirty: Bool { version != savedVersion }
+
+  /// The index of the list on screen in `dataModel.lists`, -1 on All Lists.
+  public var checklistIndex: Int {
+    guard let open else { return -1 }
+    return dataModel.index(ofList: open.listID) ?? -1
+  }
+
+  /// The status line's message, if one is showing (for tests and the driver's title).
+  public var statusMessage: String? { status?.text }
+
+  /// When the next reminder falls due, if any.
+  public func nextWakeUp(after now: Date) -> Date? {
+    reminders.nextDue
+  }
+
+  // MARK: - Events
+
+  /// Updates the state for one event at time `now`; returns what the driver must do.
+  public mutating func handle(_ event: InputEvent, now: Date) -> [Effect] {
+    var effects: [Effect] = []
+    if case .key(let key) = event, !key.isControl {
+      status = nil
+    }
+    effects += fireReminders(now: now)
+    switch event {
+    case .key(let key):
+      effects += handleKey(key, now: now)
+    case .paste(let text):
+      handlePaste(text, now: now)
+    case .mouse(let mouse):
+      handleMouse(mouse, now: now)
+    case .resize(let newWidth, let newHeight):
+      width = max(newWidth, 0)
+      height = max(newHeight, 0)
+    case .focusLost:
+      if isDirty { effects.append(requestSave()) }
+    case .focusGained, .tick:
+      break
+    case .saveFinished(let outcome):
+      let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
+      if outcome.succeeded { savedVersion = saved }
+      status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    }
+    clampSelections()
+    effects += fireReminders(now: now)
+    return effects
+  }
+
+  mutating func requestSave() -> Effect {
+    pendingSaves.append(version)
+    return .save
+  }
+
+  /// Rows available to list contents (between the title bar and the status line).
+  var contentRows: Int { max(height - 2, 1) }
+
+  mutating func clampSelections() {
+    allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+    if var open, let list = dataModel.list(withID: open.listID) {
+      open.browser.clamp(total: list.items.count, visibleRows: contentRows)
+      self.open = open
+    } else if open != nil {
+      open = nil
+    }
+    if var help {
+      help.top = min(
+        max(help.top, 0), max(helpLines(help.context, width: width - 2).count - contentRows, 0))
+      self.help = help
+    }
+  }
+
+  // MARK: - Keys
+
+  mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
+    switch key {
+    case .control("c"): return [.quit]
+    case .control("s"): return [requestSave()]
+    case .control("z"): return [.suspend]
+    default: break
+    }
+    if help != nil { return handleHelpKey(key) }
+    if let id = confirmDelete {
+      confirmDelete = nil
+      if key == .character("y") || key == .character("Y") {
+        if let change = dataModel.deleteList(id: id) {
+          commit(change, now: now)
+          status = StatusMessage(text: "Deleted \(describe(change))", isError: false)
+        }
+      } else {
+        status = StatusMessage(text: "Kept the list", isError: false)
+      }
+      return []
+    }
+    if let form {
+      switch form {
+      case .item(var itemForm):
+        let effects = handleItemFormKey(key, form: &itemForm, now: now)
+        if self.form != nil { self.form = .item(itemForm) }
+        return effects
+      case .list(var listForm):
+        let effects = handleListFormKey(key, form: &listForm, now: now)
+        if self.form != nil { self.form = .list(listForm) }
+        return effects
+      }
+    }
+    if isTypingFilter {
+      handleFilterKey(key)
+      return []
+    }
+    return handleNavigationKey(key, now: now)
+  }
+
+  mutating func handlePaste(_ text: String, now: Date) {
+    guard help == nil, confirmDelete == nil else { return }
+    switch form {
+    case .item(var itemForm):
+      switch itemForm.focus {
+      case .text: itemForm.text.insert(text)
+      case .due:
+        itemForm.dueText.insert(text)
+        updateDue(&itemForm, now: now)
+      case .remind: break
+      }
+      form = .item(itemForm)
+    case .list(var listForm):
+      if listForm.focus == .name && listForm.picker == nil { listForm.name.insert(text) }
+      form = .list(listForm)
+    case nil:
+      if isTypingFilter {
+        updateFilterField { $0.insert(text) }
+      }
+    }
+  }
+
+  mutating func handleHelpKey(_ key: Key) -> [Effect] {
+    guard var state = help else { return [] }
+    switch key {
+    case .escape, .character("q"), .character("?"), .enter: help = nil
+    case .up, .character("k"): state.top -= 1
+    case .down, .character("j"): state.top += 1
+    case .pageUp: state.top -= contentRows
+    case .pageDown, .character(" "): state.top += contentRows
+    case .home, .character("g"): state.top = 0
+    case .end, .character("G"): state.top = helpLines(state.context, width: width - 2).count
+    default: break
+    }
+    if help != nil { help = state }
+    return []
+  }
+
+  /// Moves a browser's selection for a navigation key; returns false if the key is not one.
+  func moved(_ browser: inout Browser, key: Key, total: Int) -> Bool {
+    let count = browser.rowCount(total: total)
+    switch key {
+    case .up, .character("k"): browser.selected -= 1
+    case .down, .character("j"): browser.selected += 1
+    case .pageUp: browser.selected -= contentRows
+    case .pageDown: browser.selected += contentRows
+    case .home, .character("g"): browser.selected = 0
+    case .end, .character("G"): browser.selected = count - 1
+    default: return false
+    }
+    browser.clamp(total: total, visibleRows: contentRows)
+    return true
+  }
+}
+
+extension Key {
+  /// Whether this is a control chord (these leave the status line message alone).
+  var isControl: Bool {
+    if case .control = self { return true }
+    return false
+  }
+}

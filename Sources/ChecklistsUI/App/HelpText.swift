@@ -1,0 +1,134 @@
+extension ChecklistsApp {
+  /// Every key of a screen, "keys  what they do", wrapped to `width` columns.
+  func helpLines(_ context: HelpContext, width: Int) -> [String] {
+    let everywhere: [(String, String)] = [
+      ("q", "quit (saves first; in a text field q is text)"),
+      ("Ctrl-C", "quit"),
+      ("Ctrl-S", "save now"),
+      ("Ctrl-Z", "suspend (fg resumes)"),
+      ("?", "this help (Esc, q or ? closes it)"),
+    ]
+    let moving: [(String, String)] = [
+      ("Up/Down k/j", "previous / next row"),
+      ("PgUp/PgDn", "page up / down"),
+      ("Home/End g/G", "first / last row"),
+      ("/", "filter as you type (Enter keeps it, Esc clears it)"),
+      ("u", "undo the last change (shows where it happened)"),
+      ("Ctrl-R", "redo"),
+      ("r", "show the item of the latest reminder"),
+      ("mouse", "click selects, wheel scrolls"),
+    ]
+    let editing: [(String, String)] = [
+      ("Left/Right", "move the cursor"),
+      ("Home/End Ctrl-A/E", "start / end of the text"),
+      ("Backspace/Delete", "delete before / at the cursor"),
+      ("Ctrl-U / Ctrl-K", "delete to the start / to the end"),
+      ("Ctrl-W", "delete the word before the cursor"),
+      ("Tab/Shift-Tab Up/Down", "next / previous field"),
+    ]
+    var pairs: [(String, String)]
+    var title: String
+    switch context {
+    case .allLists:
+      title = "All Lists"
+      pairs =
+        [
+          ("Enter l Right", "open the list"),
+          ("a", "add a list"),
+          ("e", "edit the list's name and icon"),
+          ("d Delete", "delete the list (asks y/n; u undoes)"),
+          ("Esc", "clear the filter"),
+        ] + moving + everywhere
+    case .checklist:
+      title = "Checklist"
+      pairs =
+        [
+          ("Space x", "check / uncheck the item (or click its check mark)"),
+          ("a", "add an item"),
+          ("e Enter", "edit the item"),
+          ("d Delete", "delete the item (u undoes)"),
+          ("J / K", "move the item down / up (manual order only)"),
+          ("s", "sort by due date (reminders first) / manual order"),
+          ("Esc h Left", "back to All Lists (Esc clears a filter first)"),
+        ] + moving + everywhere
+    case .itemForm:
+      title = "Item"
+      pairs =
+        [
+          ("Enter", "done (refused while the text is empty or the date unreadable)"),
+          ("Esc", "cancel, changing nothing"),
+          ("Space", "switch Remind Me on / off (on its row)"),
+          ("+ / -", "due date a day later / earlier (before typing in the field)"),
+          ("Due Date", "e.g. 2026-12-24 18:00; what was understood shows below"),
+        ] + editing + everywhere
+    case .listForm:
+      title = "List"
+      pairs =
+        [
+          ("Enter", "done (on the Name field; refused while the name is empty)"),
+          ("Enter Space", "choose an icon (on the Icon row)"),
+          ("Esc", "cancel, changing nothing"),
+        ] + editing + everywhere
+    case .iconPicker:
+      title = "Icon"
+      pairs =
+        [
+          ("Up/Down k/j", "previous / next icon"),
+          ("Enter Space", "pick the icon"),
+          ("Esc", "back without picking"),
+        ] + everywhere
+    }
+    let keyWidth = pairs.map { DisplayWidth.of($0.0) }.max() ?? 0
+    var lines = ["Keys: \(title)", ""]
+    let indent = keyWidth + 4
+    let room = width - indent
+    for (keys, what) in pairs {
+      let pad = String(repeating: " ", count: max(keyWidth - DisplayWidth.of(keys), 0))
+      let wrapped = room >= 12 ? Self.wrap(what, width: room) : [what]
+      for (number, part) in wrapped.enumerated() {
+        let head = number == 0 ? "  \(keys)\(pad)  " : String(repeating: " ", count: indent)
+        lines.append(head + part)
+      }
+    }
+    return lines
+  }
+
+  /// Splits text at spaces into lines of at most `width` columns (a longer word gets a line).
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    var lineWidth = 0
+    for word in text.split(separator: " ") {
+      let wordWidth = DisplayWidth.of(String(word))
+      if lineWidth > 0 && lineWidth + 1 + wordWidth > width {
+        lines.append(line)
+        line = ""
+        lineWidth = 0
+      }
+      if lineWidth > 0 {
+        line += " "
+        lineWidth += 1
+      }
+      line += word
+      lineWidth += wordWidth
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  /// The most useful keys for the screen, for the status line.
+  var hintText: String {
+    if help != nil { return "Esc close  Up/Down scroll" }
+    switch form {
+    case .item: return "Enter done  Esc cancel  Tab next field  ? help"
+    case .list(let form):
+      if form.picker != nil { return "Enter pick  Esc back" }
+      return "Enter done  Esc cancel  Tab next field"
+    case nil: break
+    }
+    if open != nil {
+      return "Space check  a add  e edit  d delete  J/K move  s sort  / filter  Esc back  ? help"
+    }
+    return "Enter open  a add  e edit  d delete  / filter  u undo  q quit  ? help"
+  }
+}

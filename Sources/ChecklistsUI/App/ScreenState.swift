@@ -1,0 +1,123 @@
+import ChecklistsCore
+import Foundation
+
+/// Selection, scrolling and filter of one list-like screen.
+struct Browser: Equatable {
+  /// The selected row (an index into the visible rows).
+  var selected = 0
+  /// The first row shown.
+  var top = 0
+  /// The filter in force, nil when none.
+  var filter: String?
+  /// The filter being typed (`/`), nil when not typing.
+  var filterField: TextField?
+  /// The visible rows as indices into the underlying array, nil when all rows show in order.
+  var rows: [Int]?
+
+  /// How many rows show, given how many there are in all.
+  func rowCount(total: Int) -> Int { rows?.count ?? total }
+
+  /// The underlying index of a visible row.
+  func index(ofRow row: Int) -> Int? {
+    guard row >= 0 else { return nil }
+    if let rows { return row < rows.count ? rows[row] : nil }
+    return row
+  }
+
+  /// The visible row of an underlying index, if it shows.
+  func row(ofIndex index: Int, total: Int) -> Int? {
+    if let rows { return rows.firstIndex(of: index) }
+    return index >= 0 && index < total ? index : nil
+  }
+
+  /// Keeps the selection in range and on screen for `visibleRows` rows.
+  mutating func clamp(total: Int, visibleRows: Int) {
+    let count = rowCount(total: total)
+    selected = min(max(selected, 0), max(count - 1, 0))
+    let page = max(visibleRows, 1)
+    if selected < top { top = selected }
+    if selected >= top + page { top = selected - page + 1 }
+    top = min(max(top, 0), max(count - page, 0))
+  }
+}
+
+/// The checklist screen: which list is open and how it is shown.
+struct OpenList: Equatable {
+  /// The list on screen.
+  var listID: Checklist.ID
+  /// Selection, scrolling, filter.
+  var browser = Browser()
+  /// The item indices in due-date order, while the list is sorted by due date.
+  var dueOrder: [Int]?
+}
+
+/// The item detail screen (add or edit).
+struct ItemForm: Equatable {
+  /// The fields, in Tab order.
+  enum Field: Int, CaseIterable { case text, remind, due }
+
+  /// The list the item belongs to.
+  var listID: Checklist.ID
+  /// The index of the item being edited, nil when adding.
+  var itemIndex: Int?
+  /// The item being edited, as it was.
+  var original: ChecklistItem?
+  /// The Text field.
+  var text: TextField
+  /// Remind Me.
+  var remind: Bool
+  /// The Due Date field.
+  var dueText: TextField
+  /// Whether the user typed in the Due Date field.
+  var dueEdited = false
+  /// The due date as understood; nil when the typed text cannot be read.
+  var dueDate: Date?
+  /// Why the typed due date cannot be read.
+  var dueError: String?
+  /// The field with the focus.
+  var focus: Field = .text
+}
+
+/// The list detail screen (add or edit), with its icon picker.
+struct ListForm: Equatable {
+  /// The fields, in Tab order.
+  enum Field: Int, CaseIterable { case name, icon }
+
+  /// The list being edited, nil when adding.
+  var listID: Checklist.ID?
+  /// The Name field.
+  var name: TextField
+  /// The chosen icon name.
+  var iconName: String
+  /// The field with the focus.
+  var focus: Field = .name
+  /// The icon picker's selection while it is open.
+  var picker: Int?
+}
+
+/// Which form is open.
+enum Form: Equatable {
+  case item(ItemForm)
+  case list(ListForm)
+}
+
+/// The help screen and where it was opened.
+struct HelpState: Equatable {
+  /// The screen whose keys are shown.
+  var context: HelpContext
+  /// The first line shown.
+  var top = 0
+}
+
+/// The screens help is written for.
+enum HelpContext: Equatable {
+  case allLists, checklist, itemForm, listForm, iconPicker
+}
+
+/// A message on the status line.
+struct StatusMessage: Equatable {
+  /// The text.
+  var text: String
+  /// Whether it reports a problem.
+  var isError: Bool
+}

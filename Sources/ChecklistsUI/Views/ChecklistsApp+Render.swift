@@ -1,0 +1,328 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  /// The smallest terminal the screens are drawn in; smaller shows `Terminal too small`.
+  static let minimumSize = (width: 20, height: 5)
+
+  /// Draws the current screen into `grid`; only the visible rows are looked at.
+  public func render(into grid: inout CellGrid, now: Date) {
+    grid = CellGrid(width: grid.width, height: grid.height)
+    guard grid.width >= Self.minimumSize.width, grid.height >= Self.minimumSize.height else {
+      grid.draw("Terminal too small", row: 0, column: 0, width: grid.width)
+      if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
+      return
+    }
+    if let help {
+      renderHelp(help, into: &grid)
+    } else if let form {
+      switch form {
+      case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
+      case .list(let listForm): renderListForm(listForm, into: &grid)
+      }
+    } else if let open {
+      renderChecklist(open, into: &grid, now: now)
+    } else {
+      renderAllLists(into: &grid)
+    }
+    renderStatus(into: &grid)
+    if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
+  }
+
+  /// With ASCII glyphs, the `…` that ends cut text becomes `~`.
+  static func replaceEllipses(in grid: inout CellGrid) {
+    for row in 0..<grid.height {
+      for column in 0..<grid.width where grid[row, column].text == "…" {
+        grid[row, column].text = "~"
+      }
+    }
+  }
+
+  /// The title bar on the top row: `title` (cut short first), then `suffix`, then `right`.
+  func renderTitle(
+    _ title: String, suffix: String = "", right: String = "", into grid: inout CellGrid
+  ) {
+    let style = CellStyle(color: .title, attributes: [.bold])
+    grid.fill(row: 0, column: 0, width: grid.width, style: style)
+    var end = grid.width - 1
+    if !right.isEmpty && DisplayWidth.of(right) < grid.width / 3 {
+      end =
+        grid.drawRightAligned(
+          right, row: 0, end: grid.width - 1, maxWidth: grid.width / 3, style: style) - 1
+    }
+    let available = max(end - 1, 0)
+    let suffixWidth = DisplayWidth.of(suffix)
+    if suffixWidth + 8 <= available {
+      let used = grid.draw(
+        title, row: 0, column: 1, width: available - suffixWidth, style: style)
+      grid.draw(suffix, row: 0, column: 1 + used, width: suffixWidth, style: style)
+    } else {
+      grid.draw(title + suffix, row: 0, column: 1, width: available, style: style)
+    }
+  }
+
+  /// The status line on the bottom row: a prompt, the filter being typed, a message or hints.
+  func renderStatus(into grid: inout CellGrid) {
+    let row = grid.height - 1
+    let browser = open?.browser ?? allLists
+    if help == nil, form == nil, confirmDelete == nil, let field = browser.filterField {
+      let style = CellStyle(color: .accent)
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw("/", row: row, column: 0, width: 1, style: style)
+      grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
+      return
+    }
+    if let id = confirmDelete, let list = dataModel.list(withID: id) {
+      let style = CellStyle(color: .accent, attributes: [.bold])
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw(deletePrompt(for: list), row: row, column: 0, width: grid.width, style: style)
+      return
+    }
+    if let status {
+      let style = CellStyle(color: status.isError ? .error : .status)
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw(status.text, row: row, column: 0, width: grid.width, style: style)
+      return
+    }
+    let style = CellStyle(color: .status)
+    grid.fill(row: row, column: 0, width: grid.width, style: style)
+    grid.draw(hintText, row: row, column: 0, width: grid.width, style: style)
+  }
+
+  /// A message in the middle of the content area.
+  func renderCentered(
+    _ text: String, into grid: inout CellGrid, style: CellStyle = CellStyle(color: .dim)
+  ) {
+    let row = max(1, (grid.height - 1) / 2)
+    let width = min(DisplayWidth.of(text), grid.width)
+    grid.draw(
+      text, row: row, column: max((grid.width - width) / 2, 0), width: grid.width, style: style)
+  }
+
+  /// The first visible row, keeping `selected` on a screen with `rows` content rows.
+  func visibleTop(_ browser: Browser, count: Int, rows: Int) -> Int {
+    var top = min(max(browser.top, 0), max(count - rows, 0))
+    let selected = min(max(browser.selected, 0), max(count - 1, 0))
+    if selected < top { top = selected }
+    if selected >= top + rows { top = selected - rows + 1 }
+    return max(top, 0)
+  }
+
+  func filterNote(_ browser: Browser) -> String {
+    guard let filter = browser.filter else { return "" }
+    return "filter: \(filter)"
+  }
+
+  // MARK: - All Lists
+
+  func renderAllLists(into grid: inout CellGrid) {
+    let lists = dataModel.lists
+    renderTitle("Checklists", right: filterNote(allLists), into: &grid)
+    let count = allLists.rowCount(total: lists.count)
+    if lists.isEmpty {
+      renderCentered("No lists yet. Press a to add a list", into: &grid)
+      return
+    }
+    if count == 0 {
+      renderCentered("No list matches the filter (Esc clears it)", into: &grid)
+      return
+    }
+    let rows = grid.height - 2
+    let top = visibleTop(allLists, count: count, rows: rows)
+    for screenRow in 0..<rows {
+      let row = top + screenRow
+      guard row < count, let index = allLists.index(ofRow: row), index < lists.count else { break }
+      let list = lists[index]
+      let selected = row == allLists.selected
+      let style = CellStyle(
+        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+      let y = screenRow + 1
+      grid.fill(row: y, column: 0, width: grid.width, style: style)
+      grid.draw(
+        glyphs.icon(list.iconName), row: y, column: 1, width: glyphs.iconWidth, style: style)
+      let subtitle = list.subtitle
+      var subtitleStyle = style
+      if !selected {
+        subtitleStyle.color = list.uncheckedCount == 0 && !list.items.isEmpty ? .checked : .dim
+      }
+      let nameStart = 2 + glyphs.iconWidth
+      let subtitleStart = grid.drawRightAligned(
+        subtitle, row: y, end: grid.width - 1, maxWidth: max(grid.width - nameStart - 4, 0),
+        style: subtitleStyle)
+      grid.draw(
+        list.name, row: y, column: nameStart, width: max(subtitleStart - nameStart - 1, 0),
+        style: style)
+    }
+  }
+
+  // MARK: - Checklist
+
+  func renderChecklist(_ state: OpenList, into grid: inout CellGrid, now: Date) {
+    guard let list = dataModel.list(withID: state.listID) else { return }
+    let remaining = list.uncheckedCount
+    let total = list.items.count
+    let dash = glyphs.dash
+    let suffix = total == 0 ? " \(dash) no items" : " \(dash) \(remaining) of \(total) remaining"
+    var right = filterNote(state.browser)
+    if state.dueOrder != nil {
+      right = right.isEmpty ? "by due date" : "\(right) \(glyphs.dot) by due date"
+    }
+    renderTitle(list.name, suffix: suffix, right: right, into: &grid)
+    let count = state.browser.rowCount(total: total)
+    if total == 0 {
+      renderCentered("No items yet. Press a to add an item", into: &grid)
+      return
+    }
+    if count == 0 {
+      renderCentered("No item matches the filter (Esc clears it)", into: &grid)
+      return
+    }
+    let rows = grid.height - 2
+    let top = visibleTop(state.browser, count: count, rows: rows)
+    for screenRow in 0..<rows {
+      let row = top + screenRow
+      guard row < count, let index = state.browser.index(ofRow: row), index < total else { break }
+      let item = list.items[index]
+      let selected = row == state.browser.selected
+      let base = CellStyle(
+        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+      let y = screenRow + 1
+      grid.fill(row: y, column: 0, width: grid.width, style: base)
+      var checkStyle = base
+      if !selected { checkStyle.color = item.checked ? .checked : .dim }
+      grid.draw(glyphs.checkMark(item.checked), row: y, column: 0, width: 3, style: checkStyle)
+      var textStyle = base
+      if item.checked {
+        textStyle.attributes.insert(.dim)
+        if !selected { textStyle.color = .dim }
+      }
+      var textEnd = grid.width - 1
+      if item.shouldRemind {
+        let due = formatter.relative(item.dueDate, now: now)
+        var dueStyle = base
+        if !item.checked && item.dueDate <= now {
+          dueStyle.color = .overdue
+          dueStyle.attributes.insert(.bold)
+        } else if !selected {
+          dueStyle.color = .dim
+        }
+        textEnd =
+          grid.drawRightAligned(
+            due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
+      }
+      grid.draw(item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
+    }
+  }
+
+  // MARK: - Help
+
+  func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
+    renderTitle("Help", right: "Esc closes", into: &grid)
+    let lines = helpLines(state.context, width: grid.width - 2)
+    let rows = grid.height - 2
+    let top = min(max(state.top, 0), max(lines.count - rows, 0))
+    for screenRow in 0..<rows where top + screenRow < lines.count {
+      let style = top + screenRow == 0 ? CellStyle(color: .accent, attributes: [.bold]) : .plain
+      grid.draw(
+        lines[top + screenRow], row: screenRow + 1, column: 1, width: grid.width - 2, style: style)
+    }
+  }
+
+  // MARK: - Forms
+
+  /// The rows of the item form's Text, Remind Me and Due Date fields.
+  static func itemFormRows(height: Int) -> (text: Int, remind: Int, due: Int) {
+    (2, min(4, height - 2), min(6, height - 2))
+  }
+
+  /// The row of the list form's Icon field (the picker opens below it).
+  static func listFormIconRow(height: Int) -> Int { min(4, height - 2) }
+
+  /// The first icon the picker shows so that the selected one is on screen.
+  static func pickerTop(selection: Int, height: Int) -> Int {
+    let rows = max(height - 1 - (listFormIconRow(height: height) + 1), 1)
+    return min(max(selection - rows + 1, 0), max(IconName.allCases.count - rows, 0))
+  }
+
+  /// A label and where fields start.
+  static let labelWidth = 11
+
+  func drawLabel(_ label: String, row: Int, focused: Bool, into grid: inout CellGrid) {
+    let style = CellStyle(color: focused ? .accent : .normal, attributes: focused ? [.bold] : [])
+    grid.draw(label, row: row, column: 1, width: Self.labelWidth - 1, style: style)
+  }
+
+  func renderItemForm(_ form: ItemForm, into grid: inout CellGrid, now: Date) {
+    let listName = dataModel.list(withID: form.listID)?.name ?? ""
+    renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
+    let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
+    let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
+    let (rowText, rowRemind, rowDue) = Self.itemFormRows(height: grid.height)
+    drawLabel("Text", row: rowText, focused: form.focus == .text, into: &grid)
+    grid.drawField(
+      form.text, row: rowText, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
+      focused: form.focus == .text)
+    if rowRemind > rowText {
+      drawLabel("Remind Me", row: rowRemind, focused: form.focus == .remind, into: &grid)
+      let style = CellStyle(
+        color: form.remind ? .accent : .normal, attributes: form.focus == .remind ? [.reverse] : [])
+      grid.draw(
+        glyphs.toggle(form.remind), row: rowRemind, column: Self.labelWidth, width: fieldWidth,
+        style: style)
+    }
+    if rowDue > rowRemind {
+      drawLabel("Due Date", row: rowDue, focused: form.focus == .due, into: &grid)
+      grid.drawField(
+        form.dueText, row: rowDue, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
+        focused: form.focus == .due)
+      if rowDue + 1 < grid.height - 1 {
+        if let date = form.dueDate {
+          grid.draw(
+            glyphs.arrow + " " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
+            width: fieldWidth,
+            style: CellStyle(color: .dim))
+        } else {
+          grid.draw(
+            form.dueError ?? "", row: rowDue + 1, column: Self.labelWidth, width: fieldWidth,
+            style: CellStyle(color: .error))
+        }
+      }
+    }
+  }
+
+  func renderListForm(_ form: ListForm, into grid: inout CellGrid) {
+    renderTitle(form.listID == nil ? "Add List" : "Edit List", into: &grid)
+    let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
+    drawLabel("Name", row: 2, focused: form.focus == .name && form.picker == nil, into: &grid)
+    grid.drawField(
+      form.name, row: 2, column: Self.labelWidth, width: fieldWidth,
+      style: CellStyle(color: .normal, attributes: [.underline]),
+      focused: form.focus == .name && form.picker == nil)
+    let iconRow = Self.listFormIconRow(height: grid.height)
+    drawLabel("Icon", row: iconRow, focused: form.focus == .icon, into: &grid)
+    let iconStyle = CellStyle(
+      color: .normal, attributes: form.focus == .icon && form.picker == nil ? [.reverse] : [])
+    let iconText = "\(glyphs.icon(form.iconName)) \(form.iconName)"
+    grid.draw(iconText, row: iconRow, column: Self.labelWidth, width: fieldWidth, style: iconStyle)
+    guard let selection = form.picker else { return }
+    let icons = IconName.allCases
+    let first = iconRow + 1
+    let rows = max(grid.height - 1 - first, 1)
+    let top = Self.pickerTop(selection: selection, height: grid.height)
+    for screenRow in 0..<rows where top + screenRow < icons.count {
+      let index = top + screenRow
+      let icon = icons[index]
+      let selected = index == selection
+      let style = CellStyle(
+        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+      let y = first + screenRow
+      grid.fill(row: y, column: Self.labelWidth, width: fieldWidth, style: style)
+      grid.draw(
+        glyphs.icon(icon.rawValue), row: y, column: Self.labelWidth + 1, width: glyphs.iconWidth,
+        style: style)
+      grid.draw(
+        icon.rawValue, row: y, column: Self.labelWidth + 2 + glyphs.iconWidth,
+        width: max(fieldWidth - glyphs.iconWidth - 3, 0), style: style)
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import ChecklistsCLI
+import ChecklistsCore
+import ChecklistsTerminal
+import ChecklistsUI
+import Foundation
+
+/// Connects the store, the UI state machine and the terminal for a full-screen session.
+enum FullScreenLaunch {
+  /// Loads the file (errors go to stderr before any screen), runs the app, returns the status.
+  static func run(arguments: [String], environment: [String: String]) -> Int32 {
+    let opened: (store: ChecklistsStore, load: LoadResult)
+    do {
+      let location = try DataFileLocation.resolve(
+        environment: environment, filePath: CommandLineInterface.fileOption(in: arguments))
+      opened = try ChecklistsStore.open(location: location, lock: true)
+    } catch {
+      printError("checklists: \(error.message)")
+      return 1
+    }
+    let (store, load) = opened
+    defer { store.close() }
+    let now = Date()
+    let options = AppOptions(
+      asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty)
+    let state = load.state
+    let hooks = TerminalDriverHooks<ChecklistsApp>(
+      save: { model in save(model, to: store) },
+      rescue: { model in try? store.writeRescueCopy(model) },
+      persistState: { app in
+        var next = state
+        next.checklistIndex = app.checklistIndex
+        next.sortByDue = app.sortByDue.sorted()
+        next.nextItemID = app.dataModel.nextItemID
+        next.firstTime = false
+        try? store.saveState(next)
+      }
+    )
+    let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
+      // On a first run the app itself makes the list "List", so that it is saved on quit.
+      var app = ChecklistsApp(
+        model: load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model,
+        checklistIndex: state.checklistIndex,
+        sortByDue: Set(state.sortByDue),
+        isFirstRun: load.isFirstRun,
+        options: options,
+        size: (width, height),
+        now: now)
+      for warning in load.warnings {
+        _ = app.handle(.saveFinished(SaveOutcome(succeeded: false, message: warning)), now: now)
+      }
+      return app
+    }
+    return status
+  }
+
+  /// Saves through the store and words the result for the status line.
+  private static func save(_ model: DataModel, to store: ChecklistsStore) -> SaveOutcome {
+    do {
+      let result = try store.save(model)
+      switch result.outcome {
+      case .saved, .recreated:
+        return SaveOutcome(succeeded: true, message: result.message ?? "Saved")
+      case .unchanged:
+        return SaveOutcome(succeeded: true, message: "No changes to save")
+      case .conflictCopy:
+        // The data is safe on disk, in the copy; the other program's file is left alone.
+        return SaveOutcome(succeeded: true, message: result.message ?? "Saved to a conflict copy")
+      }
+    } catch {
+      return SaveOutcome(succeeded: false, message: error.message)
+    }
+  }
+
+  /// Terminals that cannot show emoji get the ASCII marks.
+  private static func wantsASCII(_ environment: [String: String]) -> Bool {
+    if let value = environment["CHECKLISTS_ASCII"], !value.isEmpty { return value != "0" }
+    let term = environment["TERM"] ?? ""
+    return term == "linux" || term.hasPrefix("vt")
+  }
+
+  private static func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+}

@@ -1,0 +1,219 @@
+import ChecklistsCore
+import Foundation
+import Testing
+
+@testable import ChecklistsUI
+
+@Suite struct SnapshotTests {
+  func wideModel() -> DataModel {
+    DataModel(lists: [
+      Checklist(
+        name: "買い物 🛒 shopping list with a very long name indeed", iconName: "Groceries",
+        items: [
+          item("牛乳を買う", id: 1),
+          item("Café au lait", checked: true, id: 2),
+          item("👨‍👩‍👧 family dinner 🍝 with 日本語 text that is far too long to fit", id: 3),
+          item("Pay rent", dueInMinutes: -90, remind: true, id: 4),
+          item("e\u{301}te\u{301}", dueInMinutes: 60 * 24, remind: true, id: 5),
+        ]),
+      Checklist(name: "Chores", iconName: "Chores"),
+    ])
+  }
+
+  @Test func allLists() {
+    let app = makeApp()
+    #expect(
+      app.screen() == """
+         Checklists
+         🧹 Chores                                       (No Items)
+         🛒 Groceries                                   2 Remaining
+         ✈  Trips                                         All Done!
+
+
+
+
+
+
+
+
+
+
+        Enter open  a add  e edit  d delete  / filter  u undo  q qu…
+        """)
+  }
+
+  @Test func allListsInAscii() {
+    let app = makeApp(width: 40, height: 6, ascii: true)
+    #expect(
+      app.screen() == """
+         Checklists
+         [chore]  Chores             (No Items)
+         [groc]   Groceries         2 Remaining
+         [trip]   Trips               All Done!
+
+        Enter open  a add  e edit  d delete  / ~
+        """)
+  }
+
+  @Test func checklistWithWideCharacters() {
+    var app = makeApp(wideModel(), checklistIndex: 1)
+    app.press(.down)
+    #expect(
+      app.screen() == """
+         買い物 🛒 shopping list with a very lo… — 4 of 5 remaining
+         ·  牛乳を買う
+         ✔  Café au lait
+         ·  👨‍👩‍👧 family dinner 🍝 with 日本語 text that is far too l…
+         ·  Pay rent                         Fri 15 Jan 2027, 06:40
+         ·  été                              Sat 16 Jan 2027, 08:10
+
+
+
+
+
+
+
+
+        Space check  a add  e edit  d delete  J/K move  s sort  / f…
+        """)
+  }
+
+  @Test func editItemForm() {
+    var app = makeApp(wideModel(), checklistIndex: 1)
+    app.press(.down, .enter)
+    #expect(
+      app.screen() == """
+         Edit Item
+
+         Text      Café au lait
+
+         Remind Me ○ Off
+
+         Due Date  2027-01-15 08:10
+                   → Fri 15 Jan 2027, 08:10
+
+
+
+
+
+
+        Enter done  Esc cancel  Tab next field  ? help
+        """)
+  }
+
+  @Test func addItemFormScrollsLongText() {
+    var app = makeApp(wideModel(), checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("日本語のテキストはとても長いのでスクロールが必要です")
+    #expect(app.grid().cursor == GridPosition(row: 2, column: 57))
+    #expect(
+      app.screen() == """
+         Add Item
+
+         Text      のテキストはとても長いのでスクロールが必要です
+
+         Remind Me ○ Off
+
+         Due Date  2027-01-15 09:00
+                   → Fri 15 Jan 2027, 09:00
+
+
+
+
+
+
+        Enter done  Esc cancel  Tab next field  ? help
+        """)
+  }
+
+  @Test func listFormIconPicker() {
+    var app = makeApp(wideModel(), checklistIndex: 1)
+    app.press(.escape, .character("e"), .tab, .enter, .down)
+    #expect(
+      app.screen() == """
+         Edit List
+
+         Name       🛒 shopping list with a very long name indeed
+
+         Icon      🛒 Groceries
+                       No Icon
+                    📅 Appointments
+                    🎂 Birthdays
+                    🧹 Chores
+                    🍹 Drinks
+                    📁 Folder
+                    🛒 Groceries
+                    📥 Inbox
+                    📷 Photos
+        Enter pick  Esc back
+        """)
+  }
+
+  @Test func tinyTerminal() {
+    let app = makeApp(width: 10, height: 3)
+    #expect(
+      app.screen() == """
+        Terminal …
+
+
+        """)
+  }
+
+  @Test func helpScreen() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("?"))
+    #expect(
+      app.screen() == """
+         Help                                            Esc closes
+         Keys: Checklist
+
+           Space x       check / uncheck the item (or click its
+                         check mark)
+           a             add an item
+           e Enter       edit the item
+           d Delete      delete the item (u undoes)
+           J / K         move the item down / up (manual order
+                         only)
+           s             sort by due date (reminders first) /
+                         manual order
+           Esc h Left    back to All Lists (Esc clears a filter
+                         first)
+        Esc close  Up/Down scroll
+        """)
+  }
+
+  @Test func asciiFilteredChecklist() {
+    var app = makeApp(checklistIndex: 1, width: 40, height: 8, ascii: true)
+    app.press(.character("/"))
+    app.type("e")
+    #expect(
+      app.screen() == """
+         Groceries - 2 of 3 remaining filter: e
+        [x] Bread
+        [ ] Pay rent       Fri 15 Jan 2027, 08~
+
+
+
+
+        /e
+        """)
+  }
+}
+
+@Suite struct AsciiTests {
+  @Test func asciiModeDrawsOnlyAsciiForItsOwnMarks() {
+    for size in [(60, 15), (10, 3)] {
+      var app = makeApp(width: size.0, height: size.1, ascii: true)
+      var screens = [app.screen()]
+      app.press(.down, .enter)
+      screens.append(app.screen())
+      app.press(.character("a"))
+      screens.append(app.screen())
+      app.press(.escape, .escape, .character("e"), .tab, .enter)
+      screens.append(app.screen())
+      for screen in screens {
+        #expect(screen.unicodeScalars.allSatisfy { $0.isASCII }, "\(screen)")
+      }
+    }
+  }
+}

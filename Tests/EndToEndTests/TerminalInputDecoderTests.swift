@@ -1,0 +1,168 @@
+import ChecklistsUI
+import Testing
+
+@testable import ChecklistsTerminal
+
+/// The escape and key decoder, fed the tokens curses would deliver, without a terminal.
+@Suite struct TerminalInputDecoderTests {
+  private func tokens(_ text: String) -> [InputToken] {
+    text.unicodeScalars.map { .scalar($0) }
+  }
+
+  private func decode(_ text: String) -> [InputEvent] {
+    var decoder = InputDecoder()
+    return decoder.feed(tokens(text)) + decoder.endOfInput()
+  }
+
+  @Test func plainTextBecomesCharacters() {
+    #expect(decode("ab") == [.key(.character("a")), .key(.character("b"))])
+  }
+
+  @Test func utf8TextAndWideCharacters() {
+    #expect(decode("é日🙂") == [.key(.character("é")), .key(.character("日")), .key(.character("🙂"))])
+  }
+
+  @Test func combiningMarksJoinThePreviousCharacter() {
+    let events = decode("e\u{301}a\u{308}\u{304}")
+    #expect(events == [.key(.character("e\u{301}")), .key(.character("a\u{308}\u{304}"))])
+  }
+
+  @Test func combiningMarkArrivingInALaterTokenStillJoins() {
+    var decoder = InputDecoder()
+    var events = decoder.feed(.scalar("e"))
+    events += decoder.feed(.scalar("\u{301}"))
+    events += decoder.endOfInput()
+    #expect(events == [.key(.character("e\u{301}"))])
+  }
+
+  @Test func emojiSequencesStayOneCharacter() {
+    #expect(decode("👍🏽🇫🇷") == [.key(.character("👍🏽")), .key(.character("🇫🇷"))])
+  }
+
+  @Test func controlChords() {
+    #expect(
+      decode("\u{01}\u{03}\u{13}\u{1A}") == [
+        .key(.control("a")), .key(.control("c")), .key(.control("s")), .key(.control("z")),
+      ])
+  }
+
+  @Test func tabEnterAndBackspaceAreNotChords() {
+    #expect(
+      decode("\t\r\n\u{7F}\u{08}") == [
+        .key(.tab), .key(.enter), .key(.enter), .key(.backspace), .key(.backspace),
+      ])
+  }
+
+  @Test func otherControlCodesAreDropped() {
+    #expect(decode("\u{00}\u{1C}x\u{85}") == [.key(.character("x"))])
+  }
+
+  @Test func loneEscapeAtEndOfInput() {
+    var decoder = InputDecoder()
+    #expect(decoder.feed(.scalar("\u{1B}")).isEmpty)
+    #expect(decoder.endOfInput() == [.key(.escape)])
+  }
+
+  @Test func twoEscapesAreTwoEscapeKeys() {
+    #expect(decode("\u{1B}\u{1B}") == [.key(.escape), .key(.escape)])
+  }
+
+  @Test func altChordsAreDropped() {
+    #expect(decode("\u{1B}xy") == [.key(.character("y"))])
+  }
+
+  @Test func escapeBeforeADecodedKeyIsDropped() {
+    var decoder = InputDecoder()
+    let events = decoder.feed([.scalar("\u{1B}"), .key(.up), .key(.down)])
+    #expect(events == [.key(.down)])
+  }
+
+  @Test func unknownSequencesAreDropped() {
+    #expect(
+      decode("\u{1B}[12;5Xa\u{1B}[99~b\u{1B}OZc") == [
+        .key(.character("a")), .key(.character("b")), .key(.character("c")),
+      ])
+  }
+
+  @Test func focusReports() {
+    #expect(decode("\u{1B}[I\u{1B}[O") == [.focusGained, .focusLost])
+  }
+
+  @Test func cursorSequencesCursesDidNotDecode() {
+    #expect(
+      decode("\u{1B}[A\u{1B}[1;5B\u{1B}OC\u{1B}[3~\u{1B}[5~\u{1B}OP\u{1B}[Z") == [
+        .key(.up), .key(.down), .key(.right), .key(.delete), .key(.pageUp), .key(.function(1)),
+        .key(.backTab),
+      ])
+  }
+
+  @Test func bracketedPasteIsOneEvent() {
+    let events = decode("x\u{1B}[200~hello\r\nworld\ttab\u{1B}[201~y")
+    #expect(
+      events == [
+        .key(.character("x")), .paste("hello\nworld\ttab"), .key(.character("y")),
+      ])
+  }
+
+  @Test func pasteSpanningSeveralReads() {
+    var decoder = InputDecoder()
+    var events = decoder.feed(tokens("\u{1B}[200~ab"))
+    events += decoder.endOfInput()
+    #expect(events.isEmpty)
+    #expect(decoder.isWaitingForMore)
+    events += decoder.feed(tokens("c\u{1B}[20"))
+    events += decoder.endOfInput()
+    events += decoder.feed(tokens("1~"))
+    #expect(events == [.paste("abc")])
+    #expect(!decoder.isWaitingForMore)
+  }
+
+  @Test func pasteKeepsControlCharactersOut() {
+    #expect(decode("\u{1B}[200~a\u{07}b\u{1B}xc\u{1B}[201~") == [.paste("abxc")])
+  }
+
+  @Test func pasteDoesNotRunKeyBindings() {
+    #expect(decode("\u{1B}[200~q\u{03}\u{1A}\u{1B}[201~") == [.paste("q")])
+  }
+
+  @Test func unfinishedPasteIsDeliveredWhenItExpires() {
+    var decoder = InputDecoder()
+    _ = decoder.feed(tokens("\u{1B}[200~partial"))
+    #expect(decoder.expire() == [.paste("partial")])
+    #expect(decode("z") == [.key(.character("z"))])
+  }
+
+  @Test func unfinishedSequenceIsDroppedWhenItExpires() {
+    var decoder = InputDecoder()
+    _ = decoder.feed(tokens("\u{1B}[12"))
+    #expect(decoder.isWaitingForMore)
+    #expect(decoder.expire().isEmpty)
+    #expect(decoder.feed(tokens("3")) + decoder.endOfInput() == [.key(.character("3"))])
+  }
+
+  @Test func decodedKeysAndEventsPassThrough() {
+    var decoder = InputDecoder()
+    let mouse = MouseEvent(kind: .press, position: GridPosition(row: 2, column: 3))
+    let events = decoder.feed([
+      .scalar("a"), .key(.pageDown), .event(.mouse(mouse)), .event(.resize(width: 80, height: 24)),
+    ])
+    #expect(
+      events == [
+        .key(.character("a")), .key(.pageDown), .mouse(mouse), .resize(width: 80, height: 24),
+      ])
+  }
+
+  @Test func modifiedCursorKeysByCursesName() {
+    #expect(CursesKeys.modifiedKey(name: "kUP5") == .up)
+    #expect(CursesKeys.modifiedKey(name: "kRIT3") == .right)
+    #expect(CursesKeys.modifiedKey(name: "kxIN") == nil)
+    #expect(CursesKeys.modifiedKey(name: "kUP") == nil)
+  }
+
+  @Test func cellTextNeverCarriesControlCharacters() {
+    #expect(CellText.scalars(for: "a\u{1B}\u{7F}\u{9B}") == ["a", "?", "?", "?"])
+    #expect(CellText.scalars(for: "") == [" "])
+    #expect(CellText.scalars(for: "e\u{301}") == ["e", "\u{301}"])
+    #expect(CellText.scalars(for: "👨‍👩‍👧‍👦").count == CellText.maximumScalars)
+  }
+}
