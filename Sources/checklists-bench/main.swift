@@ -8,6 +8,7 @@ let subcommands: [String: ([String]) -> Int32] = [
   "hold-lock": StoreTools.holdLock,
   "files": FileBenchmarks.run,
   "generate": GenerateCommand.run,
+  "keys": KeyBenchmarks.run,
 ]
 
 guard let name = arguments.first, let command = subcommands[name] else {
