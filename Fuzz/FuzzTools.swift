@@ -20,6 +20,8 @@ enum LargeInput: String, CaseIterable {
   case deep10kBinary = "deep-10k-binary"
   case deep10kBinaryInItem = "deep-10k-binary-in-item"
   case trailer2p60Objects = "trailer-2^60-objects"
+  case trailer2p60Objects8 = "trailer-2^60-objects-8-byte-offsets"
+  case trailerMaxObjects8 = "trailer-2^64-1-objects-8-byte-refs"
   case trailer2p60Top = "trailer-2^60-top-object"
   case trailer2p60Offsets = "trailer-2^60-offset-table"
   case count2p60Array = "array-claims-2^60-elements"
@@ -31,7 +33,9 @@ enum LargeInput: String, CaseIterable {
     switch self {
     case .string100MBXML, .string100MBBinary:
       let text = String(repeating: "a", count: 100_000_000)
-      let lists = [Checklist(name: "Big", items: [ChecklistItem(text: text, dueDate: due, itemID: 1)])]
+      let lists = [
+        Checklist(name: "Big", items: [ChecklistItem(text: text, dueDate: due, itemID: 1)])
+      ]
       return encoded(lists, self == .string100MBXML ? .xml : .binary)
     case .items1MXML, .items1MBinary:
       var items: [ChecklistItem] = []
@@ -55,6 +59,10 @@ enum LargeInput: String, CaseIterable {
       return BinaryBuilder.nestedArrays(depth: 10_000, inItem: true)
     case .trailer2p60Objects:
       return BinaryBuilder.patchedTrailer(Self.smallBinary(), objectCount: 1 << 60)
+    case .trailer2p60Objects8:
+      return BinaryBuilder.patchedTrailer(Self.smallBinary(), objectCount: 1 << 60, widths: (8, 1))
+    case .trailerMaxObjects8:
+      return BinaryBuilder.patchedTrailer(Self.smallBinary(), objectCount: .max, widths: (8, 8))
     case .trailer2p60Top:
       return BinaryBuilder.patchedTrailer(Self.smallBinary(), topObject: 1 << 60)
     case .trailer2p60Offsets:
@@ -107,11 +115,11 @@ func xmlList(
 ) -> String {
   let known =
     item
-    ?? """
-    <key>checked</key><false/><key>dueDate</key><date>2026-12-01T09:30:00Z</date>
-    <key>itemID</key><integer>7</integer><key>shouldRemind</key><true/>
-    <key>text</key><string>Seed item</string>
-    """
+      ?? """
+      <key>checked</key><false/><key>dueDate</key><date>2026-12-01T09:30:00Z</date>
+      <key>itemID</key><integer>7</integer><key>shouldRemind</key><true/>
+      <key>text</key><string>Seed item</string>
+      """
   return """
     <array><dict><key>iconName</key><string>Inbox</string><key>items</key><array><dict>
     \(known)\(extraItemXML)</dict></array><key>name</key>\(name)\(extraListXML)</dict></array>
@@ -185,10 +193,15 @@ enum BinaryBuilder {
 
   /// A small file whose trailer is changed.
   static func patchedTrailer(
-    _ data: Data, objectCount: UInt64? = nil, topObject: UInt64? = nil, offsetTable: UInt64? = nil
+    _ data: Data, objectCount: UInt64? = nil, topObject: UInt64? = nil, offsetTable: UInt64? = nil,
+    widths: (offset: UInt8, ref: UInt8)? = nil
   ) -> Data {
     var bytes = [UInt8](data)
     let trailer = bytes.count - 32
+    if let widths {
+      bytes[trailer + 6] = widths.offset
+      bytes[trailer + 7] = widths.ref
+    }
     func put(_ value: UInt64?, at position: Int) {
       guard let value else { return }
       bytes.replaceSubrange(position..<position + 8, with: bigEndian(value, size: 8))
@@ -252,7 +265,11 @@ func seedFiles() -> [(String, Data)] {
   var nonUTF8 = Data(xmlDocument(xmlList(name: "<string>caf\u{1}</string>")).utf8)
   if let at = nonUTF8.firstIndex(of: 0x01) { nonUTF8[at] = 0xE9 }
   seeds.append(("non-utf8.xml", nonUTF8))
-  seeds.append(("utf16-encoded.xml", Data(xmlDocument(xmlList()).utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })))
+  seeds.append(
+    (
+      "utf16-encoded.xml",
+      Data(xmlDocument(xmlList()).utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+    ))
   let unicode = [
     Checklist(
       name: "日本語 ✓ 🇵🇹",
@@ -276,7 +293,10 @@ func seedFiles() -> [(String, Data)] {
   xml("duplicate-keys.xml", xmlList(extraItemXML: "<key>text</key><string>second</string>"))
   xml(
     "duplicate-list-keys.xml", xmlList(extraListXML: "<key>name</key><string>Again</string>"))
-  xml("empty-items.xml", "<array><dict><key>iconName</key><string>Inbox</string><key>items</key><array/><key>name</key><string>E</string></dict></array>")
+  xml(
+    "empty-items.xml",
+    "<array><dict><key>iconName</key><string>Inbox</string><key>items</key><array/><key>name</key><string>E</string></dict></array>"
+  )
   xml("empty-item-dict.xml", xmlList(item: ""))
   xml("empty-top-array.xml", "<array/>")
   xml("missing-keys.xml", "<array><dict/></array>")
