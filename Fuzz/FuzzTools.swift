@@ -290,6 +290,18 @@ func seedFiles() -> [(String, Data)] {
     break
   }
   seeds.append(("utf16-lone-surrogate.bplist", Data(loneSurrogate)))
+  for (index, name) in ["&#x10FFFF;", "&#xFFFFFFFFFFFFFFFFFFFF;", "&#0;", "&#xD800;", "&lt;&amp;"]
+    .enumerated()
+  {
+    xml("entity-\(index).xml", xmlList(name: "<string>\(name)</string>"))
+  }
+  for (index, value) in [
+    "<real>1e400</real>", "<real>-0</real>", "<real>0x1p3</real>", "<real>nan</real>",
+    "<integer>+5</integer>", "<integer>-0x8000000000000000</integer>",
+    "<date>9999-12-31T23:59:60Z</date>", "<data>AAEC/w==</data>", "<string><![CDATA[x]]></string>",
+  ].enumerated() {
+    xml("unknown-value-\(index).xml", xmlList(extraItemXML: "<key>extra</key>\(value)"))
+  }
   xml("duplicate-keys.xml", xmlList(extraItemXML: "<key>text</key><string>second</string>"))
   xml(
     "duplicate-list-keys.xml", xmlList(extraListXML: "<key>name</key><string>Again</string>"))
