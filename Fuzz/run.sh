@@ -61,13 +61,16 @@ status=0
 SWIFT_BACKTRACE=enable=no "$binary" "${options[@]}" "$corpus" >"$log" 2>&1 || status=$?
 
 after=$(find "$artifacts" -type f | wc -l)
-stat() { grep -E "^stat::$1:" "$log" | tail -1 | awk '{print $2}'; }
+stat() { { grep -E "^stat::$1:" "$log" || echo "x ?"; } | tail -1 | awk '{print $2}'; }
 done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
 execs=$(stat number_of_executed_units)
+[[ $execs != "?" ]] || execs=
+# In fork mode there are no final stats: the last "#N:" line counts the executions.
 [[ -n $execs ]] || execs=$(sed -nE 's/^#([0-9]+).*/\1/p' "$log" | tail -1)
 echo "${done_line:-$(grep -E '^#[0-9]+' "$log" | tail -1)}"
+active=$({ grep -oE 'corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' "$log" || true; } | tail -1 | cut -d' ' -f2)
 echo "stats: execs=${execs:-?} exec/s=$(stat average_exec_per_sec) time=${seconds}s" \
-  "corpus=$(find "$corpus" -type f | wc -l) files ($(du -sk "$corpus" | cut -f1) KiB)" \
+  "corpus=${active:-?} units in use, $(find "$corpus" -type f | wc -l) files in $corpus" \
   "peak_rss=$(stat peak_rss_mb) MB new_artifacts=$((after - before)) exit=$status"
 
 if ((status != 0 || after > before)); then
