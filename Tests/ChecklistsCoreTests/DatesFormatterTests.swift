@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+@Suite struct DatesFormatterTests {
+  typealias F = DatesFixture
+  let berlin = DueDateFormatter(calendar: F.calendar(F.berlin))
+
+  @Test func fullForm() {
+    #expect(berlin.full(F.local(F.berlin, 2026, 12, 24, 18, 0)) == "Thu 24 Dec 2026, 18:00")
+    #expect(berlin.full(F.local(F.berlin, 2027, 1, 5, 7, 5, 59)) == "Tue 5 Jan 2027, 07:05")
+    #expect(berlin.full(F.local(F.berlin, 2028, 2, 29, 0, 0)) == "Tue 29 Feb 2028, 00:00")
+    let newYork = DueDateFormatter(calendar: F.calendar(F.newYork))
+    #expect(newYork.full(F.utc(2026, 12, 24, 23, 0)) == "Thu 24 Dec 2026, 18:00")
+    #expect(berlin.full(F.utc(2026, 12, 24, 23, 0)) == "Fri 25 Dec 2026, 00:00")
+  }
+
+  @Test func fullFormAcrossClockChanges() {
+    #expect(berlin.full(F.utc(2026, 3, 29, 0, 59)) == "Sun 29 Mar 2026, 01:59")
+    #expect(berlin.full(F.utc(2026, 3, 29, 1, 0)) == "Sun 29 Mar 2026, 03:00")
+    #expect(berlin.full(F.utc(2026, 10, 25, 0, 30)) == "Sun 25 Oct 2026, 02:30")
+    #expect(berlin.full(F.utc(2026, 10, 25, 1, 30)) == "Sun 25 Oct 2026, 02:30")
+  }
+
+  @Test func fullFormIgnoresTheLocale() {
+    let german = DueDateFormatter(calendar: F.calendar(F.berlin, locale: "de_DE"))
+    let date = F.local(F.berlin, 2026, 12, 24, 18, 0)
+    #expect(german.full(date) == "Thu 24 Dec 2026, 18:00")
+    #expect(german.relative(date, now: F.berlinNow) == berlin.relative(date, now: F.berlinNow))
+  }
+
+  /// Dates shown in a list on Wednesday 16 December 2026 at 14:20 in Berlin.
+  static let relativeTable: [(Date, String)] = [
+    (F.berlinNow, "now"),
+    (F.berlinNow.addingTimeInterval(30), "now"),
+    (F.berlinNow.addingTimeInterval(-59), "now"),
+    (F.berlinNow.addingTimeInterval(60), "in 1 min"),
+    (F.berlinNow.addingTimeInterval(25 * 60), "in 25 min"),
+    (F.berlinNow.addingTimeInterval(25 * 60 + 59), "in 25 min"),
+    (F.berlinNow.addingTimeInterval(-25 * 60), "25 min ago"),
+    (F.berlinNow.addingTimeInterval(59 * 60 + 59), "in 59 min"),
+    (F.berlinNow.addingTimeInterval(-(59 * 60 + 59)), "59 min ago"),
+    (F.local(F.berlin, 2026, 12, 16, 18, 0), "today 18:00"),
+    (F.local(F.berlin, 2026, 12, 16, 9, 0), "today 09:00"),
+    (F.local(F.berlin, 2026, 12, 17, 9, 0), "tomorrow 09:00"),
+    (F.local(F.berlin, 2026, 12, 17, 0, 0), "tomorrow 00:00"),
+    (F.local(F.berlin, 2026, 12, 15, 18, 0), "yesterday 18:00"),
+    (F.local(F.berlin, 2026, 12, 18, 17, 0), "Fri 17:00"),
+    (F.local(F.berlin, 2026, 12, 22, 17, 0), "Tue 17:00"),
+    (F.local(F.berlin, 2026, 12, 23, 17, 0), "Wed 23 Dec"),
+    (F.local(F.berlin, 2026, 12, 24, 18, 0), "Thu 24 Dec"),
+    (F.local(F.berlin, 2026, 12, 14, 18, 0), "Mon 14 Dec"),
+    (F.local(F.berlin, 2026, 1, 1, 9, 0), "Thu 1 Jan"),
+    (F.local(F.berlin, 2027, 12, 24, 18, 0), "24 Dec 2027"),
+    (F.local(F.berlin, 2025, 3, 5, 9, 0), "5 Mar 2025"),
+  ]
+
+  @Test(arguments: relativeTable)
+  func relativeForm(date: Date, expected: String) {
+    #expect(berlin.relative(date, now: F.berlinNow) == expected)
+  }
+
+  @Test func minutesWinOverMidnight() {
+    let lateEvening = F.local(F.berlin, 2026, 12, 16, 23, 50)
+    let soon = F.local(F.berlin, 2026, 12, 17, 0, 20)
+    #expect(berlin.relative(soon, now: lateEvening) == "in 30 min")
+    #expect(berlin.relative(lateEvening, now: soon) == "30 min ago")
+  }
+
+  @Test func relativeAcrossTheNewYear() {
+    let newYearsEve = F.local(F.berlin, 2026, 12, 31, 15, 0)
+    #expect(
+      berlin.relative(F.local(F.berlin, 2027, 1, 1, 9, 0), now: newYearsEve) == "tomorrow 09:00")
+    #expect(berlin.relative(F.local(F.berlin, 2027, 1, 5, 9, 0), now: newYearsEve) == "Tue 09:00")
+    #expect(
+      berlin.relative(F.local(F.berlin, 2027, 1, 10, 9, 0), now: newYearsEve) == "10 Jan 2027")
+    let newYearsDay = F.local(F.berlin, 2027, 1, 1, 15, 0)
+    #expect(berlin.relative(newYearsEve, now: newYearsDay) == "yesterday 15:00")
+    #expect(
+      berlin.relative(F.local(F.berlin, 2026, 12, 20, 9, 0), now: newYearsDay) == "20 Dec 2026")
+  }
+
+  @Test func relativeOnAClockChangeDay() {
+    // 23 hours from Saturday 10:00 CET is Sunday 10:00 CEST: tomorrow, by the wall clock.
+    let saturday = F.local(F.berlin, 2026, 3, 28, 10, 0)
+    #expect(berlin.relative(F.utc(2026, 3, 29, 8, 0), now: saturday) == "tomorrow 10:00")
+    #expect(berlin.relative(F.utc(2026, 3, 29, 1, 0), now: saturday) == "tomorrow 03:00")
+  }
+
+  @Test func parsedTextReadsBackTheSame() throws {
+    let parser = DueDateParser(calendar: F.calendar(F.berlin))
+    let date = try parser.parse("2026-12-24 18:00", now: F.berlinNow)
+    #expect(berlin.full(date) == "Thu 24 Dec 2026, 18:00")
+    #expect(
+      berlin.relative(try parser.parse("fri 17:00", now: F.berlinNow), now: F.berlinNow)
+        == "Fri 17:00")
+  }
+}
