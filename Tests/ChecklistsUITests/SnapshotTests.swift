@@ -64,8 +64,8 @@ import Testing
          ·  牛乳を買う
          ✔  Café au lait
          ·  👨‍👩‍👧 family dinner 🍝 with 日本語 text that is far too l…
-         ·  Pay rent                         Fri 15 Jan 2027, 06:40
-         ·  été                              Sat 16 Jan 2027, 08:10
+         ·  Pay rent                                    today 06:40
+         ·  été                                      tomorrow 08:10
 
 
 
@@ -190,7 +190,7 @@ import Testing
       app.screen() == """
          Groceries - 2 of 3 remaining filter: e
         [x] Bread
-        [ ] Pay rent       Fri 15 Jan 2027, 08~
+        [ ] Pay rent                  in 30 min
 
 
 

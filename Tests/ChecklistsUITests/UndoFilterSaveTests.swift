@@ -283,6 +283,14 @@ import Testing
     #expect(app.handle(.tick, now: later) == [.bell])
   }
 
+  @Test func aDueDateSetInThePastRingsAtOnce() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.end, .enter, .backTab, .character("-"))
+    #expect(app.press(.enter) == [.bell])
+    #expect(app.statusMessage?.contains("Pay rent") == true)
+    #expect(app.handle(.tick, now: testNow.addingTimeInterval(30 * 60)) == [])
+  }
+
   @Test func changingOnlyTheTextDoesNotRingAgain() {
     var app = makeApp(checklistIndex: 1)
     let due = testNow.addingTimeInterval(30 * 60)

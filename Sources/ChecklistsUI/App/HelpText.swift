@@ -59,7 +59,10 @@ extension ChecklistsApp {
           ("Esc", "cancel, changing nothing"),
           ("Space", "switch Remind Me on / off (on its row)"),
           ("+ / -", "due date a day later / earlier (before typing in the field)"),
-          ("Due Date", "e.g. 2026-12-24 18:00; what was understood shows below"),
+          (
+            "Due Date",
+            "e.g. 2026-12-24 18:00, tomorrow 9am, fri, +2h; what was understood shows below"
+          ),
         ] + editing + everywhere
     case .listForm:
       title = "List"

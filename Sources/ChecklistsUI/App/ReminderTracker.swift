@@ -1,8 +1,13 @@
 import ChecklistsCore
 import Foundation
 
-/// Decides when reminders fire: each unchecked item with Remind Me on fires once, when its due
-/// date passes while the app runs (a due date already past when set or loaded does not fire).
+/// Rings reminders through `ReminderScheduler` (which decides what fires: once per item and due
+/// date, unchecked items with Remind Me on, nothing already due at launch), while keeping the
+/// cost per key press constant.
+///
+/// `nextDue` is a lower bound of the next time anything can fire: the scheduler's own queries
+/// scan its armed reminders, so they run only when that time has come (a tick, or a change
+/// that armed a reminder already due), never on every key.
 struct ReminderTracker {
   /// A reminder that fired.
   struct Fired: Equatable {
@@ -12,45 +17,30 @@ struct ReminderTracker {
     var listName: String
   }
 
-  private struct Key: Hashable {
-    var itemID: Int
-    var dueDate: Date
-  }
-
-  /// Reminders due in (`lastCheck`, now] fire at the next check.
-  private(set) var lastCheck: Date
-  /// No reminder falls due before this (it may be early, never late); nil when none is pending.
+  private var scheduler: ReminderScheduler
+  /// Nothing fires before this; nil when no reminder is armed.
   private(set) var nextDue: Date?
-  private var fired: Set<Key> = []
 
   init(model: DataModel, now: Date) {
-    lastCheck = now
-    nextDue = Self.earliest(in: model, after: now)
+    scheduler = ReminderScheduler(model: model, now: now)
+    nextDue = scheduler.nextWakeUp(after: now)
   }
 
-  /// Fires the reminders that fell due since the last check; O(1) when none is due.
+  /// Fires the reminders due at `now`; O(1) unless `nextDue` has come.
   mutating func advance(model: DataModel, now: Date) -> [Fired] {
-    guard let next = nextDue, next <= now else {
-      if now > lastCheck { lastCheck = now }
-      return []
+    guard let next = nextDue, next <= now else { return [] }
+    let due = scheduler.fire(now: now)
+    nextDue = scheduler.nextWakeUp(after: now)
+    return due.map { reminder in
+      Fired(
+        listID: reminder.listID, itemID: reminder.key.itemID, text: reminder.text,
+        listName: model.list(withID: reminder.listID)?.name ?? "")
     }
-    var result: [Fired] = []
-    for list in model.lists {
-      for item in list.items
-      where item.shouldRemind && !item.checked && item.dueDate > lastCheck && item.dueDate <= now {
-        if fired.insert(Key(itemID: item.itemID, dueDate: item.dueDate)).inserted {
-          result.append(
-            Fired(listID: list.id, itemID: item.itemID, text: item.text, listName: list.name))
-        }
-      }
-    }
-    if now > lastCheck { lastCheck = now }
-    nextDue = Self.earliest(in: model, after: now)
-    return result
   }
 
-  /// Takes note of a change that may add a pending reminder.
+  /// Follows a change applied to the model (edits, undo and redo alike).
   mutating func note(_ change: ModelChange, now: Date) {
+    scheduler.apply(change)
     switch change {
     case .insertItem(_, _, let item), .replaceItem(_, _, _, let item):
       consider(item)
@@ -62,19 +52,9 @@ struct ReminderTracker {
   }
 
   private mutating func consider(_ item: ChecklistItem) {
-    guard item.shouldRemind, !item.checked, item.dueDate > lastCheck else { return }
+    guard item.hasArmedReminder else { return }
     if let next = nextDue, next <= item.dueDate { return }
     nextDue = item.dueDate
-  }
-
-  private static func earliest(in model: DataModel, after now: Date) -> Date? {
-    var best: Date?
-    for list in model.lists {
-      for item in list.items where item.shouldRemind && !item.checked && item.dueDate > now {
-        if best.map({ item.dueDate < $0 }) ?? true { best = item.dueDate }
-      }
-    }
-    return best
   }
 }
 
