@@ -46,7 +46,7 @@ enum FullScreenLaunch {
         size: (width, height),
         now: now)
       for warning in load.warnings {
-        _ = app.handle(.saveFinished(SaveOutcome(succeeded: false, message: warning)), now: now)
+        _ = app.handle(.notice(warning), now: now)
       }
       return app
     }

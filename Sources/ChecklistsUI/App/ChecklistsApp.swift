@@ -128,6 +128,8 @@ public struct ChecklistsApp: TerminalProgram {
       let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    case .notice(let text):
+      status = StatusMessage(text: text, isError: true)
     }
     clampSelections()
     effects += fireReminders(now: now)

@@ -61,6 +61,8 @@ public enum InputEvent: Equatable, Sendable {
   case tick
   /// A save the program asked for ended.
   case saveFinished(SaveOutcome)
+  /// Something the user should read on the status line (e.g. a warning from loading).
+  case notice(String)
 }
 
 /// What the state machine asks the driver to do.
