@@ -3,179 +3,183 @@ import Testing
 
 @testable import ChecklistsCore
 
-/// Tests that run `checklists-bench` (built by `swift build`) as a separate process.
-@Suite("Store: other processes, locks and kills", .serialized)
-struct StoreProcessTests {
-  static let bench = BuiltExecutable.path("checklists-bench")
+extension CoreProcesses {
+  /// Tests that run `checklists-bench` (built by `swift build`) as a separate process.
+  @Suite("Store: other processes, locks and kills", .serialized)
+  struct StoreProcessTests {
+    static let bench = BuiltExecutable.path("checklists-bench")
 
-  @Test func aLockHeldByAKilledProcessNeverBlocks() throws {
-    let folder = StoreTestFolder()
-    defer { folder.remove() }
-    let location = folder.location()
-    let holder = try ChildProcess(Self.bench, ["hold-lock", location.dataFile])
-    #expect(holder.waitForOutput("locked"))
-    #expect {
-      _ = try ChecklistsStore.open(location: location, lock: true)
-    } throws: { error in
-      (error as? StoreError)?.kind == .locked(pid: holder.pid)
-    }
-    holder.kill(SIGKILL)
-    let (store, _) = try ChecklistsStore.open(location: location, lock: true)
-    store.close()
-  }
-
-  @Test func killingASaveLoopAtRandomMomentsAlwaysLeavesACompleteVersion() throws {
-    let folder = StoreTestFolder()
-    defer { folder.remove() }
-    let location = folder.location()
-    var random = SeededGenerator(seed: 20_261_129)
-    var previousCount = 0
-    for round in 1...50 {
-      let child = try ChildProcess(Self.bench, ["save-loop", location.dataFile, "1000000"])
-      let started = child.waitForOutput("ready")
-      #expect(started, "round \(round): the save loop did not start: \(child.errorOutput())")
-      usleep(UInt32.random(in: 0..<25_000, using: &random))
-      child.kill(SIGKILL)
-      guard started else { return }
-      let bytes = try #require(folder.bytes("Checklists.plist"), "round \(round): no file")
-      let document: ChecklistsDocument
-      do {
-        document = try ChecklistsFileCoding.decode(bytes)
-      } catch {
-        Issue.record("round \(round): the file does not decode: \(error)")
-        return
+    @Test func aLockHeldByAKilledProcessNeverBlocks() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      let location = folder.location()
+      let holder = try ChildProcess(Self.bench, ["hold-lock", location.dataFile])
+      #expect(holder.waitForOutput("locked"))
+      #expect {
+        _ = try ChecklistsStore.open(location: location, lock: true)
+      } throws: { error in
+        (error as? StoreError)?.kind == .locked(pid: holder.pid)
       }
-      let count = try Self.loopVersion(document, round: round)
-      #expect(count >= previousCount, "round \(round): went back from \(previousCount) to \(count)")
-      previousCount = count
-      if let backup = folder.bytes("Checklists.plist.bak") {
-        #expect(throws: Never.self) { _ = try ChecklistsFileCoding.decode(backup) }
+      holder.kill(SIGKILL)
+      let (store, _) = try ChecklistsStore.open(location: location, lock: true)
+      store.close()
+    }
+
+    @Test func killingASaveLoopAtRandomMomentsAlwaysLeavesACompleteVersion() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      let location = folder.location()
+      var random = SeededGenerator(seed: 20_261_129)
+      var previousCount = 0
+      for round in 1...50 {
+        let child = try ChildProcess(Self.bench, ["save-loop", location.dataFile, "1000000"])
+        let started = child.waitForOutput("ready")
+        #expect(started, "round \(round): the save loop did not start: \(child.errorOutput())")
+        usleep(UInt32.random(in: 0..<25_000, using: &random))
+        child.kill(SIGKILL)
+        guard started else { return }
+        let bytes = try #require(folder.bytes("Checklists.plist"), "round \(round): no file")
+        let document: ChecklistsDocument
+        do {
+          document = try ChecklistsFileCoding.decode(bytes)
+        } catch {
+          Issue.record("round \(round): the file does not decode: \(error)")
+          return
+        }
+        let count = try Self.loopVersion(document, round: round)
+        #expect(
+          count >= previousCount, "round \(round): went back from \(previousCount) to \(count)")
+        previousCount = count
+        if let backup = folder.bytes("Checklists.plist.bak") {
+          #expect(throws: Never.self) { _ = try ChecklistsFileCoding.decode(backup) }
+        }
       }
+      // The next open removes what a killed save left behind.
+      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      #expect(!folder.names().contains { $0.contains(".tmp-") })
+      #expect(load.model.lists.first { $0.name == "Loop" }?.items.count == previousCount)
+      store.close()
     }
-    // The next open removes what a killed save left behind.
-    let (store, load) = try ChecklistsStore.open(location: location, lock: true)
-    #expect(!folder.names().contains { $0.contains(".tmp-") })
-    #expect(load.model.lists.first { $0.name == "Loop" }?.items.count == previousCount)
-    store.close()
-  }
 
-  /// The number of items in "Loop", checking the file is one of the versions the loop writes:
-  /// the lists "List" and "Loop", the latter holding exactly "item 1" … "item k".
-  static func loopVersion(_ document: ChecklistsDocument, round: Int) throws -> Int {
-    #expect(document.lists.map(\.name) == ["List", "Loop"], "round \(round)")
-    let loop = try #require(document.lists.first { $0.name == "Loop" })
-    let texts = loop.items.map(\.text)
-    #expect(texts == (0..<texts.count).map { "item \($0 + 1)" }, "round \(round)")
-    #expect(!texts.isEmpty, "round \(round)")
-    return texts.count
-  }
-}
-
-/// Tests on real small or read-only file systems (tmpfs; needs root).
-@Suite("Store: real full and read-only disks", .serialized)
-struct StoreMountTests {
-  /// Mounts a tmpfs at a new folder; nil (and a printed reason) when mounting is not allowed.
-  static func mountTmpfs(_ folder: StoreTestFolder, size: String) -> String? {
-    let point = folder.path + "/mnt"
-    try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-    let status = run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", point])
-    if status != 0 {
-      print("SKIPPED the real tmpfs part: mount failed (status \(status)); the seam test ran")
-      return nil
+    /// The number of items in "Loop", checking the file is one of the versions the loop writes:
+    /// the lists "List" and "Loop", the latter holding exactly "item 1" … "item k".
+    static func loopVersion(_ document: ChecklistsDocument, round: Int) throws -> Int {
+      #expect(document.lists.map(\.name) == ["List", "Loop"], "round \(round)")
+      let loop = try #require(document.lists.first { $0.name == "Loop" })
+      let texts = loop.items.map(\.text)
+      #expect(texts == (0..<texts.count).map { "item \($0 + 1)" }, "round \(round)")
+      #expect(!texts.isEmpty, "round \(round)")
+      return texts.count
     }
-    return point
   }
 
-  static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
-
-  static func bigModel(_ base: DataModel) -> DataModel {
-    var model = base
-    for index in 0..<2000 { model = adding("A long enough item number \(index)", to: model) }
-    return model
-  }
-
-  @Test func aFullDiskKeepsTheOldFile() throws {
-    let folder = StoreTestFolder()
-    defer { folder.remove() }
-    // The seam version always runs, so that the behaviour is checked even without mounts.
-    folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let faulty = FaultyFileSystem()
-    let (seamStore, seamLoad) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
-    faulty.setFault(.init(call: "write", code: ENOSPC) { $0.contains(".tmp-") })
-    #expect(throws: StoreError.self) { try seamStore.save(Self.bigModel(seamLoad.model)) }
-    #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
-    seamStore.close()
-
-    guard let point = Self.mountTmpfs(folder, size: "64k") else { return }
-    defer { _ = Self.run("/bin/umount", [point]) }
-    let old = encodedBytes(sampleModel())
-    FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
-    let location = DataFileLocation(
-      dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
-    let (store, load) = try ChecklistsStore.open(location: location, lock: true)
-    let big = Self.bigModel(load.model)
-    #expect(encodedBytes(big).count > 64 * 1024)
-    #expect {
-      try store.save(big)
-    } throws: { error in
-      guard let error = error as? StoreError else { return false }
-      return error.cause?.code == ENOSPC
-        && error.message.hasPrefix("Could not save \(location.dataFile): No space left on device")
+  /// Tests on real small or read-only file systems (tmpfs; needs root).
+  @Suite("Store: real full and read-only disks", .serialized)
+  struct StoreMountTests {
+    /// Mounts a tmpfs at a new folder; nil (and a printed reason) when mounting is not allowed.
+    static func mountTmpfs(_ folder: StoreTestFolder, size: String) -> String? {
+      let point = folder.path + "/mnt"
+      try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+      let status = run(
+        "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", point])
+      if status != 0 {
+        print("SKIPPED the real tmpfs part: mount failed (status \(status)); the seam test ran")
+        return nil
+      }
+      return point
     }
-    #expect(FileManager.default.contents(atPath: location.dataFile) == old)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: point)) ?? []
-    #expect(!names.contains { $0.contains(".tmp-") })
-    // A smaller change still fits and saves.
-    #expect(try store.save(adding("Small", to: load.model)).outcome == .saved)
-    store.close()
-  }
 
-  @Test func aReadOnlyDiskKeepsTheOldFile() throws {
-    let folder = StoreTestFolder()
-    defer { folder.remove() }
-    folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let faulty = FaultyFileSystem()
-    let (seamStore, seamLoad) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
-    faulty.setFault(.init(call: "open", code: EROFS) { $0.contains(".tmp-") })
-    #expect(throws: StoreError.self) { try seamStore.save(adding("x", to: seamLoad.model)) }
-    #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
-    seamStore.close()
-
-    guard let point = Self.mountTmpfs(folder, size: "1m") else { return }
-    defer { _ = Self.run("/bin/umount", [point]) }
-    let old = encodedBytes(sampleModel())
-    FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
-    let location = DataFileLocation(
-      dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
-    // Unlocked: the lock file's open descriptor would make the remount busy.
-    let (store, load) = try ChecklistsStore.open(location: location, lock: false)
-    #expect(Self.run("/bin/mount", ["-o", "remount,ro", point]) == 0)
-    #expect(
-      throws: StoreError(
-        .saveFailed(step: .creatingTemporaryFile), path: location.dataFile,
-        cause: SystemCallError(EROFS, call: "open"))
-    ) {
-      try store.save(adding("Laundry", to: load.model))
+    static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: tool)
+      process.arguments = arguments
+      process.standardError = FileHandle.nullDevice
+      guard (try? process.run()) != nil else { return -1 }
+      process.waitUntilExit()
+      return process.terminationStatus
     }
-    #expect(FileManager.default.contents(atPath: location.dataFile) == old)
-    // A rescue copy still works: it goes to the fallback folder.
-    let rescue = try store.writeRescueCopy(
-      adding("Laundry", to: load.model), fallbackFolders: [folder.path])
-    #expect(rescue.hasPrefix(folder.path + "/Checklists.rescue-"))
-    store.close()
-    // Opening a read-only file works without the lock, with a warning.
-    let (_, reopened) = try ChecklistsStore.open(location: location, lock: true)
-    #expect(reopened.model == sampleModel())
-    #expect(reopened.warnings.contains { $0.contains("Read-only file system") })
+
+    static func bigModel(_ base: DataModel) -> DataModel {
+      var model = base
+      for index in 0..<2000 { model = adding("A long enough item number \(index)", to: model) }
+      return model
+    }
+
+    @Test func aFullDiskKeepsTheOldFile() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      // The seam version always runs, so that the behaviour is checked even without mounts.
+      folder.write("Checklists.plist", encodedBytes(sampleModel()))
+      let faulty = FaultyFileSystem()
+      let (seamStore, seamLoad) = try ChecklistsStore.open(
+        location: folder.location(), lock: true, fileSystem: faulty)
+      faulty.setFault(.init(call: "write", code: ENOSPC) { $0.contains(".tmp-") })
+      #expect(throws: StoreError.self) { try seamStore.save(Self.bigModel(seamLoad.model)) }
+      #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
+      seamStore.close()
+
+      guard let point = Self.mountTmpfs(folder, size: "64k") else { return }
+      defer { _ = Self.run("/bin/umount", [point]) }
+      let old = encodedBytes(sampleModel())
+      FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
+      let location = DataFileLocation(
+        dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
+      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let big = Self.bigModel(load.model)
+      #expect(encodedBytes(big).count > 64 * 1024)
+      #expect {
+        try store.save(big)
+      } throws: { error in
+        guard let error = error as? StoreError else { return false }
+        return error.cause?.code == ENOSPC
+          && error.message.hasPrefix("Could not save \(location.dataFile): No space left on device")
+      }
+      #expect(FileManager.default.contents(atPath: location.dataFile) == old)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: point)) ?? []
+      #expect(!names.contains { $0.contains(".tmp-") })
+      // A smaller change still fits and saves.
+      #expect(try store.save(adding("Small", to: load.model)).outcome == .saved)
+      store.close()
+    }
+
+    @Test func aReadOnlyDiskKeepsTheOldFile() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      folder.write("Checklists.plist", encodedBytes(sampleModel()))
+      let faulty = FaultyFileSystem()
+      let (seamStore, seamLoad) = try ChecklistsStore.open(
+        location: folder.location(), lock: true, fileSystem: faulty)
+      faulty.setFault(.init(call: "open", code: EROFS) { $0.contains(".tmp-") })
+      #expect(throws: StoreError.self) { try seamStore.save(adding("x", to: seamLoad.model)) }
+      #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
+      seamStore.close()
+
+      guard let point = Self.mountTmpfs(folder, size: "1m") else { return }
+      defer { _ = Self.run("/bin/umount", [point]) }
+      let old = encodedBytes(sampleModel())
+      FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
+      let location = DataFileLocation(
+        dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
+      // Unlocked: the lock file's open descriptor would make the remount busy.
+      let (store, load) = try ChecklistsStore.open(location: location, lock: false)
+      #expect(Self.run("/bin/mount", ["-o", "remount,ro", point]) == 0)
+      #expect(
+        throws: StoreError(
+          .saveFailed(step: .creatingTemporaryFile), path: location.dataFile,
+          cause: SystemCallError(EROFS, call: "open"))
+      ) {
+        try store.save(adding("Laundry", to: load.model))
+      }
+      #expect(FileManager.default.contents(atPath: location.dataFile) == old)
+      // A rescue copy still works: it goes to the fallback folder.
+      let rescue = try store.writeRescueCopy(
+        adding("Laundry", to: load.model), fallbackFolders: [folder.path])
+      #expect(rescue.hasPrefix(folder.path + "/Checklists.rescue-"))
+      store.close()
+      // Opening a read-only file works without the lock, with a warning.
+      let (_, reopened) = try ChecklistsStore.open(location: location, lock: true)
+      #expect(reopened.model == sampleModel())
+      #expect(reopened.warnings.contains { $0.contains("Read-only file system") })
+    }
   }
 }

@@ -2,220 +2,225 @@ import ChecklistsCore
 import Foundation
 import Testing
 
-@Suite("CLI: commands on the built binary", .serialized)
-struct CLICommandTests {
-  @Test func versionAndHelp() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let version = try sandbox.run("--version")
-    #expect(version.status == 0)
-    #expect(version.stdout == "checklists 0.1.0\n")
-    let help = try sandbox.run("--help")
-    #expect(help.status == 0)
-    for command in ["lists", "show", "add", "check", "uncheck", "rm", "new-list", "rm-list"] {
-      #expect(help.stdout.contains("\n  \(command) "))
+extension EndToEndProcesses {
+  @Suite("CLI: commands on the built binary", .serialized)
+  struct CLICommandTests {
+    @Test func versionAndHelp() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let version = try sandbox.run("--version")
+      #expect(version.status == 0)
+      #expect(version.stdout == "checklists 0.1.0\n")
+      let help = try sandbox.run("--help")
+      #expect(help.status == 0)
+      for command in ["lists", "show", "add", "check", "uncheck", "rm", "new-list", "rm-list"] {
+        #expect(help.stdout.contains("\n  \(command) "))
+      }
+      let addHelp = try sandbox.run("add", "--help")
+      #expect(addHelp.status == 0)
+      #expect(addHelp.stdout.hasPrefix("usage: checklists add LIST TEXT [--due DATE] [--remind]\n"))
+      #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
     }
-    let addHelp = try sandbox.run("add", "--help")
-    #expect(addHelp.status == 0)
-    #expect(addHelp.stdout.hasPrefix("usage: checklists add LIST TEXT [--due DATE] [--remind]\n"))
-    #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
-  }
 
-  @Test(arguments: [
-    (["frob"], "checklists: unknown command \"frob\""),
-    (["add", "Groceries"], "checklists: add needs TEXT"),
-    (["show"], "checklists: show needs LIST"),
-    (["lists", "--bogus"], "checklists: unknown option --bogus for lists"),
-    (["check", "a", "b", "c"], "checklists: unexpected argument \"c\" (quote a text with spaces)"),
-    (
-      ["due", "--within", "soon"],
-      "checklists: --within takes a duration like 30m, 2h, 3d, 1w, not \"soon\""
-    ),
-    (["new-list", "X", "--icon", "Rocket"], "checklists: unknown icon \"Rocket\""),
-    (["export", "--format", "csv"], "checklists: --format is json or plist, not \"csv\""),
-    (["add", "L", "T", "--remind"], "checklists: --remind needs --due DATE"),
-    (["--file"], "checklists: --file needs a path"),
-  ])
-  func usageErrorsExit2WithAUsageLine(arguments: [String], message: String) throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
-    #expect(run.status == 2)
-    #expect(run.stdout.isEmpty)
-    let lines = run.stderr.split(separator: "\n").map(String.init)
-    #expect(lines.count == 2)
-    #expect(lines.first?.hasPrefix(message) == true)
-    #expect(lines.last?.hasPrefix("usage: checklists ") == true)
-    #expect(sandbox.bytes() == nil)
-  }
-
-  @Test func aFirstRunShowsTheListNamedListAndWritesNothingForReading() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let run = try sandbox.run("lists")
-    #expect(run.status == 0)
-    #expect(run.stdout == "1. List — (No Items)\n")
-    #expect(sandbox.bytes() == nil)
-    let added = try sandbox.run("add", "list", "Call mum")
-    #expect(added.status == 0)
-    #expect(added.stdout == "Added \"Call mum\" to List as item 1.\n")
-    #expect(try sandbox.lists().map(\.name) == ["List"])
-    #expect(try sandbox.lists().first?.items.map(\.text) == ["Call mum"])
-    let state = try #require(
-      FileManager.default.contentsOfDirectory(atPath: sandbox.root + "/state/checklists").first)
-    #expect(state.hasPrefix("Checklists-") && state.hasSuffix(".json"))
-  }
-
-  @Test func listsShowsSubtitlesInTheAppsOrder() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let run = try sandbox.run("lists")
-    #expect(run.status == 0)
-    #expect(
-      run.stdout == "1. Chores — All Done!\n2. Empty — (No Items)\n3. Groceries — 1 Remaining\n")
-    let json = try sandbox.run("lists", "--json")
-    let rows = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-    #expect(rows.map { $0["name"] as? String } == ["Chores", "Empty", "Groceries"])
-    #expect(rows.map { $0["subtitle"] as? String } == ["All Done!", "(No Items)", "1 Remaining"])
-    #expect(rows.last?["remaining"] as? Int == 1)
-  }
-
-  @Test func showFindsListsByNameAnyCaseOrNumber() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let expected = "Groceries — 1 Remaining\n1. [ ] Milk\n2. [x] Eggs\n"
-    #expect(try sandbox.run("show", "GROCERIES").stdout == expected)
-    #expect(try sandbox.run("show", "3").stdout == expected)
-    let missing = try sandbox.run("show", "Nope")
-    #expect(missing.status == 1)
-    #expect(missing.stderr == "checklists: no list \"Nope\" (see `checklists lists`)\n")
-    let json = try sandbox.run("show", "groceries", "--json")
-    let list = try #require(
-      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-    let items = try #require(list["items"] as? [[String: Any]])
-    #expect(items.map { $0["text"] as? String } == ["Milk", "Eggs"])
-    #expect(items.first?["dueDate"] as? String == "2027-01-15T08:00:00Z")
-  }
-
-  @Test func addCheckUncheckAndRemoveChangeTheFileOnce() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let original = try #require(sandbox.bytes())
-    let added = try sandbox.run("add", "groceries", "Bread", "--due", "now", "--remind")
-    #expect(added.status == 0)
-    #expect(added.stdout == "Added \"Bread\" to Groceries as item 3.\n")
-    #expect(sandbox.bytes(sandbox.dataFile + ".bak") == original)
-    var groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
-    #expect(groceries.items.map(\.text) == ["Milk", "Eggs", "Bread"])
-    #expect(groceries.items[2].shouldRemind)
-    #expect(groceries.items[2].itemID == 4)
-
-    #expect(
-      try sandbox.run("check", "Groceries", "Bread").stdout == "Checked \"Bread\" in Groceries.\n")
-    #expect(
-      try sandbox.run("uncheck", "Groceries", "2").stdout == "Unchecked \"Eggs\" in Groceries.\n")
-    groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
-    #expect(groceries.items.map(\.checked) == [false, false, true])
-
-    #expect(
-      try sandbox.run("rm", "Groceries", "Milk").stdout == "Deleted \"Milk\" from Groceries.\n")
-    groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
-    #expect(groceries.items.map(\.text) == ["Eggs", "Bread"])
-
-    let missing = try sandbox.run("check", "Groceries", "Caviar")
-    #expect(missing.status == 1)
-    #expect(missing.stderr.contains("no item \"Caviar\" in \"Groceries\""))
-  }
-
-  @Test func nothingIsWrittenWhenNothingChanges() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    var before = stat()
-    #expect(stat(sandbox.dataFile, &before) == 0)
-    let run = try sandbox.run("check", "Groceries", "Eggs")
-    #expect(run.status == 0)
-    #expect(run.stdout == "\"Eggs\" in Groceries was already checked.\n")
-    for command in [["lists"], ["show", "Chores"], ["export"], ["due"]] {
-      _ = try BuiltBinary.run(command, environment: sandbox.environment)
+    @Test(arguments: [
+      (["frob"], "checklists: unknown command \"frob\""),
+      (["add", "Groceries"], "checklists: add needs TEXT"),
+      (["show"], "checklists: show needs LIST"),
+      (["lists", "--bogus"], "checklists: unknown option --bogus for lists"),
+      (
+        ["check", "a", "b", "c"], "checklists: unexpected argument \"c\" (quote a text with spaces)"
+      ),
+      (
+        ["due", "--within", "soon"],
+        "checklists: --within takes a duration like 30m, 2h, 3d, 1w, not \"soon\""
+      ),
+      (["new-list", "X", "--icon", "Rocket"], "checklists: unknown icon \"Rocket\""),
+      (["export", "--format", "csv"], "checklists: --format is json or plist, not \"csv\""),
+      (["add", "L", "T", "--remind"], "checklists: --remind needs --due DATE"),
+      (["--file"], "checklists: --file needs a path"),
+    ])
+    func usageErrorsExit2WithAUsageLine(arguments: [String], message: String) throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
+      #expect(run.status == 2)
+      #expect(run.stdout.isEmpty)
+      let lines = run.stderr.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2)
+      #expect(lines.first?.hasPrefix(message) == true)
+      #expect(lines.last?.hasPrefix("usage: checklists ") == true)
+      #expect(sandbox.bytes() == nil)
     }
-    var after = stat()
-    #expect(stat(sandbox.dataFile, &after) == 0)
-    #expect(before.st_ino == after.st_ino)
-    #expect(before.st_mtim.tv_nsec == after.st_mtim.tv_nsec)
-    #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
-  }
 
-  @Test func newListAndRemoveList() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let created = try sandbox.run("new-list", "Trips 2027", "--icon", "trips")
-    #expect(created.status == 0)
-    #expect(created.stdout == "Created list \"Trips 2027\".\n")
-    let trip = try #require(try sandbox.lists().first { $0.name == "Trips 2027" })
-    #expect(trip.iconName == "Trips")
-    let removed = try sandbox.run("rm-list", "groceries")
-    #expect(removed.stdout == "Deleted list \"Groceries\" (2 items).\n")
-    #expect(try sandbox.lists().map(\.name) == ["Chores", "Empty", "Trips 2027"])
-  }
-
-  @Test func fileOptionOverridesTheEnvironmentWhichOverridesXDG() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let fromEnvironment = sandbox.root + "/env.plist"
-    let fromOption = sandbox.root + "/option.plist"
-    _ = try sandbox.run("new-list", "A", extra: ["CHECKLISTS_FILE": fromEnvironment])
-    _ = try sandbox.run(
-      "--file", fromOption, "new-list", "B", extra: ["CHECKLISTS_FILE": fromEnvironment])
-    _ = try sandbox.run("new-list", "C", "--file=\(fromOption)")
-    #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A", "List"])
-    #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C", "List"])
-    #expect(sandbox.bytes() == nil)
-  }
-
-  @Test func anUnreadableFileIsRefusedAndLeftAlone() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try FileManager.default.createDirectory(
-      atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
-    let garbage = Data("<plist><array><dict><key>name</key></dict>".utf8)
-    FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage)
-    let expected: String
-    do {
-      _ = try ChecklistsFileCoding.decode(garbage)
-      Issue.record("the codec accepted garbage")
-      return
-    } catch {
-      expected = error.message
+    @Test func aFirstRunShowsTheListNamedListAndWritesNothingForReading() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let run = try sandbox.run("lists")
+      #expect(run.status == 0)
+      #expect(run.stdout == "1. List — (No Items)\n")
+      #expect(sandbox.bytes() == nil)
+      let added = try sandbox.run("add", "list", "Call mum")
+      #expect(added.status == 0)
+      #expect(added.stdout == "Added \"Call mum\" to List as item 1.\n")
+      #expect(try sandbox.lists().map(\.name) == ["List"])
+      #expect(try sandbox.lists().first?.items.map(\.text) == ["Call mum"])
+      let state = try #require(
+        FileManager.default.contentsOfDirectory(atPath: sandbox.root + "/state/checklists").first)
+      #expect(state.hasPrefix("Checklists-") && state.hasSuffix(".json"))
     }
-    for command in [["lists"], ["add", "List", "x"]] {
-      let run = try BuiltBinary.run(command, environment: sandbox.environment)
-      #expect(run.status == 1)
-      #expect(run.stderr == "checklists: Checklists.plist: \(expected)\n")
-      #expect(sandbox.bytes() == garbage)
-    }
-  }
 
-  @Test func controlCharactersAreMadeVisibleOnATerminalOnly() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    var list = Checklist(name: "Evil\u{1B}[31mRed")
-    list.insertItem(ChecklistItem(text: "Bell\u{07}\u{7F}", itemID: 1))
-    let lists = [list]
-    // XML cannot hold these characters; the store keeps a binary file.
-    let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
-    try FileManager.default.createDirectory(
-      atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: sandbox.dataFile, contents: data)
-    let piped = try sandbox.run("show", "1")
-    #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
-    let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)
-    #expect(terminal.status == 0)
-    #expect(terminal.output == "Evil^[[31mRed — 1 Remaining\n1. [ ] Bell^G^?\n")
+    @Test func listsShowsSubtitlesInTheAppsOrder() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run("lists")
+      #expect(run.status == 0)
+      #expect(
+        run.stdout == "1. Chores — All Done!\n2. Empty — (No Items)\n3. Groceries — 1 Remaining\n")
+      let json = try sandbox.run("lists", "--json")
+      let rows = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+      #expect(rows.map { $0["name"] as? String } == ["Chores", "Empty", "Groceries"])
+      #expect(rows.map { $0["subtitle"] as? String } == ["All Done!", "(No Items)", "1 Remaining"])
+      #expect(rows.last?["remaining"] as? Int == 1)
+    }
+
+    @Test func showFindsListsByNameAnyCaseOrNumber() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let expected = "Groceries — 1 Remaining\n1. [ ] Milk\n2. [x] Eggs\n"
+      #expect(try sandbox.run("show", "GROCERIES").stdout == expected)
+      #expect(try sandbox.run("show", "3").stdout == expected)
+      let missing = try sandbox.run("show", "Nope")
+      #expect(missing.status == 1)
+      #expect(missing.stderr == "checklists: no list \"Nope\" (see `checklists lists`)\n")
+      let json = try sandbox.run("show", "groceries", "--json")
+      let list = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+      let items = try #require(list["items"] as? [[String: Any]])
+      #expect(items.map { $0["text"] as? String } == ["Milk", "Eggs"])
+      #expect(items.first?["dueDate"] as? String == "2027-01-15T08:00:00Z")
+    }
+
+    @Test func addCheckUncheckAndRemoveChangeTheFileOnce() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let original = try #require(sandbox.bytes())
+      let added = try sandbox.run("add", "groceries", "Bread", "--due", "now", "--remind")
+      #expect(added.status == 0)
+      #expect(added.stdout == "Added \"Bread\" to Groceries as item 3.\n")
+      #expect(sandbox.bytes(sandbox.dataFile + ".bak") == original)
+      var groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
+      #expect(groceries.items.map(\.text) == ["Milk", "Eggs", "Bread"])
+      #expect(groceries.items[2].shouldRemind)
+      #expect(groceries.items[2].itemID == 4)
+
+      #expect(
+        try sandbox.run("check", "Groceries", "Bread").stdout == "Checked \"Bread\" in Groceries.\n"
+      )
+      #expect(
+        try sandbox.run("uncheck", "Groceries", "2").stdout == "Unchecked \"Eggs\" in Groceries.\n")
+      groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
+      #expect(groceries.items.map(\.checked) == [false, false, true])
+
+      #expect(
+        try sandbox.run("rm", "Groceries", "Milk").stdout == "Deleted \"Milk\" from Groceries.\n")
+      groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
+      #expect(groceries.items.map(\.text) == ["Eggs", "Bread"])
+
+      let missing = try sandbox.run("check", "Groceries", "Caviar")
+      #expect(missing.status == 1)
+      #expect(missing.stderr.contains("no item \"Caviar\" in \"Groceries\""))
+    }
+
+    @Test func nothingIsWrittenWhenNothingChanges() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      var before = stat()
+      #expect(stat(sandbox.dataFile, &before) == 0)
+      let run = try sandbox.run("check", "Groceries", "Eggs")
+      #expect(run.status == 0)
+      #expect(run.stdout == "\"Eggs\" in Groceries was already checked.\n")
+      for command in [["lists"], ["show", "Chores"], ["export"], ["due"]] {
+        _ = try BuiltBinary.run(command, environment: sandbox.environment)
+      }
+      var after = stat()
+      #expect(stat(sandbox.dataFile, &after) == 0)
+      #expect(before.st_ino == after.st_ino)
+      #expect(before.st_mtim.tv_nsec == after.st_mtim.tv_nsec)
+      #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
+    }
+
+    @Test func newListAndRemoveList() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let created = try sandbox.run("new-list", "Trips 2027", "--icon", "trips")
+      #expect(created.status == 0)
+      #expect(created.stdout == "Created list \"Trips 2027\".\n")
+      let trip = try #require(try sandbox.lists().first { $0.name == "Trips 2027" })
+      #expect(trip.iconName == "Trips")
+      let removed = try sandbox.run("rm-list", "groceries")
+      #expect(removed.stdout == "Deleted list \"Groceries\" (2 items).\n")
+      #expect(try sandbox.lists().map(\.name) == ["Chores", "Empty", "Trips 2027"])
+    }
+
+    @Test func fileOptionOverridesTheEnvironmentWhichOverridesXDG() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let fromEnvironment = sandbox.root + "/env.plist"
+      let fromOption = sandbox.root + "/option.plist"
+      _ = try sandbox.run("new-list", "A", extra: ["CHECKLISTS_FILE": fromEnvironment])
+      _ = try sandbox.run(
+        "--file", fromOption, "new-list", "B", extra: ["CHECKLISTS_FILE": fromEnvironment])
+      _ = try sandbox.run("new-list", "C", "--file=\(fromOption)")
+      #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A", "List"])
+      #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C", "List"])
+      #expect(sandbox.bytes() == nil)
+    }
+
+    @Test func anUnreadableFileIsRefusedAndLeftAlone() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try FileManager.default.createDirectory(
+        atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
+      let garbage = Data("<plist><array><dict><key>name</key></dict>".utf8)
+      FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage)
+      let expected: String
+      do {
+        _ = try ChecklistsFileCoding.decode(garbage)
+        Issue.record("the codec accepted garbage")
+        return
+      } catch {
+        expected = error.message
+      }
+      for command in [["lists"], ["add", "List", "x"]] {
+        let run = try BuiltBinary.run(command, environment: sandbox.environment)
+        #expect(run.status == 1)
+        #expect(run.stderr == "checklists: Checklists.plist: \(expected)\n")
+        #expect(sandbox.bytes() == garbage)
+      }
+    }
+
+    @Test func controlCharactersAreMadeVisibleOnATerminalOnly() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      var list = Checklist(name: "Evil\u{1B}[31mRed")
+      list.insertItem(ChecklistItem(text: "Bell\u{07}\u{7F}", itemID: 1))
+      let lists = [list]
+      // XML cannot hold these characters; the store keeps a binary file.
+      let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
+      try FileManager.default.createDirectory(
+        atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
+      FileManager.default.createFile(atPath: sandbox.dataFile, contents: data)
+      let piped = try sandbox.run("show", "1")
+      #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
+      let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)
+      #expect(terminal.status == 0)
+      #expect(terminal.output == "Evil^[[31mRed — 1 Remaining\n1. [ ] Bell^G^?\n")
+    }
   }
 }

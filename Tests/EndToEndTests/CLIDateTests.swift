@@ -2,105 +2,109 @@ import ChecklistsCore
 import Foundation
 import Testing
 
-@Suite("CLI: due dates on add and edit, on a fixed clock", .serialized)
-struct CLIDateTests {
-  /// What `add --due` stores for each form, at Monday 30 November 2026, 12:00 in Berlin.
-  @Test(arguments: [
-    ("tomorrow 9am", "2026-12-01T08:00:00Z"),
-    ("fri 17:00", "2026-12-04T16:00:00Z"),
-    ("+2h", "2026-11-30T13:00:00Z"),
-    ("2026-12-24 18:00", "2026-12-24T17:00:00Z"),
-    ("9am", "2026-12-01T08:00:00Z"),
-    ("18:00", "2026-11-30T17:00:00Z"),
-    ("today", "2026-11-30T08:00:00Z"),
-    ("+1w", "2026-12-07T11:00:00Z"),
-    ("now", "2026-11-30T11:00:00Z"),
-  ])
-  func addReadsEveryFormWithTheAppsParser(typed: String, stored: String) throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let run = try sandbox.run(
-      "add", "Chores", "Task", "--due", typed, "--remind", extra: DueFixture.berlin)
-    #expect(run.status == 0)
-    let item = try #require(try sandbox.lists().first { $0.name == "Chores" }?.items.last)
-    #expect(item.text == "Task")
-    #expect(item.dueDate == DueFixture.utc(stored))
-    #expect(item.shouldRemind)
-  }
+extension EndToEndProcesses {
+  @Suite("CLI: due dates on add and edit, on a fixed clock", .serialized)
+  struct CLIDateTests {
+    /// What `add --due` stores for each form, at Monday 30 November 2026, 12:00 in Berlin.
+    @Test(arguments: [
+      ("tomorrow 9am", "2026-12-01T08:00:00Z"),
+      ("fri 17:00", "2026-12-04T16:00:00Z"),
+      ("+2h", "2026-11-30T13:00:00Z"),
+      ("2026-12-24 18:00", "2026-12-24T17:00:00Z"),
+      ("9am", "2026-12-01T08:00:00Z"),
+      ("18:00", "2026-11-30T17:00:00Z"),
+      ("today", "2026-11-30T08:00:00Z"),
+      ("+1w", "2026-12-07T11:00:00Z"),
+      ("now", "2026-11-30T11:00:00Z"),
+    ])
+    func addReadsEveryFormWithTheAppsParser(typed: String, stored: String) throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run(
+        "add", "Chores", "Task", "--due", typed, "--remind", extra: DueFixture.berlin)
+      #expect(run.status == 0)
+      let item = try #require(try sandbox.lists().first { $0.name == "Chores" }?.items.last)
+      #expect(item.text == "Task")
+      #expect(item.dueDate == DueFixture.utc(stored))
+      #expect(item.shouldRemind)
+    }
 
-  @Test(arguments: [
-    ("2026-13-40", "checklists: --due: cannot read \"2026-13-40\": month 13 does not exist"),
-    (
-      "2026-02-30",
-      "checklists: --due: cannot read \"2026-02-30\": February 2026 has 28 days, not 30"
-    ),
-    ("25:00", "checklists: --due: cannot read \"25:00\": hour 25 does not exist"),
-    (
-      "xyz",
-      "checklists: --due: cannot read \"xyz\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"
-    ),
-  ])
-  func aBadDateExits2WithTheParsersMessageAndChangesNothing(typed: String, message: String)
-    throws
-  {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let before = sandbox.bytes()
-    for command in [
-      ["add", "Chores", "Task", "--due", typed], ["edit", "Chores", "1", "--due", typed],
-    ] {
-      let run = try BuiltBinary.run(
-        command, environment: sandbox.environment.merging(DueFixture.berlin) { $1 })
+    @Test(arguments: [
+      ("2026-13-40", "checklists: --due: cannot read \"2026-13-40\": month 13 does not exist"),
+      (
+        "2026-02-30",
+        "checklists: --due: cannot read \"2026-02-30\": February 2026 has 28 days, not 30"
+      ),
+      ("25:00", "checklists: --due: cannot read \"25:00\": hour 25 does not exist"),
+      (
+        "xyz",
+        "checklists: --due: cannot read \"xyz\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"
+      ),
+    ])
+    func aBadDateExits2WithTheParsersMessageAndChangesNothing(typed: String, message: String)
+      throws
+    {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = sandbox.bytes()
+      for command in [
+        ["add", "Chores", "Task", "--due", typed], ["edit", "Chores", "1", "--due", typed],
+      ] {
+        let run = try BuiltBinary.run(
+          command, environment: sandbox.environment.merging(DueFixture.berlin) { $1 })
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == message)
+        #expect(lines.last?.hasPrefix("usage: checklists \(command[0]) LIST") == true)
+        #expect(sandbox.bytes() == before)
+      }
+    }
+
+    @Test func editChangesTextDueDateAndReminder() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run(
+        "edit", "groceries", "Milk", "--text", "Oat milk", "--due", "fri 17:00", "--remind",
+        extra: DueFixture.berlin)
+      #expect(run.status == 0)
+      #expect(run.stdout == "Updated \"Oat milk\" in Groceries, due Fri 4 Dec 2026, 17:00.\n")
+      var milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
+      #expect(milk.text == "Oat milk")
+      #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
+      #expect(milk.shouldRemind)
+      #expect(milk.itemID == 1)
+
+      let off = try sandbox.run("edit", "Groceries", "1", "--no-remind", extra: DueFixture.berlin)
+      #expect(off.stdout == "Updated \"Oat milk\" in Groceries.\n")
+      milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
+      #expect(!milk.shouldRemind)
+      #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
+      #expect(milk.text == "Oat milk")
+    }
+
+    @Test(arguments: [
+      (
+        ["edit", "Groceries", "1"], "checklists: edit needs --text, --due, --remind or --no-remind"
+      ),
+      (
+        ["edit", "Groceries", "1", "--remind", "--no-remind"],
+        "checklists: give --remind or --no-remind, not both"
+      ),
+      (["edit", "Groceries", "1", "--text", " "], "checklists: the item text is empty"),
+    ])
+    func editUsageErrors(arguments: [String], message: String) throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = sandbox.bytes()
+      let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
       #expect(run.status == 2)
-      #expect(run.stdout.isEmpty)
-      let lines = run.stderr.split(separator: "\n").map(String.init)
-      #expect(lines.first == message)
-      #expect(lines.last?.hasPrefix("usage: checklists \(command[0]) LIST") == true)
+      #expect(run.stderr.hasPrefix(message + "\nusage: checklists edit LIST ITEM "))
       #expect(sandbox.bytes() == before)
     }
-  }
-
-  @Test func editChangesTextDueDateAndReminder() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let run = try sandbox.run(
-      "edit", "groceries", "Milk", "--text", "Oat milk", "--due", "fri 17:00", "--remind",
-      extra: DueFixture.berlin)
-    #expect(run.status == 0)
-    #expect(run.stdout == "Updated \"Oat milk\" in Groceries, due Fri 4 Dec 2026, 17:00.\n")
-    var milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
-    #expect(milk.text == "Oat milk")
-    #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
-    #expect(milk.shouldRemind)
-    #expect(milk.itemID == 1)
-
-    let off = try sandbox.run("edit", "Groceries", "1", "--no-remind", extra: DueFixture.berlin)
-    #expect(off.stdout == "Updated \"Oat milk\" in Groceries.\n")
-    milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
-    #expect(!milk.shouldRemind)
-    #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
-    #expect(milk.text == "Oat milk")
-  }
-
-  @Test(arguments: [
-    (["edit", "Groceries", "1"], "checklists: edit needs --text, --due, --remind or --no-remind"),
-    (
-      ["edit", "Groceries", "1", "--remind", "--no-remind"],
-      "checklists: give --remind or --no-remind, not both"
-    ),
-    (["edit", "Groceries", "1", "--text", " "], "checklists: the item text is empty"),
-  ])
-  func editUsageErrors(arguments: [String], message: String) throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let before = sandbox.bytes()
-    let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
-    #expect(run.status == 2)
-    #expect(run.stderr.hasPrefix(message + "\nusage: checklists edit LIST ITEM "))
-    #expect(sandbox.bytes() == before)
   }
 }

@@ -2,46 +2,48 @@ import ChecklistsCore
 import Foundation
 import Testing
 
-@Suite("CLI: the lock against a second checklists", .serialized)
-struct CLILockTests {
-  @Test func aCommandIsRefusedWhileAnotherProcessHoldsTheFile() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let before = try #require(sandbox.bytes())
-    let location = try DataFileLocation.resolve(environment: sandbox.environment)
-    let (store, _) = try ChecklistsStore.open(location: location, lock: true)
-    let run = try sandbox.run("add", "Groceries", "Bread")
-    #expect(run.status == 1)
-    #expect(
-      run.stderr
-        == "checklists: ~/data/checklists/Checklists.plist is open in another checklists (pid \(getpid()))\n"
-    )
-    #expect(sandbox.bytes() == before)
-    store.close()
-    #expect(try sandbox.run("add", "Groceries", "Bread").status == 0)
-  }
+extension EndToEndProcesses {
+  @Suite("CLI: the lock against a second checklists", .serialized)
+  struct CLILockTests {
+    @Test func aCommandIsRefusedWhileAnotherProcessHoldsTheFile() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = try #require(sandbox.bytes())
+      let location = try DataFileLocation.resolve(environment: sandbox.environment)
+      let (store, _) = try ChecklistsStore.open(location: location, lock: true)
+      let run = try sandbox.run("add", "Groceries", "Bread")
+      #expect(run.status == 1)
+      #expect(
+        run.stderr
+          == "checklists: ~/data/checklists/Checklists.plist is open in another checklists (pid \(getpid()))\n"
+      )
+      #expect(sandbox.bytes() == before)
+      store.close()
+      #expect(try sandbox.run("add", "Groceries", "Bread").status == 0)
+    }
 
-  @Test func aHolderKilledWithSIGKILLDoesNotBlockTheCLI() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
-    holder.arguments = ["hold-lock", sandbox.dataFile]
-    let pipe = Pipe()
-    holder.standardOutput = pipe
-    try holder.run()
-    // "locked" arrives once the lock is held.
-    let line = pipe.fileHandleForReading.availableData
-    #expect(String(decoding: line, as: UTF8.self) == "locked\n")
-    let refused = try sandbox.run("lists")
-    #expect(refused.status == 1)
-    #expect(refused.stderr.contains("(pid \(holder.processIdentifier))"))
-    kill(holder.processIdentifier, SIGKILL)
-    holder.waitUntilExit()
-    let run = try sandbox.run("lists")
-    #expect(run.status == 0)
-    #expect(run.stdout.hasPrefix("1. Chores"))
+    @Test func aHolderKilledWithSIGKILLDoesNotBlockTheCLI() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let holder = Process()
+      holder.executableURL = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
+      holder.arguments = ["hold-lock", sandbox.dataFile]
+      let pipe = Pipe()
+      holder.standardOutput = pipe
+      try holder.run()
+      // "locked" arrives once the lock is held.
+      let line = pipe.fileHandleForReading.availableData
+      #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+      let refused = try sandbox.run("lists")
+      #expect(refused.status == 1)
+      #expect(refused.stderr.contains("(pid \(holder.processIdentifier))"))
+      kill(holder.processIdentifier, SIGKILL)
+      holder.waitUntilExit()
+      let run = try sandbox.run("lists")
+      #expect(run.status == 0)
+      #expect(run.stdout.hasPrefix("1. Chores"))
+    }
   }
 }

@@ -2,116 +2,119 @@ import ChecklistsCore
 import Foundation
 import Testing
 
-@Suite("CLI: export and import", .serialized)
-struct CLITransferTests {
-  @Test func exportJSONMirrorsThePlistKeysAndImportAddsTheLists() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let export = try sandbox.run("export")
-    #expect(export.status == 0)
-    let lists = try #require(
-      try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [[String: Any]])
-    #expect(
-      lists.map { Set($0.keys) } == Array(repeating: ["name", "iconName", "items"], count: 3))
-    let item = try #require((lists.first?["items"] as? [[String: Any]])?.first)
-    #expect(Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID"])
-    #expect(item["dueDate"] as? String == "2027-01-15T08:00:00Z")
+extension EndToEndProcesses {
+  @Suite("CLI: export and import", .serialized)
+  struct CLITransferTests {
+    @Test func exportJSONMirrorsThePlistKeysAndImportAddsTheLists() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let export = try sandbox.run("export")
+      #expect(export.status == 0)
+      let lists = try #require(
+        try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [[String: Any]])
+      #expect(
+        lists.map { Set($0.keys) } == Array(repeating: ["name", "iconName", "items"], count: 3))
+      let item = try #require((lists.first?["items"] as? [[String: Any]])?.first)
+      #expect(Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID"])
+      #expect(item["dueDate"] as? String == "2027-01-15T08:00:00Z")
 
-    // Importing the export into another file adds the lists with fresh item IDs.
-    let exported = sandbox.root + "/export.json"
-    FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes)
-    let other = sandbox.root + "/other.plist"
-    let imported = try sandbox.run("--file", other, "import", exported)
-    #expect(imported.status == 0)
-    #expect(imported.stdout == "Imported 3 lists (3 items) from export.json.\n")
-    let result = try sandbox.lists(other)
-    #expect(result.map(\.name) == ["Chores", "Empty", "Groceries", "List"])
-    #expect(result.flatMap(\.items).map(\.itemID).sorted() == [0, 1, 2])
-    let groceries = try #require(result.first { $0.name == "Groceries" })
-    #expect(groceries.items.map(\.checked) == [false, true])
-    #expect(groceries.items.first?.dueDate == Date(timeIntervalSince1970: 1_800_000_000))
-  }
-
-  @Test func exportPlistRoundTripsThroughImport() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let export = try sandbox.run("export", "--format", "plist")
-    #expect(export.status == 0)
-    let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
-    #expect(exported == sampleLists().sorted { $0.name < $1.name })
-    let path = sandbox.root + "/copy.plist"
-    FileManager.default.createFile(atPath: path, contents: export.stdoutBytes)
-    #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
-    #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 4)
-  }
-
-  @Test(arguments: [
-    (
-      #"[{"name":"A","items":[{"text":"x"},{"text":"y","checked":"yes"}]}]"#,
-      #"bad.json: list 1 ("A"), item 2: "checked" should be true/false but is a string"#
-    ),
-    (
-      #"{"name":"A"}"#,
-      "bad.json: the top level should be an array of checklists but is a dictionary"
-    ),
-    (#"[{"items":[]}]"#, #"bad.json: list 1: "name" is missing"#),
-    (
-      #"[{"name":"A","items":[{"text":"x","dueDate":"tomorrow"}]}]"#,
-      #"bad.json: list 1 ("A"), item 1: "dueDate" should be an ISO 8601 date but is a string"#
-    ),
-    (
-      #"[{"name":"A","items":[1]}]"#,
-      #"bad.json: list 1 ("A"), item 1: should be a dictionary but is a number"#
-    ),
-    ("[1, 2", "bad.json: not valid JSON"),
-  ])
-  func aBadImportIsRejectedWithTheKeyPathAndNothingChanges(content: String, message: String) throws
-  {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let before = try #require(sandbox.bytes())
-    let path = sandbox.root + "/bad.json"
-    FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
-    let run = try sandbox.run("import", path)
-    #expect(run.status == 1)
-    #expect(run.stderr == "checklists: \(message)\n")
-    #expect(sandbox.bytes() == before)
-    #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
-  }
-
-  @Test func aBadPlistImportUsesTheCodecsMessage() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    try sandbox.writeData(sampleLists())
-    let before = try #require(sandbox.bytes())
-    let bad = Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)
-    let path = sandbox.root + "/bad.plist"
-    FileManager.default.createFile(atPath: path, contents: bad)
-    let expected: String
-    do {
-      _ = try ChecklistsFileCoding.decode(bad)
-      Issue.record("the codec accepted a dictionary")
-      return
-    } catch {
-      expected = error.message
+      // Importing the export into another file adds the lists with fresh item IDs.
+      let exported = sandbox.root + "/export.json"
+      FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes)
+      let other = sandbox.root + "/other.plist"
+      let imported = try sandbox.run("--file", other, "import", exported)
+      #expect(imported.status == 0)
+      #expect(imported.stdout == "Imported 3 lists (3 items) from export.json.\n")
+      let result = try sandbox.lists(other)
+      #expect(result.map(\.name) == ["Chores", "Empty", "Groceries", "List"])
+      #expect(result.flatMap(\.items).map(\.itemID).sorted() == [0, 1, 2])
+      let groceries = try #require(result.first { $0.name == "Groceries" })
+      #expect(groceries.items.map(\.checked) == [false, true])
+      #expect(groceries.items.first?.dueDate == Date(timeIntervalSince1970: 1_800_000_000))
     }
-    let run = try sandbox.run("import", path)
-    #expect(run.status == 1)
-    #expect(run.stderr == "checklists: bad.plist: \(expected)\n")
-    #expect(sandbox.bytes() == before)
-  }
 
-  @Test func importRefusesWhatIsNotARegularFile() throws {
-    let sandbox = CLITestSandbox()
-    defer { sandbox.remove() }
-    let fifo = sandbox.root + "/pipe.json"
-    #expect(mkfifo(fifo, 0o600) == 0)
-    let run = try sandbox.run("import", fifo)
-    #expect(run.status == 1)
-    #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
-    #expect(sandbox.bytes() == nil)
+    @Test func exportPlistRoundTripsThroughImport() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let export = try sandbox.run("export", "--format", "plist")
+      #expect(export.status == 0)
+      let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
+      #expect(exported == sampleLists().sorted { $0.name < $1.name })
+      let path = sandbox.root + "/copy.plist"
+      FileManager.default.createFile(atPath: path, contents: export.stdoutBytes)
+      #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
+      #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 4)
+    }
+
+    @Test(arguments: [
+      (
+        #"[{"name":"A","items":[{"text":"x"},{"text":"y","checked":"yes"}]}]"#,
+        #"bad.json: list 1 ("A"), item 2: "checked" should be true/false but is a string"#
+      ),
+      (
+        #"{"name":"A"}"#,
+        "bad.json: the top level should be an array of checklists but is a dictionary"
+      ),
+      (#"[{"items":[]}]"#, #"bad.json: list 1: "name" is missing"#),
+      (
+        #"[{"name":"A","items":[{"text":"x","dueDate":"tomorrow"}]}]"#,
+        #"bad.json: list 1 ("A"), item 1: "dueDate" should be an ISO 8601 date but is a string"#
+      ),
+      (
+        #"[{"name":"A","items":[1]}]"#,
+        #"bad.json: list 1 ("A"), item 1: should be a dictionary but is a number"#
+      ),
+      ("[1, 2", "bad.json: not valid JSON"),
+    ])
+    func aBadImportIsRejectedWithTheKeyPathAndNothingChanges(content: String, message: String)
+      throws
+    {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = try #require(sandbox.bytes())
+      let path = sandbox.root + "/bad.json"
+      FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+      let run = try sandbox.run("import", path)
+      #expect(run.status == 1)
+      #expect(run.stderr == "checklists: \(message)\n")
+      #expect(sandbox.bytes() == before)
+      #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
+    }
+
+    @Test func aBadPlistImportUsesTheCodecsMessage() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = try #require(sandbox.bytes())
+      let bad = Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)
+      let path = sandbox.root + "/bad.plist"
+      FileManager.default.createFile(atPath: path, contents: bad)
+      let expected: String
+      do {
+        _ = try ChecklistsFileCoding.decode(bad)
+        Issue.record("the codec accepted a dictionary")
+        return
+      } catch {
+        expected = error.message
+      }
+      let run = try sandbox.run("import", path)
+      #expect(run.status == 1)
+      #expect(run.stderr == "checklists: bad.plist: \(expected)\n")
+      #expect(sandbox.bytes() == before)
+    }
+
+    @Test func importRefusesWhatIsNotARegularFile() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let fifo = sandbox.root + "/pipe.json"
+      #expect(mkfifo(fifo, 0o600) == 0)
+      let run = try sandbox.run("import", fifo)
+      #expect(run.status == 1)
+      #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
+      #expect(sandbox.bytes() == nil)
+    }
   }
 }
