@@ -11,30 +11,49 @@ extension CellGrid {
   ) -> Int {
     let width = min(width, self.width - column)
     guard width > 0, row >= 0, row < height else { return 0 }
-    var placed: [(column: Int, width: Int)] = []
     var used = 0
     var overflow = false
-    outer: for character in text {
-      for unit in SafeText.units(of: character) {
-        if used + unit.width > width {
-          overflow = true
-          break outer
+    // Printable ASCII not followed by a combining scalar is one cell each: no clustering needed.
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      guard byte >= 0x20 && byte < 0x7F else { break }
+      let next = utf8.index(after: index)
+      if next != utf8.endIndex && utf8[next] >= 0x80 { break }
+      if used + 1 > width {
+        overflow = true
+        break
+      }
+      self[row, column + used] = Cell(text: Self.asciiText[Int(byte - 0x20)], style: style)
+      used += 1
+      index = next
+    }
+    let rest = text[index...]
+    if !overflow {
+      outer: for character in rest {
+        for unit in SafeText.units(of: character) {
+          if used + unit.width > width {
+            overflow = true
+            break outer
+          }
+          var cellStyle = style
+          if unit.isSubstitute { cellStyle.color = .control }
+          self[row, column + used] = Cell(text: unit.text, style: cellStyle)
+          if unit.width == 2 { self[row, column + used + 1] = Cell(text: "", style: cellStyle) }
+          used += unit.width
         }
-        var cellStyle = style
-        if unit.isSubstitute { cellStyle.color = .control }
-        self[row, column + used] = Cell(text: unit.text, style: cellStyle)
-        if unit.width == 2 { self[row, column + used + 1] = Cell(text: "", style: cellStyle) }
-        placed.append((column + used, unit.width))
-        used += unit.width
       }
     }
     guard overflow else { return used }
     if ellipsis {
-      while used + 1 > width, let last = placed.popLast() {
-        used -= last.width
-        for offset in 0..<last.width {
-          self[row, last.column + offset] = Cell(text: " ", style: style)
+      // Take back whole characters (a wide one ends in a "" cell) until "…" fits.
+      while used + 1 > width && used > 0 {
+        let cellWidth = used >= 2 && self[row, column + used - 1].text.isEmpty ? 2 : 1
+        for offset in 1...cellWidth {
+          self[row, column + used - offset] = Cell(text: " ", style: style)
         }
+        used -= cellWidth
       }
       if used + 1 <= width {
         self[row, column + used] = Cell(text: "…", style: style)
@@ -46,6 +65,11 @@ extension CellGrid {
       used += 1
     }
     return used
+  }
+
+  /// One-character strings for printable ASCII, made once.
+  private static let asciiText: [String] = (0x20..<0x7F).map {
+    String(UnicodeScalar(UInt8($0)))
   }
 
   /// Fills `width` columns of a row from `column` with blanks in `style`.
