@@ -45,6 +45,8 @@ struct BinaryPlistWriter {
   private var integers: [Int64: Int] = [:]
   private var bitPatterns: [UInt64: Int] = [:]
   private var others: [Scalar: Int] = [:]
+  private var trueIndex: Int?
+  private var falseIndex: Int?
 
   /// Creates a writer with room for about `capacity` objects.
   init(capacity: Int = 0) {
@@ -120,21 +122,28 @@ struct BinaryPlistWriter {
   private mutating func add(_ scalar: Scalar) -> Int {
     let next = objects.count
     let index: Int
+    // One hash per value: the `default:` subscript inserts `next` when the value is new.
     switch scalar {
-    case .string(let string): index = strings[string, default: next]
-    case .integer(let integer): index = integers[integer, default: next]
-    case .date(let bits): index = bitPatterns[bits, default: next]
-    default: index = others[scalar, default: next]
+    case .string(let string): index = Self.intern(string, next, &strings)
+    case .integer(let integer): index = Self.intern(integer, next, &integers)
+    case .date(let bits): index = Self.intern(bits, next, &bitPatterns)
+    case .bool(let bool):
+      if let known = bool ? trueIndex : falseIndex { return known }
+      if bool { trueIndex = next } else { falseIndex = next }
+      index = next
+    default: index = Self.intern(scalar, next, &others)
     }
     guard index == next else { return index }
-    switch scalar {
-    case .string(let string): strings[string] = next
-    case .integer(let integer): integers[integer] = next
-    case .date(let bits): bitPatterns[bits] = next
-    default: others[scalar] = next
-    }
     objects.append(.scalar(scalar))
     return next
+  }
+
+  /// The index stored for `key`, storing `next` when there is none.
+  private static func intern<Key: Hashable>(_ key: Key, _ next: Int, _ table: inout [Key: Int])
+    -> Int
+  {
+    func read(_ slot: inout Int) -> Int { slot }
+    return read(&table[key, default: next])
   }
 
   /// The file's bytes, with `top` as the top object.
@@ -176,6 +185,24 @@ struct BinaryPlistWriter {
   }
 
   private static func appendUInt(_ value: UInt64, size: Int, to out: inout [UInt8]) {
+    switch size {
+    case 1:
+      out.append(UInt8(truncatingIfNeeded: value))
+      return
+    case 2:
+      out.append(UInt8(truncatingIfNeeded: value >> 8))
+      out.append(UInt8(truncatingIfNeeded: value))
+      return
+    case 4:
+      let bigEndian = UInt32(truncatingIfNeeded: value).bigEndian
+      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
+      return
+    case 8:
+      let bigEndian = value.bigEndian
+      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
+      return
+    default: break
+    }
     var shift = (size - 1) * 8
     while shift >= 0 {
       out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
@@ -212,10 +239,22 @@ struct BinaryPlistWriter {
         writeMarker(0x5, count: string.utf8.count, to: &out)
         out.append(contentsOf: string.utf8)
       } else {
-        writeMarker(0x6, count: string.utf16.count, to: &out)
-        for unit in string.utf16 {
-          out.append(UInt8(unit >> 8))
-          out.append(UInt8(unit & 0xFF))
+        var units = 0
+        for scalar in string.unicodeScalars { units += scalar.value > 0xFFFF ? 2 : 1 }
+        writeMarker(0x6, count: units, to: &out)
+        for scalar in string.unicodeScalars {
+          let value = scalar.value
+          if value > 0xFFFF {
+            let high = 0xD800 + ((value - 0x10000) >> 10)
+            let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
+            out.append(UInt8(high >> 8))
+            out.append(UInt8(high & 0xFF))
+            out.append(UInt8(low >> 8))
+            out.append(UInt8(low & 0xFF))
+          } else {
+            out.append(UInt8(value >> 8))
+            out.append(UInt8(value & 0xFF))
+          }
         }
       }
     case .integer(let value):
