@@ -60,6 +60,17 @@ enum ChecklistsFileEncoder {
     _ item: ChecklistItem, _ knownKeyRefs: [Int], _ writer: inout BinaryPlistWriter
   ) -> Int {
     let ref = writer.reserve()
+    if item.unknownFields.isEmpty {
+      // The usual item: the five known keys in `itemKeys` order, values added in that order.
+      let checked = writer.bool(item.checked)
+      let dueDate = writer.date(item.dueDate)
+      let itemID = writer.integer(Int64(item.itemID))
+      let shouldRemind = writer.bool(item.shouldRemind)
+      let text = writer.string(item.text)
+      writer.setDictionary(
+        ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
+      return ref
+    }
     let names = keys(known: itemKeys, unknown: item.unknownFields)
     var keyRefs: [Int] = []
     var valueRefs: [Int] = []

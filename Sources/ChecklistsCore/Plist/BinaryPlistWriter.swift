@@ -2,7 +2,9 @@ import Foundation
 
 /// Builds a `bplist00` file: objects are added top-down, scalars are stored once and shared.
 ///
-/// The same calls in the same order always give the same bytes.
+/// Scalars are encoded to bytes as they are added and collections keep their references in one
+/// shared pool, so no object owns an allocation; `finish` then writes the file into a buffer of
+/// exactly the right size. The same calls in the same order always give the same bytes.
 struct BinaryPlistWriter {
   /// A scalar, compared by exact content so that uniquing never merges distinct values.
   private enum Scalar: Hashable {
@@ -33,13 +35,21 @@ struct BinaryPlistWriter {
     }
   }
 
-  private enum Object {
-    case scalar(Scalar)
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
+  /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
+  private struct Object {
+    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
+    var kind: UInt8
+    /// The first byte in `scalarBytes`, or the first reference in `refs`.
+    var start: Int
+    /// The byte count of a scalar, or the element (array) or entry (dictionary) count.
+    var count: Int
   }
 
   private var objects: [Object] = []
+  /// The encoded bytes of every scalar, in the order they were added.
+  private var scalarBytes: [UInt8] = []
+  /// The references of every collection (a dictionary's keys, then its values).
+  private var refs: [Int] = []
   // One table per kind, so that numbers hash as numbers.
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
@@ -51,6 +61,8 @@ struct BinaryPlistWriter {
   /// Creates a writer with room for about `capacity` objects.
   init(capacity: Int = 0) {
     objects.reserveCapacity(capacity)
+    scalarBytes.reserveCapacity(capacity * 16)
+    refs.reserveCapacity(capacity * 2)
     strings.reserveCapacity(capacity / 3)
     integers.reserveCapacity(capacity / 4)
     bitPatterns.reserveCapacity(capacity / 4)
@@ -72,16 +84,32 @@ struct BinaryPlistWriter {
 
   /// Reserves the index of a collection whose children are added next.
   mutating func reserve() -> Int {
-    objects.append(.array([]))
+    objects.append(Object(kind: 0xA, start: 0, count: 0))
     return objects.count - 1
   }
 
   /// Fills a reserved slot with an array of object indexes.
-  mutating func setArray(_ index: Int, _ elements: [Int]) { objects[index] = .array(elements) }
+  mutating func setArray(_ index: Int, _ elements: [Int]) {
+    objects[index] = Object(kind: 0xA, start: refs.count, count: elements.count)
+    refs.append(contentsOf: elements)
+  }
 
   /// Fills a reserved slot with a dictionary.
   mutating func setDictionary(_ index: Int, keys: [Int], values: [Int]) {
-    objects[index] = .dictionary(keys: keys, values: values)
+    objects[index] = Object(kind: 0xD, start: refs.count, count: keys.count)
+    refs.append(contentsOf: keys)
+    refs.append(contentsOf: values)
+  }
+
+  /// Fills a reserved slot with a dictionary of five entries, without building a values array.
+  mutating func setDictionary(_ index: Int, keys: [Int], values: (Int, Int, Int, Int, Int)) {
+    objects[index] = Object(kind: 0xD, start: refs.count, count: 5)
+    refs.append(contentsOf: keys)
+    refs.append(values.0)
+    refs.append(values.1)
+    refs.append(values.2)
+    refs.append(values.3)
+    refs.append(values.4)
   }
 
   /// Adds any value, dictionary keys in `PlistKeyOrder`, and returns its object index.
@@ -134,7 +162,9 @@ struct BinaryPlistWriter {
     default: index = Self.intern(scalar, next, &others)
     }
     guard index == next else { return index }
-    objects.append(.scalar(scalar))
+    let start = scalarBytes.count
+    Self.write(scalar, to: &scalarBytes)
+    objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
     return next
   }
 
@@ -148,36 +178,67 @@ struct BinaryPlistWriter {
 
   /// The file's bytes, with `top` as the top object.
   func finish(top: Int) -> Data {
-    var out: [UInt8] = Array("bplist00".utf8)
-    out.reserveCapacity(objects.count * 12 + 64)
     let refSize = Self.byteCount(for: UInt64(max(objects.count - 1, 0)))
-    var offsets: [Int] = []
-    offsets.reserveCapacity(objects.count)
+    // Sizes first, so that the file is written once into a buffer of its exact size.
+    var tableOffset = 8
     for object in objects {
-      offsets.append(out.count)
-      switch object {
-      case .scalar(let scalar): Self.write(scalar, to: &out)
-      case .array(let refs):
-        Self.writeMarker(0xA, count: refs.count, to: &out)
-        for ref in refs { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
-      case .dictionary(let keys, let values):
-        Self.writeMarker(0xD, count: keys.count, to: &out)
-        for ref in keys { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
-        for ref in values { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
+      if object.kind == 0 {
+        tableOffset += object.count
+      } else {
+        let slots = object.kind == 0xD ? object.count * 2 : object.count
+        tableOffset += Self.markerSize(count: object.count) + slots * refSize
       }
     }
-    let tableOffset = out.count
-    let offsetSize = Self.byteCount(for: UInt64(offsets.last ?? 0))
-    for offset in offsets { Self.appendUInt(UInt64(offset), size: offsetSize, to: &out) }
-    out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-    Self.appendUInt(UInt64(objects.count), size: 8, to: &out)
-    Self.appendUInt(UInt64(top), size: 8, to: &out)
-    Self.appendUInt(UInt64(tableOffset), size: 8, to: &out)
-    return Data(out)
+    let lastOffset = tableOffset - (objects.last.map { Self.size(of: $0, refSize: refSize) } ?? 0)
+    let offsetSize = Self.byteCount(for: UInt64(objects.isEmpty ? 0 : lastOffset))
+    let total = tableOffset + objects.count * offsetSize + 32
+    var data = Data(count: total)
+    data.withUnsafeMutableBytes { raw in
+      var out = ByteCursor(raw)
+      out.append(contentsOf: Array("bplist00".utf8))
+      var tableCursor = ByteCursor(raw, at: tableOffset)
+      scalarBytes.withUnsafeBufferPointer { scalarBuffer in
+        refs.withUnsafeBufferPointer { refBuffer in
+          for object in objects {
+            tableCursor.appendUInt(UInt64(out.position), size: offsetSize)
+            if object.kind == 0 {
+              out.append(
+                UnsafeRawBufferPointer(
+                  rebasing: UnsafeRawBufferPointer(scalarBuffer)[
+                    object.start..<(object.start + object.count)]))
+              continue
+            }
+            out.appendMarker(object.kind, count: object.count)
+            let slots = object.kind == 0xD ? object.count * 2 : object.count
+            for ref in refBuffer[object.start..<(object.start + slots)] {
+              out.appendUInt(UInt64(ref), size: refSize)
+            }
+          }
+        }
+      }
+      var trailer = ByteCursor(raw, at: tableOffset + objects.count * offsetSize)
+      trailer.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+      trailer.appendUInt(UInt64(objects.count), size: 8)
+      trailer.appendUInt(UInt64(top), size: 8)
+      trailer.appendUInt(UInt64(tableOffset), size: 8)
+    }
+    return data
+  }
+
+  /// The bytes an object takes in the file.
+  private static func size(of object: Object, refSize: Int) -> Int {
+    if object.kind == 0 { return object.count }
+    let slots = object.kind == 0xD ? object.count * 2 : object.count
+    return markerSize(count: object.count) + slots * refSize
+  }
+
+  /// The bytes of a collection's marker and count.
+  private static func markerSize(count: Int) -> Int {
+    count < 15 ? 1 : 2 + byteCount(for: UInt64(count))
   }
 
   /// The fewest of 1, 2, 4 or 8 bytes that hold `value`.
-  private static func byteCount(for value: UInt64) -> Int {
+  fileprivate static func byteCount(for value: UInt64) -> Int {
     if value <= 0xFF { return 1 }
     if value <= 0xFFFF { return 2 }
     if value <= 0xFFFF_FFFF { return 4 }
@@ -234,29 +295,7 @@ struct BinaryPlistWriter {
   private static func write(_ scalar: Scalar, to out: inout [UInt8]) {
     switch scalar {
     case .string(let exact):
-      let string = exact.string
-      if string.utf8.allSatisfy({ $0 < 0x80 }) {
-        writeMarker(0x5, count: string.utf8.count, to: &out)
-        out.append(contentsOf: string.utf8)
-      } else {
-        var units = 0
-        for scalar in string.unicodeScalars { units += scalar.value > 0xFFFF ? 2 : 1 }
-        writeMarker(0x6, count: units, to: &out)
-        for scalar in string.unicodeScalars {
-          let value = scalar.value
-          if value > 0xFFFF {
-            let high = 0xD800 + ((value - 0x10000) >> 10)
-            let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
-            out.append(UInt8(high >> 8))
-            out.append(UInt8(high & 0xFF))
-            out.append(UInt8(low >> 8))
-            out.append(UInt8(low & 0xFF))
-          } else {
-            out.append(UInt8(value >> 8))
-            out.append(UInt8(value & 0xFF))
-          }
-        }
-      }
+      writeString(exact.string, to: &out)
     case .integer(let value):
       writeInteger(value, to: &out)
     case .unsignedInteger(let value):
@@ -275,6 +314,113 @@ struct BinaryPlistWriter {
       writeMarker(0x4, count: data.count, to: &out)
       out.append(contentsOf: data)
     }
+  }
+
+  /// ASCII as type 0x5, anything else as big-endian UTF-16 (type 0x6).
+  private static func writeString(_ string: String, to out: inout [UInt8]) {
+    var string = string
+    string.withUTF8 { utf8 in
+      var ascii = true
+      for byte in utf8 where byte >= 0x80 {
+        ascii = false
+        break
+      }
+      if ascii {
+        writeMarker(0x5, count: utf8.count, to: &out)
+        out.append(contentsOf: utf8)
+        return
+      }
+      // A UTF-8 lead byte 0xF0 or above starts a scalar that takes two UTF-16 units.
+      var units = 0
+      for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+      writeMarker(0x6, count: units, to: &out)
+      var index = 0
+      while index < utf8.count {
+        let lead = UInt32(utf8[index])
+        var value: UInt32
+        if lead < 0x80 {
+          value = lead
+          index += 1
+        } else if lead < 0xE0 {
+          value = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+          index += 2
+        } else if lead < 0xF0 {
+          value =
+            (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+            | UInt32(utf8[index + 2] & 0x3F)
+          index += 3
+        } else {
+          value =
+            (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+            | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+          index += 4
+        }
+        if value > 0xFFFF {
+          let high = 0xD800 + ((value - 0x10000) >> 10)
+          let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
+          out.append(UInt8(high >> 8))
+          out.append(UInt8(high & 0xFF))
+          out.append(UInt8(low >> 8))
+          out.append(UInt8(low & 0xFF))
+        } else {
+          out.append(UInt8(value >> 8))
+          out.append(UInt8(value & 0xFF))
+        }
+      }
+    }
+  }
+}
+
+/// Writes bytes into a buffer the caller sized exactly.
+private struct ByteCursor {
+  let buffer: UnsafeMutableRawBufferPointer
+  private(set) var position: Int
+
+  init(_ buffer: UnsafeMutableRawBufferPointer, at position: Int = 0) {
+    self.buffer = buffer
+    self.position = position
+  }
+
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    UnsafeMutableRawBufferPointer(rebasing: buffer[position..<(position + bytes.count)])
+      .copyMemory(from: bytes)
+    position += bytes.count
+  }
+
+  mutating func append(contentsOf bytes: [UInt8]) {
+    bytes.withUnsafeBytes { append($0) }
+  }
+
+  mutating func appendByte(_ byte: UInt8) {
+    buffer[position] = byte
+    position += 1
+  }
+
+  mutating func appendUInt(_ value: UInt64, size: Int) {
+    switch size {
+    case 1:
+      buffer[position] = UInt8(truncatingIfNeeded: value)
+    case 2:
+      buffer.storeBytes(
+        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt16.self)
+    case 4:
+      buffer.storeBytes(
+        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt32.self)
+    default:
+      buffer.storeBytes(of: value.bigEndian, toByteOffset: position, as: UInt64.self)
+    }
+    position += size
+  }
+
+  mutating func appendMarker(_ type: UInt8, count: Int) {
+    if count < 15 {
+      appendByte(type << 4 | UInt8(count))
+      return
+    }
+    appendByte(type << 4 | 0xF)
+    let size = BinaryPlistWriter.byteCount(for: UInt64(count))
+    appendByte(0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3))
+    appendUInt(UInt64(count), size: size)
   }
 }
 
