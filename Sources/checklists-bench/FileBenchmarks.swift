@@ -114,6 +114,16 @@ enum FileBenchmarks {
     }
     var line = "\(items) items: load \(Summary(loads).text) ms"
     if save { line += ", save \(Summary(saves).text) ms" }
+    // The codec alone, without the file system.
+    if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+      let document = try? ChecklistsFileCoding.decode(data)
+    {
+      let decode = Measure.milliseconds(runs: runs) { _ = try? ChecklistsFileCoding.decode(data) }
+      let encode = Measure.milliseconds(runs: runs) {
+        _ = try? ChecklistsFileCoding.encode(document.lists, format: document.format)
+      }
+      line += "; codec: decode \(decode.text) ms, encode \(encode.text) ms"
+    }
     print(line + String(format: ", peak RSS %.1f MB", Measure.peakRSSMegabytes()))
     return 0
   }

@@ -334,37 +334,44 @@ struct BinaryPlistWriter {
       var units = 0
       for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
       writeMarker(0x6, count: units, to: &out)
-      var index = 0
-      while index < utf8.count {
-        let lead = UInt32(utf8[index])
-        var value: UInt32
-        if lead < 0x80 {
-          value = lead
-          index += 1
-        } else if lead < 0xE0 {
-          value = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
-          index += 2
-        } else if lead < 0xF0 {
-          value =
-            (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
-            | UInt32(utf8[index + 2] & 0x3F)
-          index += 3
-        } else {
-          value =
-            (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
-            | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
-          index += 4
-        }
-        if value > 0xFFFF {
-          let high = 0xD800 + ((value - 0x10000) >> 10)
-          let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
-          out.append(UInt8(high >> 8))
-          out.append(UInt8(high & 0xFF))
-          out.append(UInt8(low >> 8))
-          out.append(UInt8(low & 0xFF))
-        } else {
-          out.append(UInt8(value >> 8))
-          out.append(UInt8(value & 0xFF))
+      let start = out.count
+      out.append(contentsOf: repeatElement(0, count: units * 2))
+      out.withUnsafeMutableBufferPointer { buffer in
+        var position = start
+        var index = 0
+        while index < utf8.count {
+          let lead = UInt32(utf8[index])
+          var value: UInt32
+          if lead < 0x80 {
+            value = lead
+            index += 1
+          } else if lead < 0xE0 {
+            value = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+            index += 2
+          } else if lead < 0xF0 {
+            value =
+              (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+              | UInt32(utf8[index + 2] & 0x3F)
+            index += 3
+          } else {
+            value =
+              (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+            index += 4
+          }
+          if value > 0xFFFF {
+            let high = 0xD800 + ((value - 0x10000) >> 10)
+            let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
+            buffer[position] = UInt8(high >> 8)
+            buffer[position + 1] = UInt8(high & 0xFF)
+            buffer[position + 2] = UInt8(low >> 8)
+            buffer[position + 3] = UInt8(low & 0xFF)
+            position += 4
+          } else {
+            buffer[position] = UInt8(value >> 8)
+            buffer[position + 1] = UInt8(value & 0xFF)
+            position += 2
+          }
         }
       }
     }
