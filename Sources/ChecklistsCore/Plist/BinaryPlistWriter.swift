@@ -6,9 +6,9 @@ import Foundation
 /// shared pool, so no object owns an allocation; `finish` then writes the file into a buffer of
 /// exactly the right size. The same calls in the same order always give the same bytes.
 struct BinaryPlistWriter {
-  /// A scalar, compared by exact content so that uniquing never merges distinct values.
-  private enum Scalar: Hashable {
-    case string(ExactString)
+  /// A scalar before it is encoded.
+  private enum Scalar {
+    case string(String)
     case integer(Int64)
     case unsignedInteger(UInt64)
     case real(UInt64)
@@ -17,26 +17,10 @@ struct BinaryPlistWriter {
     case data(Data)
   }
 
-  /// A string compared by its UTF-8 bytes (Swift's `==` merges canonically equal strings).
-  private struct ExactString: Hashable {
-    let string: String
-
-    static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-      var left = lhs.string
-      var right = rhs.string
-      return left.withUTF8 { leftBytes in
-        right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) }
-      }
-    }
-
-    func hash(into hasher: inout Hasher) {
-      var copy = string
-      copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-  }
+  fileprivate typealias Object = ObjectPosition
 
   /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
-  private struct Object {
+  fileprivate struct ObjectPosition {
     /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
     var kind: UInt8
     /// The first byte in `scalarBytes`, or the first reference in `refs`.
@@ -45,31 +29,29 @@ struct BinaryPlistWriter {
     var count: Int
   }
 
-  private var objects: [Object] = []
+  private var objects: [ObjectPosition] = []
   /// The encoded bytes of every scalar, in the order they were added.
   private var scalarBytes: [UInt8] = []
   /// The references of every collection (a dictionary's keys, then its values).
   private var refs: [Int] = []
-  // One table per kind, so that numbers hash as numbers.
-  private var strings: [ExactString: Int] = [:]
-  private var integers: [Int64: Int] = [:]
-  private var bitPatterns: [UInt64: Int] = [:]
-  private var others: [Scalar: Int] = [:]
+  /// Scalars already added, by their encoded bytes (see `add`).
+  private var uniques = ScalarTable()
   private var trueIndex: Int?
   private var falseIndex: Int?
+  /// Object index + 1 of small non-negative integers (item IDs), by value; 0 when not added.
+  private var smallIntegers: [UInt32]
 
   /// Creates a writer with room for about `capacity` objects.
   init(capacity: Int = 0) {
     objects.reserveCapacity(capacity)
     scalarBytes.reserveCapacity(capacity * 16)
     refs.reserveCapacity(capacity * 2)
-    strings.reserveCapacity(capacity / 3)
-    integers.reserveCapacity(capacity / 4)
-    bitPatterns.reserveCapacity(capacity / 4)
+    uniques = ScalarTable(capacity: capacity)
+    smallIntegers = [UInt32](repeating: 0, count: max(capacity / 2, 256))
   }
 
   /// Adds a string (shared with equal strings) and returns its object index.
-  mutating func string(_ value: String) -> Int { add(.string(ExactString(string: value))) }
+  mutating func string(_ value: String) -> Int { add(.string(value)) }
 
   /// Adds a signed integer.
   mutating func integer(_ value: Int64) -> Int { add(.integer(value)) }
@@ -147,33 +129,43 @@ struct BinaryPlistWriter {
     }
   }
 
+  /// Adds a scalar unless an equal one is there, and returns its object index.
+  ///
+  /// Scalars are compared by their encoded bytes: the marker holds the kind, so two scalars
+  /// share an object exactly when they are of the same kind with the same content (strings by
+  /// their exact UTF-8, numbers and dates by their bits).
   private mutating func add(_ scalar: Scalar) -> Int {
     let next = objects.count
-    let index: Int
-    // One hash per value: the `default:` subscript inserts `next` when the value is new.
-    switch scalar {
-    case .string(let string): index = Self.intern(string, next, &strings)
-    case .integer(let integer): index = Self.intern(integer, next, &integers)
-    case .date(let bits): index = Self.intern(bits, next, &bitPatterns)
-    case .bool(let bool):
+    if case .bool(let bool) = scalar {
       if let known = bool ? trueIndex : falseIndex { return known }
       if bool { trueIndex = next } else { falseIndex = next }
-      index = next
-    default: index = Self.intern(scalar, next, &others)
+      scalarBytes.append(bool ? 0x09 : 0x08)
+      objects.append(Object(kind: 0, start: scalarBytes.count - 1, count: 1))
+      return next
     }
-    guard index == next else { return index }
+    if case .integer(let value) = scalar, value >= 0, value < smallIntegers.count {
+      let known = Int(smallIntegers[Int(value)])
+      if known != 0 { return known - 1 }
+      smallIntegers[Int(value)] = UInt32(truncatingIfNeeded: next + 1)
+      let start = scalarBytes.count
+      Self.writeInteger(value, to: &scalarBytes)
+      objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
+      return next
+    }
     let start = scalarBytes.count
     Self.write(scalar, to: &scalarBytes)
-    objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
+    let count = scalarBytes.count - start
+    let found = scalarBytes.withUnsafeBufferPointer { bytes in
+      uniques.indexOrInsert(
+        UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), next: next,
+        objects: objects, scalarBytes: bytes)
+    }
+    if found != next {
+      scalarBytes.removeLast(count)
+      return found
+    }
+    objects.append(Object(kind: 0, start: start, count: count))
     return next
-  }
-
-  /// The index stored for `key`, storing `next` when there is none.
-  private static func intern<Key: Hashable>(_ key: Key, _ next: Int, _ table: inout [Key: Int])
-    -> Int
-  {
-    func read(_ slot: inout Int) -> Int { slot }
-    return read(&table[key, default: next])
   }
 
   /// The file's bytes, with `top` as the top object.
@@ -294,8 +286,8 @@ struct BinaryPlistWriter {
 
   private static func write(_ scalar: Scalar, to out: inout [UInt8]) {
     switch scalar {
-    case .string(let exact):
-      writeString(exact.string, to: &out)
+    case .string(let string):
+      writeString(string, to: &out)
     case .integer(let value):
       writeInteger(value, to: &out)
     case .unsignedInteger(let value):
@@ -375,6 +367,96 @@ struct BinaryPlistWriter {
         }
       }
     }
+  }
+}
+
+/// An open-addressing hash set of scalar objects, keyed by their encoded bytes.
+///
+/// 8 bytes a slot (object index + 1, and 32 bits of the hash to skip most byte comparisons),
+/// at most 70% full. Object indexes fit in 32 bits: 4 billion objects would take far more
+/// memory than any file the store accepts.
+private struct ScalarTable {
+  /// Per slot: 32 bits of the hash (high) and the object index + 1 (low); 0 is empty.
+  private var slots: [UInt64]
+  private var used = 0
+
+  init(capacity: Int = 0) {
+    var size = 16
+    while size < capacity { size <<= 1 }
+    slots = [UInt64](repeating: 0, count: size)
+  }
+
+  /// The object whose bytes equal `key`, or `next` after remembering `key` as object `next`.
+  ///
+  /// `objects` and `scalarBytes` locate the bytes of the objects already in the table.
+  fileprivate mutating func indexOrInsert(
+    _ key: UnsafeBufferPointer<UInt8>, next: Int, objects: [BinaryPlistWriter.ObjectPosition],
+    scalarBytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    if (used + 1) * 10 > slots.count * 7 { grow(objects: objects, scalarBytes: scalarBytes) }
+    let hash = Self.hash(key)
+    let tag = hash & 0xFFFF_FFFF_0000_0000
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] != 0 {
+      if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
+        let index = Int(slots[slot] & 0xFFFF_FFFF) - 1
+        let object = objects[index]
+        if object.count == key.count,
+          UnsafeBufferPointer(rebasing: scalarBytes[object.start..<(object.start + object.count)])
+            .elementsEqual(key)
+        {
+          return index
+        }
+      }
+      slot = (slot + 1) & mask
+    }
+    slots[slot] = tag | UInt64(truncatingIfNeeded: next + 1) & 0xFFFF_FFFF
+    used += 1
+    return next
+  }
+
+  /// Doubles the table, hashing the objects' bytes again.
+  private mutating func grow(
+    objects: [BinaryPlistWriter.ObjectPosition], scalarBytes: UnsafeBufferPointer<UInt8>
+  ) {
+    let oldSlots = slots
+    slots = [UInt64](repeating: 0, count: oldSlots.count * 2)
+    let mask = slots.count - 1
+    for value in oldSlots where value != 0 {
+      let object = objects[Int(value & 0xFFFF_FFFF) - 1]
+      let hash = Self.hash(
+        UnsafeBufferPointer(rebasing: scalarBytes[object.start..<(object.start + object.count)]))
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = value
+    }
+  }
+
+  /// A 64-bit hash of a few bytes (multiply-xorshift over 8-byte words).
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var hash = UInt64(bytes.count) &* 0xC2B2_AE3D_27D4_EB4F
+    let raw = UnsafeRawBufferPointer(bytes)
+    var offset = 0
+    while offset + 8 <= raw.count {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      hash = (hash ^ word) &* multiplier
+      hash ^= hash >> 29
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < raw.count {
+      tail |= UInt64(raw[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    hash = (hash ^ tail) &* multiplier
+    hash ^= hash >> 32
+    hash &*= 0xD6E8_FEB8_6659_FD93
+    hash ^= hash >> 32
+    return hash
   }
 }
 
