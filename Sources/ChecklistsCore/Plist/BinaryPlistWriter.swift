@@ -20,20 +20,31 @@ struct BinaryPlistWriter {
   fileprivate typealias Object = ObjectPosition
 
   /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
+  ///
+  /// 16 bytes an object: counts and references are kept in 32 bits (4 billion objects, or a
+  /// 4 GiB value, would take far more memory than any file the store accepts).
   fileprivate struct ObjectPosition {
-    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
-    var kind: UInt8
     /// The first byte in `scalarBytes`, or the first reference in `refs`.
     var start: Int
+    private var storedCount: UInt32
+    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
+    var kind: UInt8
+
+    init(kind: UInt8, start: Int, count: Int) {
+      self.start = start
+      self.storedCount = UInt32(truncatingIfNeeded: count)
+      self.kind = kind
+    }
+
     /// The byte count of a scalar, or the element (array) or entry (dictionary) count.
-    var count: Int
+    var count: Int { Int(storedCount) }
   }
 
   private var objects: [ObjectPosition] = []
   /// The encoded bytes of every scalar, in the order they were added.
   private var scalarBytes: [UInt8] = []
   /// The references of every collection (a dictionary's keys, then its values).
-  private var refs: [Int] = []
+  private var refs: [UInt32] = []
   /// Scalars already added, by their encoded bytes (see `add`).
   private var uniques = ScalarTable()
   private var trueIndex: Int?
@@ -41,11 +52,12 @@ struct BinaryPlistWriter {
   /// Object index + 1 of small non-negative integers (item IDs), by value; 0 when not added.
   private var smallIntegers: [UInt32]
 
-  /// Creates a writer with room for about `capacity` objects.
-  init(capacity: Int = 0) {
+  /// Creates a writer with room for about `capacity` objects, `scalarByteCapacity` bytes of
+  /// encoded scalars and `refCapacity` collection references.
+  init(capacity: Int = 0, scalarByteCapacity: Int? = nil, refCapacity: Int? = nil) {
     objects.reserveCapacity(capacity)
-    scalarBytes.reserveCapacity(capacity * 16)
-    refs.reserveCapacity(capacity * 2)
+    scalarBytes.reserveCapacity(scalarByteCapacity ?? capacity * 16)
+    refs.reserveCapacity(refCapacity ?? capacity * 2)
     uniques = ScalarTable(capacity: capacity)
     smallIntegers = [UInt32](repeating: 0, count: max(capacity / 2, 256))
   }
@@ -73,25 +85,25 @@ struct BinaryPlistWriter {
   /// Fills a reserved slot with an array of object indexes.
   mutating func setArray(_ index: Int, _ elements: [Int]) {
     objects[index] = Object(kind: 0xA, start: refs.count, count: elements.count)
-    refs.append(contentsOf: elements)
+    for element in elements { refs.append(UInt32(truncatingIfNeeded: element)) }
   }
 
   /// Fills a reserved slot with a dictionary.
   mutating func setDictionary(_ index: Int, keys: [Int], values: [Int]) {
     objects[index] = Object(kind: 0xD, start: refs.count, count: keys.count)
-    refs.append(contentsOf: keys)
-    refs.append(contentsOf: values)
+    for key in keys { refs.append(UInt32(truncatingIfNeeded: key)) }
+    for value in values { refs.append(UInt32(truncatingIfNeeded: value)) }
   }
 
   /// Fills a reserved slot with a dictionary of five entries, without building a values array.
   mutating func setDictionary(_ index: Int, keys: [Int], values: (Int, Int, Int, Int, Int)) {
     objects[index] = Object(kind: 0xD, start: refs.count, count: 5)
-    refs.append(contentsOf: keys)
-    refs.append(values.0)
-    refs.append(values.1)
-    refs.append(values.2)
-    refs.append(values.3)
-    refs.append(values.4)
+    for key in keys { refs.append(UInt32(truncatingIfNeeded: key)) }
+    refs.append(UInt32(truncatingIfNeeded: values.0))
+    refs.append(UInt32(truncatingIfNeeded: values.1))
+    refs.append(UInt32(truncatingIfNeeded: values.2))
+    refs.append(UInt32(truncatingIfNeeded: values.3))
+    refs.append(UInt32(truncatingIfNeeded: values.4))
   }
 
   /// Adds any value, dictionary keys in `PlistKeyOrder`, and returns its object index.
