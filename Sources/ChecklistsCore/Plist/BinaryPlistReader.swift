@@ -323,6 +323,28 @@ struct BinaryPlistReader: PlistNodeSource {
     }
   }
 
+  /// Which item field each of a five-key dictionary's keys names, or nil when a key is not
+  /// one of them. Files share one object per key, so the answer for the last key objects seen
+  /// is remembered.
+  private func itemFields(_ header: Header) -> [ItemField]? {
+    guard let first = try? ref(header, 0), let second = try? ref(header, 1),
+      let third = try? ref(header, 2), let fourth = try? ref(header, 3),
+      let fifth = try? ref(header, 4)
+    else { return nil }
+    let keyObjects = ItemKeyObjects(
+      first: first, second: second, third: third, fourth: fourth, fifth: fifth)
+    if let known = keyCache.itemFields(for: keyObjects) { return known }
+    var fields: [ItemField] = []
+    for keyObject in [first, second, third, fourth, fifth] {
+      guard let key = keyCache.string(for: keyObject), let field = ItemField(rawValue: key) else {
+        return nil
+      }
+      fields.append(field)
+    }
+    keyCache.rememberItemFields(fields, for: keyObjects)
+    return fields
+  }
+
   /// An item dictionary of the usual form (exactly the five keys, values of the right types)
   /// read straight into a `ChecklistItem`; nil sends anything else down the general path.
   func decodedItem(_ object: Int) -> ChecklistItem? {
@@ -334,32 +356,30 @@ struct BinaryPlistReader: PlistNodeSource {
     var dueDate: Date?
     var shouldRemind: Bool?
     var itemID: Int?
+    guard let fields = itemFields(header) else { return nil }
     for index in 0..<5 {
-      guard let keyObject = try? ref(header, index),
-        let valueObject = try? ref(header, 5 + index),
-        let key = keyCache.string(for: keyObject),
+      guard let valueObject = try? ref(header, 5 + index),
         let value = try? self.header(valueObject)
       else { return nil }
-      switch key {
-      case "text":
+      switch fields[index] {
+      case .text:
         guard let string = stringValue(value) else { return nil }
         text = string
-      case "checked":
+      case .checked:
         guard value.type == 0x0 else { return nil }
         checked = value.info == 0x9
-      case "shouldRemind":
+      case .shouldRemind:
         guard value.type == 0x0 else { return nil }
         shouldRemind = value.info == 0x9
-      case "dueDate":
+      case .dueDate:
         guard value.type == 0x3 else { return nil }
         let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
         guard seconds.isFinite else { return nil }
         dueDate = Date(timeIntervalSinceReferenceDate: seconds)
-      case "itemID":
+      case .itemID:
         guard value.type == 0x1, value.info <= 3 else { return nil }
         let raw = readUInt(at: value.start, size: 1 << Int(value.info))
         itemID = Int(value.info == 3 ? Int64(bitPattern: raw) : Int64(raw))
-      default: return nil
       }
     }
     guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
@@ -403,6 +423,20 @@ final class ExpansionBudget {
   }
 }
 
+/// The five keys of a checklist item.
+enum ItemField: String {
+  case text, checked, dueDate, shouldRemind, itemID
+}
+
+/// The key objects of a five-key dictionary, in order.
+struct ItemKeyObjects: Equatable {
+  var first: Int
+  var second: Int
+  var third: Int
+  var fourth: Int
+  var fifth: Int
+}
+
 /// The last few dictionary keys read, by object index: files share one object per key, so
 /// the same handful of keys is looked up for every item.
 final class KeyCache {
@@ -414,6 +448,20 @@ final class KeyCache {
   func string(for object: Int) -> String? {
     for index in objects.indices where objects[index] == object { return strings[index] }
     return nil
+  }
+
+  private var itemKeyObjects: ItemKeyObjects?
+  private var itemFieldOrder: [ItemField] = []
+
+  /// The fields of an item whose key objects are `keyObjects`, if they were resolved before.
+  func itemFields(for keyObjects: ItemKeyObjects) -> [ItemField]? {
+    keyObjects == itemKeyObjects ? itemFieldOrder : nil
+  }
+
+  /// Remembers the fields of an item's key objects.
+  func rememberItemFields(_ fields: [ItemField], for keyObjects: ItemKeyObjects) {
+    itemKeyObjects = keyObjects
+    itemFieldOrder = fields
   }
 
   /// Remembers a key while there is room.
