@@ -3,8 +3,13 @@ import Foundation
 
 /// `files [SIZES…]`: load and save of generated files through the real store, next to the raw
 /// floor (read the bytes; write + fsync + rename) and Foundation's codec.
+///
+/// `files --open FILE [RUNS] [--save]` instead times opening an existing file through the store
+/// (and, with `--save`, saving a one-item edit after each open) and prints this process's peak
+/// RSS: one load+save of a big file in a fresh process, for profiling and memory.
 enum FileBenchmarks {
   static func run(_ arguments: [String]) -> Int32 {
+    if arguments.first == "--open" { return openExisting(Array(arguments.dropFirst())) }
     let sizes = arguments.compactMap { Int($0) }
     let runs = 5
     print("Files: median of \(runs) runs in ms (min–max); items = lists × 100")
@@ -67,6 +72,60 @@ enum FileBenchmarks {
       FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
       return nil
     }
+  }
+
+  /// `--open FILE [RUNS] [--save]`: opens (and saves) an existing file `RUNS` times (1).
+  private static func openExisting(_ arguments: [String]) -> Int32 {
+    let save = arguments.contains("--save")
+    let positional = arguments.filter { $0 != "--save" }
+    guard let file = positional.first else {
+      FileHandle.standardError.write(
+        Data("usage: checklists-bench files --open FILE [RUNS] [--save]\n".utf8))
+      return 2
+    }
+    let runs = positional.count > 1 ? max(Int(positional[1]) ?? 1, 1) : 1
+    let path = URL(fileURLWithPath: file).standardizedFileURL.path
+    let folder = (path as NSString).deletingLastPathComponent
+    let location = DataFileLocation(
+      dataFile: path, stateFile: folder + "/.checklists-bench-state-\(getpid()).json")
+    var loads: [Double] = []
+    var saves: [Double] = []
+    var items = 0
+    do {
+      for _ in 0..<runs {
+        let start = Measure.now()
+        let (store, load) = try ChecklistsStore.open(location: location, lock: false)
+        loads.append((Measure.now() - start) * 1000)
+        items = load.model.itemCount
+        if save {
+          var edited = load.model
+          if let list = edited.lists.first, let change = edited.toggleItem(listID: list.id, at: 0) {
+            edited.apply(change)
+          }
+          let saveStart = Measure.now()
+          _ = try store.save(edited)
+          saves.append((Measure.now() - saveStart) * 1000)
+        }
+        store.close()
+      }
+    } catch {
+      FileHandle.standardError.write(Data("bench: \(error)\n".utf8))
+      return 1
+    }
+    var line = "\(items) items: load \(Summary(loads).text) ms"
+    if save { line += ", save \(Summary(saves).text) ms" }
+    // The codec alone, without the file system.
+    if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+      let document = try? ChecklistsFileCoding.decode(data)
+    {
+      let decode = Measure.milliseconds(runs: runs) { _ = try? ChecklistsFileCoding.decode(data) }
+      let encode = Measure.milliseconds(runs: runs) {
+        _ = try? ChecklistsFileCoding.encode(document.lists, format: document.format)
+      }
+      line += "; codec: decode \(decode.text) ms, encode \(encode.text) ms"
+    }
+    print(line + String(format: ", peak RSS %.1f MB", Measure.peakRSSMegabytes()))
+    return 0
   }
 
   /// The floor of a save: write the bytes to a temp file, fsync, rename, fsync the folder.

@@ -297,26 +297,52 @@ struct BinaryPlistReader: PlistNodeSource {
       }
       return .string(string)
     case 0x6:
-      var units: [UInt16] = []
-      units.reserveCapacity(header.count)
-      var expectLow = false
-      for index in 0..<header.count {
-        let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
-        let isHigh = unit & 0xFC00 == 0xD800
-        let isLow = unit & 0xFC00 == 0xDC00
-        guard expectLow == isLow else {
-          throw PlistError("binary property list has a string with a broken UTF-16 surrogate")
-        }
-        expectLow = isHigh
-        units.append(unit)
-      }
-      guard !expectLow else {
+      guard let string = utf16String(header) else {
         throw PlistError("binary property list has a string with a broken UTF-16 surrogate")
       }
-      return .string(String(decoding: units, as: UTF16.self))
+      return .string(string)
     default:
       throw unsupported(bytes[offsets[object]], object)
     }
+  }
+
+  /// A UTF-16 (type 0x6) string's text; nil when a surrogate is unpaired.
+  private func utf16String(_ header: Header) -> String? {
+    bytes.withUnsafeBufferPointer { buffer in
+      UTF16BigEndianText.string(
+        UnsafeBufferPointer(rebasing: buffer[header.start..<(header.start + 2 * header.count)]))
+    }
+  }
+
+  /// The text of a string object (ASCII or UTF-16), or nil.
+  private func stringValue(_ header: Header) -> String? {
+    switch header.type {
+    case 0x5, 0x7: return UTF8Text.string(bytes[header.start..<(header.start + header.count)])
+    case 0x6: return utf16String(header)
+    default: return nil
+    }
+  }
+
+  /// Which item field each of a five-key dictionary's keys names, or nil when a key is not
+  /// one of them. Files share one object per key, so the answer for the last key objects seen
+  /// is remembered.
+  private func itemFields(_ header: Header) -> [ItemField]? {
+    guard let first = try? ref(header, 0), let second = try? ref(header, 1),
+      let third = try? ref(header, 2), let fourth = try? ref(header, 3),
+      let fifth = try? ref(header, 4)
+    else { return nil }
+    let keyObjects = ItemKeyObjects(
+      first: first, second: second, third: third, fourth: fourth, fifth: fifth)
+    if let known = keyCache.itemFields(for: keyObjects) { return known }
+    var fields: [ItemField] = []
+    for keyObject in [first, second, third, fourth, fifth] {
+      guard let key = keyCache.string(for: keyObject), let field = ItemField(rawValue: key) else {
+        return nil
+      }
+      fields.append(field)
+    }
+    keyCache.rememberItemFields(fields, for: keyObjects)
+    return fields
   }
 
   /// An item dictionary of the usual form (exactly the five keys, values of the right types)
@@ -330,21 +356,30 @@ struct BinaryPlistReader: PlistNodeSource {
     var dueDate: Date?
     var shouldRemind: Bool?
     var itemID: Int?
+    guard let fields = itemFields(header) else { return nil }
     for index in 0..<5 {
-      guard let keyObject = try? ref(header, index),
-        let valueObject = try? ref(header, 5 + index),
-        let key = keyCache.string(for: keyObject),
-        let valueHeader = try? self.header(valueObject),
-        let value = try? scalar(valueObject, valueHeader)
+      guard let valueObject = try? ref(header, 5 + index),
+        let value = try? self.header(valueObject)
       else { return nil }
-      switch (key, value) {
-      case ("text", .string(let string)): text = string
-      case ("checked", .bool(let bool)): checked = bool
-      case ("shouldRemind", .bool(let bool)): shouldRemind = bool
-      case ("dueDate", .date(let date)) where date.timeIntervalSinceReferenceDate.isFinite:
-        dueDate = date
-      case ("itemID", .integer(let integer)): itemID = Int(exactly: integer)
-      default: return nil
+      switch fields[index] {
+      case .text:
+        guard let string = stringValue(value) else { return nil }
+        text = string
+      case .checked:
+        guard value.type == 0x0 else { return nil }
+        checked = value.info == 0x9
+      case .shouldRemind:
+        guard value.type == 0x0 else { return nil }
+        shouldRemind = value.info == 0x9
+      case .dueDate:
+        guard value.type == 0x3 else { return nil }
+        let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
+        guard seconds.isFinite else { return nil }
+        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+      case .itemID:
+        guard value.type == 0x1, value.info <= 3 else { return nil }
+        let raw = readUInt(at: value.start, size: 1 << Int(value.info))
+        itemID = Int(value.info == 3 ? Int64(bitPattern: raw) : Int64(raw))
       }
     }
     guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
@@ -388,6 +423,20 @@ final class ExpansionBudget {
   }
 }
 
+/// The five keys of a checklist item.
+enum ItemField: String {
+  case text, checked, dueDate, shouldRemind, itemID
+}
+
+/// The key objects of a five-key dictionary, in order.
+struct ItemKeyObjects: Equatable {
+  var first: Int
+  var second: Int
+  var third: Int
+  var fourth: Int
+  var fifth: Int
+}
+
 /// The last few dictionary keys read, by object index: files share one object per key, so
 /// the same handful of keys is looked up for every item.
 final class KeyCache {
@@ -399,6 +448,20 @@ final class KeyCache {
   func string(for object: Int) -> String? {
     for index in objects.indices where objects[index] == object { return strings[index] }
     return nil
+  }
+
+  private var itemKeyObjects: ItemKeyObjects?
+  private var itemFieldOrder: [ItemField] = []
+
+  /// The fields of an item whose key objects are `keyObjects`, if they were resolved before.
+  func itemFields(for keyObjects: ItemKeyObjects) -> [ItemField]? {
+    keyObjects == itemKeyObjects ? itemFieldOrder : nil
+  }
+
+  /// Remembers the fields of an item's key objects.
+  func rememberItemFields(_ fields: [ItemField], for keyObjects: ItemKeyObjects) {
+    itemKeyObjects = keyObjects
+    itemFieldOrder = fields
   }
 
   /// Remembers a key while there is room.
@@ -425,5 +488,58 @@ enum UTF8Text {
   /// The string, or nil when the bytes are not valid UTF-8.
   static func string(_ bytes: ArraySlice<UInt8>) -> String? {
     bytes.withUnsafeBufferPointer { string($0) }
+  }
+}
+
+/// Big-endian UTF-16 bytes (binary plist strings of type 0x6) to `String`, transcoded to UTF-8
+/// in one pass.
+enum UTF16BigEndianText {
+  /// The string, or nil when a surrogate is unpaired; `bytes.count` is even.
+  static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    let count = bytes.count / 2
+    if count == 0 { return "" }
+    var valid = true
+    // A BMP unit takes at most 3 UTF-8 bytes, a surrogate pair 4 for 2 units.
+    let string = String(unsafeUninitializedCapacity: count * 3) { out in
+      var written = 0
+      var index = 0
+      func unit(_ at: Int) -> UInt32 { UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1]) }
+      while index < count {
+        var value = unit(index)
+        index += 1
+        if value & 0xFC00 == 0xD800 {
+          guard index < count, unit(index) & 0xFC00 == 0xDC00 else {
+            valid = false
+            return 0
+          }
+          value = 0x10000 + ((value - 0xD800) << 10) + (unit(index) - 0xDC00)
+          index += 1
+        } else if value & 0xFC00 == 0xDC00 {
+          valid = false
+          return 0
+        }
+        if value < 0x80 {
+          out[written] = UInt8(value)
+          written += 1
+        } else if value < 0x800 {
+          out[written] = UInt8(0xC0 | value >> 6)
+          out[written + 1] = UInt8(0x80 | value & 0x3F)
+          written += 2
+        } else if value < 0x10000 {
+          out[written] = UInt8(0xE0 | value >> 12)
+          out[written + 1] = UInt8(0x80 | (value >> 6) & 0x3F)
+          out[written + 2] = UInt8(0x80 | value & 0x3F)
+          written += 3
+        } else {
+          out[written] = UInt8(0xF0 | value >> 18)
+          out[written + 1] = UInt8(0x80 | (value >> 12) & 0x3F)
+          out[written + 2] = UInt8(0x80 | (value >> 6) & 0x3F)
+          out[written + 3] = UInt8(0x80 | value & 0x3F)
+          written += 4
+        }
+      }
+      return written
+    }
+    return valid ? string : nil
   }
 }

@@ -2,11 +2,13 @@ import Foundation
 
 /// Builds a `bplist00` file: objects are added top-down, scalars are stored once and shared.
 ///
-/// The same calls in the same order always give the same bytes.
+/// Scalars are encoded to bytes as they are added and collections keep their references in one
+/// shared pool, so no object owns an allocation; `finish` then writes the file into a buffer of
+/// exactly the right size. The same calls in the same order always give the same bytes.
 struct BinaryPlistWriter {
-  /// A scalar, compared by exact content so that uniquing never merges distinct values.
-  private enum Scalar: Hashable {
-    case string(ExactString)
+  /// A scalar before it is encoded.
+  private enum Scalar {
+    case string(String)
     case integer(Int64)
     case unsignedInteger(UInt64)
     case real(UInt64)
@@ -15,47 +17,53 @@ struct BinaryPlistWriter {
     case data(Data)
   }
 
-  /// A string compared by its UTF-8 bytes (Swift's `==` merges canonically equal strings).
-  private struct ExactString: Hashable {
-    let string: String
+  fileprivate typealias Object = ObjectPosition
 
-    static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-      var left = lhs.string
-      var right = rhs.string
-      return left.withUTF8 { leftBytes in
-        right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) }
-      }
+  /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
+  ///
+  /// 16 bytes an object: counts and references are kept in 32 bits (4 billion objects, or a
+  /// 4 GiB value, would take far more memory than any file the store accepts).
+  fileprivate struct ObjectPosition {
+    /// The first byte in `scalarBytes`, or the first reference in `refs`.
+    var start: Int
+    private var storedCount: UInt32
+    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
+    var kind: UInt8
+
+    init(kind: UInt8, start: Int, count: Int) {
+      self.start = start
+      self.storedCount = UInt32(truncatingIfNeeded: count)
+      self.kind = kind
     }
 
-    func hash(into hasher: inout Hasher) {
-      var copy = string
-      copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
+    /// The byte count of a scalar, or the element (array) or entry (dictionary) count.
+    var count: Int { Int(storedCount) }
   }
 
-  private enum Object {
-    case scalar(Scalar)
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
-  }
+  private var objects: [ObjectPosition] = []
+  /// The encoded bytes of every scalar, in the order they were added.
+  private var scalarBytes: [UInt8] = []
+  /// The references of every collection (a dictionary's keys, then its values).
+  private var refs: [UInt32] = []
+  /// Scalars already added, by their encoded bytes (see `add`).
+  private var uniques = ScalarTable()
+  private var trueIndex: Int?
+  private var falseIndex: Int?
+  /// Object index + 1 of small non-negative integers (item IDs), by value; 0 when not added.
+  private var smallIntegers: [UInt32]
 
-  private var objects: [Object] = []
-  // One table per kind, so that numbers hash as numbers.
-  private var strings: [ExactString: Int] = [:]
-  private var integers: [Int64: Int] = [:]
-  private var bitPatterns: [UInt64: Int] = [:]
-  private var others: [Scalar: Int] = [:]
-
-  /// Creates a writer with room for about `capacity` objects.
-  init(capacity: Int = 0) {
+  /// Creates a writer with room for about `capacity` objects, `scalarByteCapacity` bytes of
+  /// encoded scalars and `refCapacity` collection references.
+  init(capacity: Int = 0, scalarByteCapacity: Int? = nil, refCapacity: Int? = nil) {
     objects.reserveCapacity(capacity)
-    strings.reserveCapacity(capacity / 3)
-    integers.reserveCapacity(capacity / 4)
-    bitPatterns.reserveCapacity(capacity / 4)
+    scalarBytes.reserveCapacity(scalarByteCapacity ?? capacity * 16)
+    refs.reserveCapacity(refCapacity ?? capacity * 2)
+    uniques = ScalarTable(capacity: capacity)
+    smallIntegers = [UInt32](repeating: 0, count: max(capacity / 2, 256))
   }
 
   /// Adds a string (shared with equal strings) and returns its object index.
-  mutating func string(_ value: String) -> Int { add(.string(ExactString(string: value))) }
+  mutating func string(_ value: String) -> Int { add(.string(value)) }
 
   /// Adds a signed integer.
   mutating func integer(_ value: Int64) -> Int { add(.integer(value)) }
@@ -70,16 +78,32 @@ struct BinaryPlistWriter {
 
   /// Reserves the index of a collection whose children are added next.
   mutating func reserve() -> Int {
-    objects.append(.array([]))
+    objects.append(Object(kind: 0xA, start: 0, count: 0))
     return objects.count - 1
   }
 
   /// Fills a reserved slot with an array of object indexes.
-  mutating func setArray(_ index: Int, _ elements: [Int]) { objects[index] = .array(elements) }
+  mutating func setArray(_ index: Int, _ elements: [Int]) {
+    objects[index] = Object(kind: 0xA, start: refs.count, count: elements.count)
+    for element in elements { refs.append(UInt32(truncatingIfNeeded: element)) }
+  }
 
   /// Fills a reserved slot with a dictionary.
   mutating func setDictionary(_ index: Int, keys: [Int], values: [Int]) {
-    objects[index] = .dictionary(keys: keys, values: values)
+    objects[index] = Object(kind: 0xD, start: refs.count, count: keys.count)
+    for key in keys { refs.append(UInt32(truncatingIfNeeded: key)) }
+    for value in values { refs.append(UInt32(truncatingIfNeeded: value)) }
+  }
+
+  /// Fills a reserved slot with a dictionary of five entries, without building a values array.
+  mutating func setDictionary(_ index: Int, keys: [Int], values: (Int, Int, Int, Int, Int)) {
+    objects[index] = Object(kind: 0xD, start: refs.count, count: 5)
+    for key in keys { refs.append(UInt32(truncatingIfNeeded: key)) }
+    refs.append(UInt32(truncatingIfNeeded: values.0))
+    refs.append(UInt32(truncatingIfNeeded: values.1))
+    refs.append(UInt32(truncatingIfNeeded: values.2))
+    refs.append(UInt32(truncatingIfNeeded: values.3))
+    refs.append(UInt32(truncatingIfNeeded: values.4))
   }
 
   /// Adds any value, dictionary keys in `PlistKeyOrder`, and returns its object index.
@@ -117,58 +141,108 @@ struct BinaryPlistWriter {
     }
   }
 
+  /// Adds a scalar unless an equal one is there, and returns its object index.
+  ///
+  /// Scalars are compared by their encoded bytes: the marker holds the kind, so two scalars
+  /// share an object exactly when they are of the same kind with the same content (strings by
+  /// their exact UTF-8, numbers and dates by their bits).
   private mutating func add(_ scalar: Scalar) -> Int {
     let next = objects.count
-    let index: Int
-    switch scalar {
-    case .string(let string): index = strings[string, default: next]
-    case .integer(let integer): index = integers[integer, default: next]
-    case .date(let bits): index = bitPatterns[bits, default: next]
-    default: index = others[scalar, default: next]
+    if case .bool(let bool) = scalar {
+      if let known = bool ? trueIndex : falseIndex { return known }
+      if bool { trueIndex = next } else { falseIndex = next }
+      scalarBytes.append(bool ? 0x09 : 0x08)
+      objects.append(Object(kind: 0, start: scalarBytes.count - 1, count: 1))
+      return next
     }
-    guard index == next else { return index }
-    switch scalar {
-    case .string(let string): strings[string] = next
-    case .integer(let integer): integers[integer] = next
-    case .date(let bits): bitPatterns[bits] = next
-    default: others[scalar] = next
+    if case .integer(let value) = scalar, value >= 0, value < smallIntegers.count {
+      let known = Int(smallIntegers[Int(value)])
+      if known != 0 { return known - 1 }
+      smallIntegers[Int(value)] = UInt32(truncatingIfNeeded: next + 1)
+      let start = scalarBytes.count
+      Self.writeInteger(value, to: &scalarBytes)
+      objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
+      return next
     }
-    objects.append(.scalar(scalar))
+    let start = scalarBytes.count
+    Self.write(scalar, to: &scalarBytes)
+    let count = scalarBytes.count - start
+    let found = scalarBytes.withUnsafeBufferPointer { bytes in
+      uniques.indexOrInsert(
+        UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), next: next,
+        objects: objects, scalarBytes: bytes)
+    }
+    if found != next {
+      scalarBytes.removeLast(count)
+      return found
+    }
+    objects.append(Object(kind: 0, start: start, count: count))
     return next
   }
 
   /// The file's bytes, with `top` as the top object.
   func finish(top: Int) -> Data {
-    var out: [UInt8] = Array("bplist00".utf8)
-    out.reserveCapacity(objects.count * 12 + 64)
     let refSize = Self.byteCount(for: UInt64(max(objects.count - 1, 0)))
-    var offsets: [Int] = []
-    offsets.reserveCapacity(objects.count)
+    // Sizes first, so that the file is written once into a buffer of its exact size.
+    var tableOffset = 8
     for object in objects {
-      offsets.append(out.count)
-      switch object {
-      case .scalar(let scalar): Self.write(scalar, to: &out)
-      case .array(let refs):
-        Self.writeMarker(0xA, count: refs.count, to: &out)
-        for ref in refs { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
-      case .dictionary(let keys, let values):
-        Self.writeMarker(0xD, count: keys.count, to: &out)
-        for ref in keys { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
-        for ref in values { Self.appendUInt(UInt64(ref), size: refSize, to: &out) }
+      if object.kind == 0 {
+        tableOffset += object.count
+      } else {
+        let slots = object.kind == 0xD ? object.count * 2 : object.count
+        tableOffset += Self.markerSize(count: object.count) + slots * refSize
       }
     }
-    let tableOffset = out.count
-    let offsetSize = Self.byteCount(for: UInt64(offsets.last ?? 0))
-    for offset in offsets { Self.appendUInt(UInt64(offset), size: offsetSize, to: &out) }
-    out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-    Self.appendUInt(UInt64(objects.count), size: 8, to: &out)
-    Self.appendUInt(UInt64(top), size: 8, to: &out)
-    Self.appendUInt(UInt64(tableOffset), size: 8, to: &out)
-    return Data(out)
+    let lastOffset = tableOffset - (objects.last.map { Self.size(of: $0, refSize: refSize) } ?? 0)
+    let offsetSize = Self.byteCount(for: UInt64(objects.isEmpty ? 0 : lastOffset))
+    let total = tableOffset + objects.count * offsetSize + 32
+    var data = Data(count: total)
+    data.withUnsafeMutableBytes { raw in
+      var out = ByteCursor(raw)
+      out.append(contentsOf: Array("bplist00".utf8))
+      var tableCursor = ByteCursor(raw, at: tableOffset)
+      scalarBytes.withUnsafeBufferPointer { scalarBuffer in
+        refs.withUnsafeBufferPointer { refBuffer in
+          for object in objects {
+            tableCursor.appendUInt(UInt64(out.position), size: offsetSize)
+            if object.kind == 0 {
+              out.append(
+                UnsafeRawBufferPointer(
+                  rebasing: UnsafeRawBufferPointer(scalarBuffer)[
+                    object.start..<(object.start + object.count)]))
+              continue
+            }
+            out.appendMarker(object.kind, count: object.count)
+            let slots = object.kind == 0xD ? object.count * 2 : object.count
+            for ref in refBuffer[object.start..<(object.start + slots)] {
+              out.appendUInt(UInt64(ref), size: refSize)
+            }
+          }
+        }
+      }
+      var trailer = ByteCursor(raw, at: tableOffset + objects.count * offsetSize)
+      trailer.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+      trailer.appendUInt(UInt64(objects.count), size: 8)
+      trailer.appendUInt(UInt64(top), size: 8)
+      trailer.appendUInt(UInt64(tableOffset), size: 8)
+    }
+    return data
+  }
+
+  /// The bytes an object takes in the file.
+  private static func size(of object: Object, refSize: Int) -> Int {
+    if object.kind == 0 { return object.count }
+    let slots = object.kind == 0xD ? object.count * 2 : object.count
+    return markerSize(count: object.count) + slots * refSize
+  }
+
+  /// The bytes of a collection's marker and count.
+  private static func markerSize(count: Int) -> Int {
+    count < 15 ? 1 : 2 + byteCount(for: UInt64(count))
   }
 
   /// The fewest of 1, 2, 4 or 8 bytes that hold `value`.
-  private static func byteCount(for value: UInt64) -> Int {
+  fileprivate static func byteCount(for value: UInt64) -> Int {
     if value <= 0xFF { return 1 }
     if value <= 0xFFFF { return 2 }
     if value <= 0xFFFF_FFFF { return 4 }
@@ -176,6 +250,24 @@ struct BinaryPlistWriter {
   }
 
   private static func appendUInt(_ value: UInt64, size: Int, to out: inout [UInt8]) {
+    switch size {
+    case 1:
+      out.append(UInt8(truncatingIfNeeded: value))
+      return
+    case 2:
+      out.append(UInt8(truncatingIfNeeded: value >> 8))
+      out.append(UInt8(truncatingIfNeeded: value))
+      return
+    case 4:
+      let bigEndian = UInt32(truncatingIfNeeded: value).bigEndian
+      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
+      return
+    case 8:
+      let bigEndian = value.bigEndian
+      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
+      return
+    default: break
+    }
     var shift = (size - 1) * 8
     while shift >= 0 {
       out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
@@ -206,18 +298,8 @@ struct BinaryPlistWriter {
 
   private static func write(_ scalar: Scalar, to out: inout [UInt8]) {
     switch scalar {
-    case .string(let exact):
-      let string = exact.string
-      if string.utf8.allSatisfy({ $0 < 0x80 }) {
-        writeMarker(0x5, count: string.utf8.count, to: &out)
-        out.append(contentsOf: string.utf8)
-      } else {
-        writeMarker(0x6, count: string.utf16.count, to: &out)
-        for unit in string.utf16 {
-          out.append(UInt8(unit >> 8))
-          out.append(UInt8(unit & 0xFF))
-        }
-      }
+    case .string(let string):
+      writeString(string, to: &out)
     case .integer(let value):
       writeInteger(value, to: &out)
     case .unsignedInteger(let value):
@@ -236,6 +318,210 @@ struct BinaryPlistWriter {
       writeMarker(0x4, count: data.count, to: &out)
       out.append(contentsOf: data)
     }
+  }
+
+  /// ASCII as type 0x5, anything else as big-endian UTF-16 (type 0x6).
+  private static func writeString(_ string: String, to out: inout [UInt8]) {
+    var string = string
+    string.withUTF8 { utf8 in
+      var ascii = true
+      for byte in utf8 where byte >= 0x80 {
+        ascii = false
+        break
+      }
+      if ascii {
+        writeMarker(0x5, count: utf8.count, to: &out)
+        out.append(contentsOf: utf8)
+        return
+      }
+      // A UTF-8 lead byte 0xF0 or above starts a scalar that takes two UTF-16 units.
+      var units = 0
+      for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+      writeMarker(0x6, count: units, to: &out)
+      let start = out.count
+      out.append(contentsOf: repeatElement(0, count: units * 2))
+      out.withUnsafeMutableBufferPointer { buffer in
+        var position = start
+        var index = 0
+        while index < utf8.count {
+          let lead = UInt32(utf8[index])
+          var value: UInt32
+          if lead < 0x80 {
+            value = lead
+            index += 1
+          } else if lead < 0xE0 {
+            value = (lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+            index += 2
+          } else if lead < 0xF0 {
+            value =
+              (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+              | UInt32(utf8[index + 2] & 0x3F)
+            index += 3
+          } else {
+            value =
+              (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+            index += 4
+          }
+          if value > 0xFFFF {
+            let high = 0xD800 + ((value - 0x10000) >> 10)
+            let low = 0xDC00 + ((value - 0x10000) & 0x3FF)
+            buffer[position] = UInt8(high >> 8)
+            buffer[position + 1] = UInt8(high & 0xFF)
+            buffer[position + 2] = UInt8(low >> 8)
+            buffer[position + 3] = UInt8(low & 0xFF)
+            position += 4
+          } else {
+            buffer[position] = UInt8(value >> 8)
+            buffer[position + 1] = UInt8(value & 0xFF)
+            position += 2
+          }
+        }
+      }
+    }
+  }
+}
+
+/// An open-addressing hash set of scalar objects, keyed by their encoded bytes.
+///
+/// 8 bytes a slot (object index + 1, and 32 bits of the hash to skip most byte comparisons),
+/// at most 70% full. Object indexes fit in 32 bits: 4 billion objects would take far more
+/// memory than any file the store accepts.
+private struct ScalarTable {
+  /// Per slot: 32 bits of the hash (high) and the object index + 1 (low); 0 is empty.
+  private var slots: [UInt64]
+  private var used = 0
+
+  init(capacity: Int = 0) {
+    var size = 16
+    while size < capacity { size <<= 1 }
+    slots = [UInt64](repeating: 0, count: size)
+  }
+
+  /// The object whose bytes equal `key`, or `next` after remembering `key` as object `next`.
+  ///
+  /// `objects` and `scalarBytes` locate the bytes of the objects already in the table.
+  fileprivate mutating func indexOrInsert(
+    _ key: UnsafeBufferPointer<UInt8>, next: Int, objects: [BinaryPlistWriter.ObjectPosition],
+    scalarBytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    if (used + 1) * 10 > slots.count * 7 { grow(objects: objects, scalarBytes: scalarBytes) }
+    let hash = Self.hash(key)
+    let tag = hash & 0xFFFF_FFFF_0000_0000
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] != 0 {
+      if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
+        let index = Int(slots[slot] & 0xFFFF_FFFF) - 1
+        let object = objects[index]
+        if object.count == key.count,
+          UnsafeBufferPointer(rebasing: scalarBytes[object.start..<(object.start + object.count)])
+            .elementsEqual(key)
+        {
+          return index
+        }
+      }
+      slot = (slot + 1) & mask
+    }
+    slots[slot] = tag | UInt64(truncatingIfNeeded: next + 1) & 0xFFFF_FFFF
+    used += 1
+    return next
+  }
+
+  /// Doubles the table, hashing the objects' bytes again.
+  private mutating func grow(
+    objects: [BinaryPlistWriter.ObjectPosition], scalarBytes: UnsafeBufferPointer<UInt8>
+  ) {
+    let oldSlots = slots
+    slots = [UInt64](repeating: 0, count: oldSlots.count * 2)
+    let mask = slots.count - 1
+    for value in oldSlots where value != 0 {
+      let object = objects[Int(value & 0xFFFF_FFFF) - 1]
+      let hash = Self.hash(
+        UnsafeBufferPointer(rebasing: scalarBytes[object.start..<(object.start + object.count)]))
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = value
+    }
+  }
+
+  /// A 64-bit hash of a few bytes (multiply-xorshift over 8-byte words).
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var hash = UInt64(bytes.count) &* 0xC2B2_AE3D_27D4_EB4F
+    let raw = UnsafeRawBufferPointer(bytes)
+    var offset = 0
+    while offset + 8 <= raw.count {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      hash = (hash ^ word) &* multiplier
+      hash ^= hash >> 29
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < raw.count {
+      tail |= UInt64(raw[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    hash = (hash ^ tail) &* multiplier
+    hash ^= hash >> 32
+    hash &*= 0xD6E8_FEB8_6659_FD93
+    hash ^= hash >> 32
+    return hash
+  }
+}
+
+/// Writes bytes into a buffer the caller sized exactly.
+private struct ByteCursor {
+  let buffer: UnsafeMutableRawBufferPointer
+  private(set) var position: Int
+
+  init(_ buffer: UnsafeMutableRawBufferPointer, at position: Int = 0) {
+    self.buffer = buffer
+    self.position = position
+  }
+
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    UnsafeMutableRawBufferPointer(rebasing: buffer[position..<(position + bytes.count)])
+      .copyMemory(from: bytes)
+    position += bytes.count
+  }
+
+  mutating func append(contentsOf bytes: [UInt8]) {
+    bytes.withUnsafeBytes { append($0) }
+  }
+
+  mutating func appendByte(_ byte: UInt8) {
+    buffer[position] = byte
+    position += 1
+  }
+
+  mutating func appendUInt(_ value: UInt64, size: Int) {
+    switch size {
+    case 1:
+      buffer[position] = UInt8(truncatingIfNeeded: value)
+    case 2:
+      buffer.storeBytes(
+        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt16.self)
+    case 4:
+      buffer.storeBytes(
+        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt32.self)
+    default:
+      buffer.storeBytes(of: value.bigEndian, toByteOffset: position, as: UInt64.self)
+    }
+    position += size
+  }
+
+  mutating func appendMarker(_ type: UInt8, count: Int) {
+    if count < 15 {
+      appendByte(type << 4 | UInt8(count))
+      return
+    }
+    appendByte(type << 4 | 0xF)
+    let size = BinaryPlistWriter.byteCount(for: UInt64(count))
+    appendByte(0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3))
+    appendUInt(UInt64(count), size: size)
   }
 }
 

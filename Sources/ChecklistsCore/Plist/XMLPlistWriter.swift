@@ -70,6 +70,18 @@ struct XMLPlistWriter {
 
   /// Appends text with `&`, `<`, `>` escaped and CR as `&#13;` (so it reads back as CR).
   private mutating func appendEscaped(_ string: String) {
+    // Most text needs no escape: copy it whole.
+    let copied = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+      for byte in utf8
+      where byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+        || byte == 0x0D
+      {
+        return false
+      }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if copied == true { return }
     for byte in string.utf8 {
       switch byte {
       case UInt8(ascii: "&"): append("&amp;")

@@ -259,7 +259,7 @@ public final class ChecklistsStore {
     guard status.kind == .regular, status.size == expected.size,
       let data = try? readFile(resolvedPath, status: status)
     else { return .modified }
-    return PathHash.fnv1a64(data) == expected.contentHash ? .none : .modified
+    return ContentHash.of(data) == expected.contentHash ? .none : .modified
   }
 
   /// Writes next to the file (or in `folder`) under a fresh `<stem>.<kind>-<stamp><ext>` name.
@@ -429,6 +429,13 @@ public final class ChecklistsStore {
 }
 
 /// A file's identity and content hash at load or save, to notice changes made by others.
+///
+/// A save first compares (device, inode, size, modification time in ns): when all match, the
+/// file is taken as unchanged without reading it. Otherwise a file of the same size is read and
+/// its `ContentHash` compared (a touch or a copy of the same bytes is not a change). The one
+/// blind spot: another program rewriting the file in place with the same size within the same
+/// nanosecond of modification time (or restoring the time), which ordinary editors and sync
+/// tools do not do.
 struct DiskFingerprint: Equatable {
   var device: UInt64
   var inode: UInt64
@@ -441,7 +448,7 @@ struct DiskFingerprint: Equatable {
     inode = status.inode
     size = status.size
     modificationNanoseconds = status.modificationNanoseconds
-    contentHash = PathHash.fnv1a64(content)
+    contentHash = ContentHash.of(content)
   }
 
   func matches(_ status: FileStatus) -> Bool {

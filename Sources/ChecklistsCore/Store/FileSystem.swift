@@ -177,6 +177,11 @@ public struct SystemFileSystem: FileSystem {
   /// `readAll` on the real file system.
   public func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data {
     var result = Data()
+    // Room for the whole file up front, so that a big file is not copied while it grows.
+    var status = Glibc.stat()
+    if Glibc.fstat(fd, &status) == 0, status.st_size > 0, (status.st_mode & S_IFMT) == S_IFREG {
+      result.reserveCapacity(Int(min(Int64(status.st_size), Int64(limit))) + 1)
+    }
     let chunkSize = 1 << 16
     var chunk = [UInt8](repeating: 0, count: chunkSize)
     while result.count <= limit {
