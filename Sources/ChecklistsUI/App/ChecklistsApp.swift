@@ -172,9 +172,9 @@ public struct ChecklistsApp: TerminalProgram {
     if let id = confirmDelete {
       confirmDelete = nil
       if key == .character("y") || key == .character("Y") {
-        if let change = dataModel.deleteList(id: id) {
+        if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
           commit(change, now: now)
-          status = StatusMessage(text: "Deleted \(describe(change))", isError: false)
+          status = StatusMessage(text: "Deleted list \(quoted(name))", isError: false)
         }
       } else {
         status = StatusMessage(text: "Kept the list", isError: false)
