@@ -49,17 +49,19 @@ final class AppFlowShell {
   }
 
   /// Starts the app from the shell (it records its exit status in `status`).
-  func launch(waitingFor text: String) throws {
+  func launch(waitingFor text: String, timeout: TimeInterval = 10) throws {
     try? FileManager.default.removeItem(at: session.directory.appendingPathComponent("status"))
     try session.type("clear; \(app); echo $? > status")
     try session.sendKeys("Enter")
-    try session.waitFor(text: text)
+    try session.waitFor(text: text, timeout: timeout)
   }
 
   /// Presses `q` and waits for the app's exit status.
-  func quit() throws -> String {
+  func quit(timeout: TimeInterval = 10) throws -> String {
     try session.sendKeys("q")
-    try session.waitUntil("the app to exit") { session.text(of: "status").hasSuffix("\n") }
+    try session.waitUntil("the app to exit", timeout: timeout) {
+      session.text(of: "status").hasSuffix("\n")
+    }
     return session.text(of: "status").trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
