@@ -442,3 +442,17 @@ import Testing
     #expect(app.selectedItemIndex == 99_999)
   }
 }
+
+@Suite struct StatusHintTests {
+  @Test(arguments: [40, 60, 80, 100])
+  func hintsFitTheWidthAsWholeWordsAndKeepHelp(width: Int) {
+    for index in [-1, 0] {
+      let app = makeApp(checklistIndex: index, width: width)
+      let hints =
+        app.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        .last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+      #expect(!hints.contains("…") && !hints.contains("~"), "\(width): \(hints)")
+      #expect(hints.hasSuffix("? help"), "\(width): \(hints)")
+    }
+  }
+}
