@@ -456,3 +456,20 @@ import Testing
     }
   }
 }
+
+@Suite struct ViPagingKeyTests {
+  @Test func ctrlFBPageAndCtrlDUHalfPage() {
+    let items = (0..<100).map { item("Item \($0)", id: $0) }
+    var app = makeApp(DataModel(lists: [Checklist(name: "Long", items: items)]), checklistIndex: 0)
+    let page = app.contentRows
+    #expect(page > 2)
+    app.press(.control("f"))
+    #expect(app.open?.browser.selected == page)
+    app.press(.control("d"))
+    #expect(app.open?.browser.selected == page + page / 2)
+    app.press(.control("u"))
+    #expect(app.open?.browser.selected == page)
+    app.press(.control("b"))
+    #expect(app.open?.browser.selected == 0)
+  }
+}

@@ -10,7 +10,8 @@ extension ChecklistsApp {
     ]
     let moving: [(String, String)] = [
       ("Up/Down k/j", "previous / next row"),
-      ("PgUp/PgDn", "page up / down"),
+      ("PgUp/PgDn", "page up / down (also Ctrl-B/Ctrl-F)"),
+      ("Ctrl-U/D", "half a page up / down"),
       ("Home/End g/G", "first / last row"),
       ("/", "filter as you type (Enter keeps it, Esc clears it)"),
       ("u", "undo the last change (shows where it happened)"),
