@@ -110,6 +110,7 @@ import Testing
     #expect(app.dataModel.lists.count == 3)
     app.press(.delete, .character("y"))
     #expect(app.dataModel.lists.map(\.name) == ["Chores", "Trips"])
+    #expect(app.statusMessage == "Deleted list \"Groceries\"")
     app.press(.character("u"))
     #expect(app.dataModel == sampleModel())
     #expect(app.statusMessage == "Undid: delete list \"Groceries\"")
@@ -231,6 +232,7 @@ import Testing
     var app = groceries()
     app.press(key)
     #expect(app.openList?.items.map(\.text) == ["Bread", "Pay rent"])
+    #expect(app.statusMessage == "Deleted \"Milk\" (u undoes)")
     app.press(.character("u"))
     #expect(app.statusMessage == "Undid: delete \"Milk\"")
     #expect(app.dataModel == sampleModel())
@@ -438,5 +440,36 @@ import Testing
     app.press(.escape)
     #expect(app.open?.browser.rows?.count == 100_000)
     #expect(app.selectedItemIndex == 99_999)
+  }
+}
+
+@Suite struct StatusHintTests {
+  @Test(arguments: [40, 60, 80, 100])
+  func hintsFitTheWidthAsWholeWordsAndKeepHelp(width: Int) {
+    for index in [-1, 0] {
+      let app = makeApp(checklistIndex: index, width: width)
+      let hints =
+        app.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        .last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+      #expect(!hints.contains("…") && !hints.contains("~"), "\(width): \(hints)")
+      #expect(hints.hasSuffix("? help"), "\(width): \(hints)")
+    }
+  }
+}
+
+@Suite struct ViPagingKeyTests {
+  @Test func ctrlFBPageAndCtrlDUHalfPage() {
+    let items = (0..<100).map { item("Item \($0)", id: $0) }
+    var app = makeApp(DataModel(lists: [Checklist(name: "Long", items: items)]), checklistIndex: 0)
+    let page = app.contentRows
+    #expect(page > 2)
+    app.press(.control("f"))
+    #expect(app.open?.browser.selected == page)
+    app.press(.control("d"))
+    #expect(app.open?.browser.selected == page + page / 2)
+    app.press(.control("u"))
+    #expect(app.open?.browser.selected == page)
+    app.press(.control("b"))
+    #expect(app.open?.browser.selected == 0)
   }
 }

@@ -38,7 +38,7 @@ import Testing
 
 
 
-        Enter open  a add  e edit  d delete  / filter  u undo  q qu…
+        Enter open  a add  e edit  d delete  q quit  ? help
         """)
   }
 
@@ -51,7 +51,7 @@ import Testing
          [groc]   Groceries         2 Remaining
          [trip]   Trips               All Done!
 
-        Enter open  a add  e edit  d delete  / ~
+        Enter open  a add  q quit  ? help
         """)
   }
 
@@ -74,7 +74,7 @@ import Testing
 
 
 
-        Space check  a add  e edit  d delete  J/K move  s sort  / f…
+        Space check  a add  e edit  d delete  Esc back  ? help
         """)
   }
 

@@ -87,8 +87,9 @@ extension ChecklistsApp {
       }
     case .character("d"), .delete:
       if let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) {
+        let text = dataModel.lists[listIndex].items[itemIndex].text
         commit(change, now: now)
-        status = StatusMessage(text: "Deleted \(describe(change)) (u undoes)", isError: false)
+        status = StatusMessage(text: "Deleted \(quoted(text)) (u undoes)", isError: false)
       }
     case .character("J"), .character("K"):
       moveSelectedItem(down: key == .character("J"), now: now)

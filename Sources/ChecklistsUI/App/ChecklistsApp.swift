@@ -172,9 +172,9 @@ public struct ChecklistsApp: TerminalProgram {
     if let id = confirmDelete {
       confirmDelete = nil
       if key == .character("y") || key == .character("Y") {
-        if let change = dataModel.deleteList(id: id) {
+        if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
           commit(change, now: now)
-          status = StatusMessage(text: "Deleted \(describe(change))", isError: false)
+          status = StatusMessage(text: "Deleted list \(quoted(name))", isError: false)
         }
       } else {
         status = StatusMessage(text: "Kept the list", isError: false)
@@ -228,8 +228,10 @@ public struct ChecklistsApp: TerminalProgram {
     case .escape, .character("q"), .character("?"), .enter: help = nil
     case .up, .character("k"): state.top -= 1
     case .down, .character("j"): state.top += 1
-    case .pageUp: state.top -= contentRows
-    case .pageDown, .character(" "): state.top += contentRows
+    case .pageUp, .control("b"): state.top -= contentRows
+    case .pageDown, .character(" "), .control("f"): state.top += contentRows
+    case .control("u"): state.top -= max(contentRows / 2, 1)
+    case .control("d"): state.top += max(contentRows / 2, 1)
     case .home, .character("g"): state.top = 0
     case .end, .character("G"): state.top = helpLines(state.context, width: width - 2).count
     default: break
@@ -244,8 +246,10 @@ public struct ChecklistsApp: TerminalProgram {
     switch key {
     case .up, .character("k"): browser.selected -= 1
     case .down, .character("j"): browser.selected += 1
-    case .pageUp: browser.selected -= contentRows
-    case .pageDown: browser.selected += contentRows
+    case .pageUp, .control("b"): browser.selected -= contentRows
+    case .pageDown, .control("f"): browser.selected += contentRows
+    case .control("u"): browser.selected -= max(contentRows / 2, 1)
+    case .control("d"): browser.selected += max(contentRows / 2, 1)
     case .home, .character("g"): browser.selected = 0
     case .end, .character("G"): browser.selected = count - 1
     default: return false

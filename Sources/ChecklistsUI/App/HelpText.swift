@@ -10,7 +10,8 @@ extension ChecklistsApp {
     ]
     let moving: [(String, String)] = [
       ("Up/Down k/j", "previous / next row"),
-      ("PgUp/PgDn", "page up / down"),
+      ("PgUp/PgDn", "page up / down (also Ctrl-B/Ctrl-F)"),
+      ("Ctrl-U/D", "half a page up / down"),
       ("Home/End g/G", "first / last row"),
       ("/", "filter as you type (Enter keeps it, Esc clears it)"),
       ("u", "undo the last change (shows where it happened)"),
@@ -119,19 +120,42 @@ extension ChecklistsApp {
     return lines
   }
 
-  /// The most useful keys for the screen, for the status line.
-  var hintText: String {
-    if help != nil { return "Esc close  Up/Down scroll" }
+  /// The most useful keys for the screen, for the status line, as many whole hints as fit in
+  /// `width` columns (the least needed go first; "? help" stays).
+  func hintText(width: Int) -> String {
+    var hints = screenHints
+    while hints.count > 1 {
+      let text = hints.map(\.text).joined(separator: "  ")
+      if DisplayWidth.of(text) <= width { return text }
+      guard let drop = hints.indices.max(by: { hints[$0].dropRank < hints[$1].dropRank }) else {
+        break
+      }
+      hints.remove(at: drop)
+    }
+    return hints.map(\.text).joined(separator: "  ")
+  }
+
+  /// The hints of the screen in display order, each with its rank: the highest is dropped first
+  /// when the line is too narrow (0: never).
+  private var screenHints: [(text: String, dropRank: Int)] {
+    if help != nil { return [("Esc close", 0), ("Up/Down scroll", 1)] }
     switch form {
-    case .item: return "Enter done  Esc cancel  Tab next field  ? help"
+    case .item:
+      return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2), ("? help", 1)]
     case .list(let form):
-      if form.picker != nil { return "Enter pick  Esc back" }
-      return "Enter done  Esc cancel  Tab next field"
+      if form.picker != nil { return [("Enter pick", 0), ("Esc back", 0)] }
+      return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 1)]
     case nil: break
     }
     if open != nil {
-      return "Space check  a add  e edit  d delete  J/K move  s sort  / filter  Esc back  ? help"
+      return [
+        ("Space check", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("J/K move", 8),
+        ("s sort", 7), ("/ filter", 6), ("Esc back", 3), ("? help", 0),
+      ]
     }
-    return "Enter open  a add  e edit  d delete  / filter  u undo  q quit  ? help"
+    return [
+      ("Enter open", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("/ filter", 6),
+      ("u undo", 7), ("q quit", 3), ("? help", 0),
+    ]
   }
 }

@@ -86,7 +86,7 @@ extension ChecklistsApp {
     }
     let style = CellStyle(color: .status)
     grid.fill(row: row, column: 0, width: grid.width, style: style)
-    grid.draw(hintText, row: row, column: 0, width: grid.width, style: style)
+    grid.draw(hintText(width: grid.width), row: row, column: 0, width: grid.width, style: style)
   }
 
   /// A message in the middle of the content area.

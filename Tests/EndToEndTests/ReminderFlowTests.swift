@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+extension EndToEndProcesses {
+  /// Reminders in the real app: one falls due while it runs (status line, one bell, `r`), one
+  /// already overdue at launch (highlighted, silent), and a new user setting one up.
+  @Suite(.serialized) struct ReminderFlowTests {
+    /// Whether an escaped screen line sets SGR attribute `code` (e.g. 31 red, 7 reverse).
+    private static func sets(_ code: Int, in line: String) -> Bool {
+      line.range(of: "\u{1B}\\[([0-9;]*;)?\(code)[;m]", options: .regularExpression) != nil
+    }
+
+    /// The number of bells in `bytes`, not counting those that end an OSC sequence.
+    private static func bells(in bytes: Data) -> Int {
+      var count = 0
+      var inOSC = false
+      var previous: UInt8 = 0
+      for byte in bytes {
+        if inOSC {
+          if byte == 0x07 || (previous == 0x1B && byte == 0x5C) { inOSC = false }
+        } else if previous == 0x1B && byte == 0x5D {
+          inOSC = true
+        } else if byte == 0x07 {
+          count += 1
+        }
+        previous = byte
+      }
+      return count
+    }
+
+    /// Writes lists "Bills" (an overdue reminder, then `payRent`) and "Other".
+    private static func writeBills(payRentDue due: Date, into folder: URL) throws {
+      func entry(_ text: String, _ due: Date, _ id: Int) -> [String: Any] {
+        ["text": text, "checked": false, "dueDate": due, "shouldRemind": true, "itemID": id]
+      }
+      let lists: [[String: Any]] = [
+        [
+          "name": "Bills", "iconName": "Inbox",
+          "items": [
+            entry("Old bill", Date().addingTimeInterval(-3600), 0), entry("Pay rent", due, 1),
+          ],
+        ],
+        ["name": "Other", "iconName": "No Icon", "items": [[String: Any]]()],
+      ]
+      let data = try PropertyListSerialization.data(
+        fromPropertyList: lists, format: .xml, options: 0)
+      try data.write(to: folder.appendingPathComponent("Checklists.plist"))
+    }
+
+    @Test func reminderFiresOnceWhileRunningAndROpensIt() throws {
+      // The due date parser takes minutes at the finest, so the file is written directly.
+      let due = Date().addingTimeInterval(6)
+      let shell = try AppFlowShell(logOutput: true) {
+        try Self.writeBills(payRentDue: due, into: $0)
+      }
+      defer { shell.close() }
+      let session = shell.session
+      try shell.launch(waitingFor: "Bills")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Old bill")
+      #expect(Date() < due, "the app started too late for this test to mean anything")
+
+      // Overdue at launch: highlighted (red, bold), and no bell.
+      let overdueRow =
+        try session.capture(escapes: true).split(separator: "\n")
+        .first { $0.contains("Old bill") }.map(String.init) ?? ""
+      #expect(Self.sets(31, in: overdueRow) && Self.sets(1, in: overdueRow), "\(overdueRow)")
+      #expect(Self.bells(in: session.loggedOutput()) == 0)
+
+      try session.sendKeys("h")
+      try session.waitFor(text: "Other")
+      try session.waitFor(text: "Reminder: \"Pay rent\" (Bills)", timeout: 20)
+      try session.waitUntil("the bell") { Self.bells(in: session.loggedOutput()) >= 1 }
+      // Give a second bell time to show up if one were coming.
+      let settle = Date().addingTimeInterval(2)
+      try session.waitUntil("two seconds") { Date() > settle }
+      #expect(Self.bells(in: session.loggedOutput()) == 1)
+
+      try session.sendKeys("r")
+      try session.waitFor(text: "Bills —")
+      let rentRow =
+        try session.capture(escapes: true).split(separator: "\n")
+        .first { $0.contains("Pay rent") }.map(String.init) ?? ""
+      #expect(Self.sets(7, in: rentRow), "the reminded item is selected: \(rentRow)")
+      #expect(try shell.quit() == "0")
+
+      let listed = try shell.cli("due")
+      #expect(listed.status == 0)
+      #expect(listed.stdout.contains("Pay rent"), "\(listed.stdout)")
+    }
+
+    @Test func newUserAddsPayRentTomorrowAtNineWithAReminder() throws {
+      let shell = try AppFlowShell()
+      defer { shell.close() }
+      let session = shell.session
+      try shell.launch(waitingFor: "List — no items")
+      try session.sendKeys("a")
+      try session.waitFor(text: "Add Item")
+      try session.type("Pay rent")
+      try session.sendKeys("Tab", "Space")
+      try session.waitFor(text: "● On")
+      try session.sendKeys("Tab", "C-u")
+      try session.type("tomorrow 9am")
+      try session.waitFor(text: "tomorrow 9am")
+      try session.sendKeys("Enter")
+      let screen = try session.waitFor("the new row") { !$0.contains("Add Item") }
+      let row = screen.split(separator: "\n").first { $0.contains("Pay rent") } ?? ""
+      #expect(row.contains("tomorrow 09:00"), "\(screen)")
+      #expect(try shell.quit() == "0")
+      let item = try shell.items(of: "List").first
+      #expect(item?["shouldRemind"] as? Bool == true)
+      let listed = try shell.cli("due", "--within", "2d")
+      #expect(listed.status == 0)
+      #expect(listed.stdout.contains("Pay rent"), "\(listed.stdout)")
+    }
+  }
+}
