@@ -74,7 +74,7 @@ extension ChecklistsApp {
     case .remind:
       switch key {
       case .character(" "), .character("x"): form.remind.toggle()
-      case .character("q"): return [.quit]
+      case .character("q"): refuseQuitInForm()
       case .character("?"): help = HelpState(context: .itemForm)
       default: break
       }
@@ -153,7 +153,7 @@ extension ChecklistsApp {
         form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
         form.picker = nil
       case .character("?"): help = HelpState(context: .iconPicker)
-      case .character("q"): return [.quit]
+      case .character("q"): refuseQuitInForm()
       default: break
       }
       return []
@@ -180,7 +180,7 @@ extension ChecklistsApp {
       case .enter, .character(" "):
         let icons = IconName.allCases
         form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
-      case .character("q"): return [.quit]
+      case .character("q"): refuseQuitInForm()
       case .character("?"): help = HelpState(context: .listForm)
       default: break
       }
@@ -209,5 +209,13 @@ extension ChecklistsApp {
       showAllLists(selecting: list.id)
       status = StatusMessage(text: "Added list \(quoted(name))", isError: false)
     }
+  }
+}
+
+extension ChecklistsApp {
+  /// `q` in a form would throw away what was typed: say how to leave instead (Ctrl-C still quits).
+  mutating func refuseQuitInForm() {
+    status = StatusMessage(
+      text: "Enter saves, Esc cancels; q quits from the lists", isError: false)
   }
 }

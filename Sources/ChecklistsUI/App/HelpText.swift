@@ -2,7 +2,7 @@ extension ChecklistsApp {
   /// Every key of a screen, "keys  what they do", wrapped to `width` columns.
   func helpLines(_ context: HelpContext, width: Int) -> [String] {
     let everywhere: [(String, String)] = [
-      ("q", "quit (saves first; in a text field q is text)"),
+      ("q", "quit (saves first; in a form q is text or does nothing: Enter saves, Esc cancels)"),
       ("Ctrl-C", "quit"),
       ("Ctrl-S", "save now"),
       ("Ctrl-Z", "suspend (fg resumes)"),
