@@ -93,19 +93,19 @@ extension EndToEndProcesses {
       #expect(!title.contains("pwned"))
     }
 
-    @Test func loneSurrogatesLoadAndTheFileSurvivesAQuitWithoutChanges() throws {
-      let session = try Harness.startRecordingShell(prepare: HostileTextFixture.write)
+    @Test func loneSurrogatesAreRefusedWithTheirPlaceAndTheFileIsLeftAlone() throws {
+      let session = try Harness.startRecordingShell(
+        prepare: HostileTextFixture.writeWithLoneSurrogates)
       defer { session.close() }
       let before = try Data(contentsOf: session.dataFile)
-      try Harness.open("Hostile", in: session)
-      let screen = try session.waitFor(text: "Lone")
-      let line = screen.split(separator: "\n").first { $0.contains("Lone") } ?? ""
-      #expect(line.contains("end"), "\(screen)")
-      try session.sendKeys("Escape")
-      try session.waitFor(text: "Plain")
-      try session.sendKeys("q")
-      #expect(try Harness.finishedStatus(of: session) == "0")
+      #expect(try Harness.finishedStatus(of: session) == "1")
+      let error = session.text(of: "err")
+      #expect(error.hasPrefix("checklists: "))
+      #expect(error.contains("list 1 (\"Hostile\"), item 12"), "\(error)")
+      #expect(error.contains("surrogate"), "\(error)")
+      #expect(error.split(separator: "\n").count == 1)
       #expect(try Data(contentsOf: session.dataFile) == before)
+      #expect(session.text(of: "before") == session.text(of: "after"))
     }
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes a binary `Checklists.plist` full of hostile text (every C0 control, DEL, C1 controls,
 /// CSI/OSC/DCS sequences, bidi controls, zero-width characters, variation selectors, a
-/// 10,000-character line and UTF-16 lone surrogates) with Python's `plistlib`.
+/// 10,000-character line, and on request UTF-16 lone surrogates) with Python's `plistlib`.
 enum HostileTextFixture {
   /// The Python program; its argument is the file to write.
   static let script = #"""
@@ -37,17 +37,30 @@ enum HostileTextFixture {
     data = plistlib.dumps(lists, fmt=plistlib.FMT_BINARY)
     # Lone surrogates: a UTF-16 high surrogate followed by a snowman, and a lone low surrogate.
     snow = "☃".encode("utf-16-be")
-    data = data.replace(snow * 3, snow + b"\xd8\x00" + b"\xdc\x01", 1)
+    if len(sys.argv) > 2 and sys.argv[2] == "lone-surrogates":
+        data = data.replace(snow * 3, b"\xd8\x00" + snow + b"\xdc\x01", 1)
     open(sys.argv[1], "wb").write(data)
     """#
 
   /// Writes the fixture into `folder` as `Checklists.plist`.
   static func write(into folder: URL) throws {
+    try write(into: folder, loneSurrogates: false)
+  }
+
+  /// Writes the fixture with the "Lone" item's text holding a lone high and a lone low
+  /// surrogate (binary plists store non-ASCII strings as UTF-16).
+  static func writeWithLoneSurrogates(into folder: URL) throws {
+    try write(into: folder, loneSurrogates: true)
+  }
+
+  private static func write(into folder: URL, loneSurrogates: Bool) throws {
     let program = folder.appendingPathComponent("hostile.py")
     try script.write(to: program, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: program) }
     let result = try runProcess(
-      "/usr/bin/python3", [program.path, folder.appendingPathComponent("Checklists.plist").path])
+      "/usr/bin/python3",
+      [program.path, folder.appendingPathComponent("Checklists.plist").path]
+        + (loneSurrogates ? ["lone-surrogates"] : []))
     guard result.status == 0 else {
       throw TmuxError(description: "python3 could not write the hostile fixture: \(result.error)")
     }
