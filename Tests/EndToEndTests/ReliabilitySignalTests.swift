@@ -112,5 +112,47 @@ extension EndToEndProcesses {
       try session.waitUntil("the status") { session.fileExists("finished") }
       try expectCleanSavedExit(session)
     }
+
+    @Test func killPercentOneEndsAStoppedAppCleanly() throws {
+      // `kill %1` sends SIGTERM and SIGCONT to the stopped job, which stays in the background.
+      let app = shellQuote(try BuiltProduct.checklists())
+      let session = try TmuxSession(
+        command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "],
+        prepare: Harness.copyFixture)
+      defer { session.close() }
+      try session.waitFor(text: "READY$")
+      try session.type("stty -a > before; \(app)")
+      try session.sendKeys("Enter")
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("Committed item", in: session)
+      try session.sendKeys("a")
+      try session.waitFor(text: "Add Item")
+      try session.type("Half typed")
+      try session.waitFor(text: "Half typed")
+      let pid = try Harness.appPID(in: session)
+      try session.sendKeys("C-z")
+      try session.waitFor("the prompt after Ctrl-Z") {
+        $0.contains("Stopped") && !$0.contains("Half typed")
+      }
+      try session.type("kill %1")
+      try session.sendKeys("Enter")
+      try session.type("stty -a > after")
+      try session.sendKeys("Enter")
+      // Bash reports "Done" for exit status 0 (not "Terminated" or "Stopped" again).
+      try session.waitUntil("the stopped app to exit") {
+        childProcesses(of: try session.panePID()).isEmpty
+      }
+      try session.type("jobs; echo checked")
+      try session.sendKeys("Enter")
+      let screen = try session.waitFor(text: "checked\n")
+      #expect(screen.contains("Done"), "\(screen)")
+      #expect(!screen.contains("Terminated"))
+      let items = Harness.items(of: "Birthdays", in: session)
+      #expect(items.filter { $0 == "Committed item" }.count == 1)
+      #expect(!items.contains("Half typed"))
+      try session.waitUntil("stty after") { session.text(of: "after").hasSuffix("\n") }
+      #expect(session.text(of: "before") == session.text(of: "after"))
+      _ = pid
+    }
   }
 }
