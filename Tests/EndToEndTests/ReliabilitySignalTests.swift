@@ -129,7 +129,6 @@ extension EndToEndProcesses {
       try session.waitFor(text: "Add Item")
       try session.type("Half typed")
       try session.waitFor(text: "Half typed")
-      let pid = try Harness.appPID(in: session)
       try session.sendKeys("C-z")
       try session.waitFor("the prompt after Ctrl-Z") {
         $0.contains("Stopped") && !$0.contains("Half typed")
@@ -152,7 +151,6 @@ extension EndToEndProcesses {
       #expect(!items.contains("Half typed"))
       try session.waitUntil("stty after") { session.text(of: "after").hasSuffix("\n") }
       #expect(session.text(of: "before") == session.text(of: "after"))
-      _ = pid
     }
   }
 }
