@@ -8,7 +8,7 @@ enum HostileTextFixture {
   static let script = #"""
     import plistlib, sys, datetime
     ESC = "\x1b"; BEL = "\x07"
-    c0 = "".join(chr(i) for i in range(0x01, 0x20))
+    c0 = "".join(chr(i) for i in range(0x00, 0x20))
     c1 = "".join(chr(i) for i in range(0x80, 0xA0))
     payloads = [
         "C0 " + c0 + " DEL \x7f end",
