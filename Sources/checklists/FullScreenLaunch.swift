@@ -23,8 +23,9 @@ enum FullScreenLaunch {
     let options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty)
     let state = load.state
+    let notice = SaveNotice()
     let hooks = TerminalDriverHooks<ChecklistsApp>(
-      save: { model in save(model, to: store) },
+      save: { model in save(model, to: store, notice: notice) },
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
         var next = state
@@ -50,21 +51,35 @@ enum FullScreenLaunch {
       }
       return app
     }
+    // The screen is gone: say where the lists went when the file was not simply saved.
+    if status == 0, let message = notice.message { printError("checklists: \(message)") }
     return status
   }
 
-  /// Saves through the store and words the result for the status line.
-  private static func save(_ model: DataModel, to store: ChecklistsStore) -> SaveOutcome {
+  /// Saves through the store and words the result for the status line; remembers, for the
+  /// exit, whether the lists last went to a conflict copy or recreated a deleted file.
+  private static func save(_ model: DataModel, to store: ChecklistsStore, notice: SaveNotice)
+    -> SaveOutcome
+  {
     do {
       let result = try store.save(model)
       switch result.outcome {
-      case .saved, .recreated:
+      case .saved:
+        notice.message = nil
+        return SaveOutcome(succeeded: true, message: result.message ?? "Saved")
+      case .recreated:
+        notice.message = result.message
         return SaveOutcome(succeeded: true, message: result.message ?? "Saved")
       case .unchanged:
         return SaveOutcome(succeeded: true, message: "No changes to save")
-      case .conflictCopy:
-        // The data is safe on disk, in the copy; the other program's file is left alone.
-        return SaveOutcome(succeeded: true, message: result.message ?? "Saved to a conflict copy")
+      case .conflictCopy(_, let copy):
+        // The data is safe on disk, in the copy; the other program's file is left alone. The
+        // copy's name comes first so that a narrow status line still shows it.
+        notice.message = result.message
+        let name = (copy as NSString).lastPathComponent
+        return SaveOutcome(
+          succeeded: true,
+          message: "Saved to \(name): the file was changed by another program")
       }
     } catch {
       return SaveOutcome(succeeded: false, message: error.message)
@@ -81,4 +96,10 @@ enum FullScreenLaunch {
   private static func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
+}
+
+/// The last save's message worth repeating on standard error after the screen is gone.
+private final class SaveNotice {
+  /// The store's sentence about a conflict copy or a recreated file; nil after a plain save.
+  var message: String?
 }

@@ -213,7 +213,12 @@ public final class TerminalDriver<Program: TerminalProgram> {
     // The whole process group, as Ctrl-Z in a cooked terminal would: a wrapper shell stops
     // with us, so the user's shell sees the job stopped.
     kill(0, SIGSTOP)
-    // Running again (SIGCONT): no SIGWINCH came for a resize made while stopped.
+    // Running again (SIGCONT). `kill %1` sends SIGTERM and SIGCONT to a stopped job that stays
+    // in the background: touching the terminal now would stop us again with SIGTTOU, so take
+    // the signals that came meanwhile first, and end without resuming the screen.
+    handleSignals()
+    if exitReason != nil { return }
+    // No SIGWINCH came for a resize made while stopped.
     terminal.resume()
     writer.invalidate()
     deliverResize(force: true)

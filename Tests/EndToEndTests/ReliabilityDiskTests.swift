@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+extension EndToEndProcesses {
+  /// The app's data folder on a small tmpfs that is filled up or made read-only while it runs.
+  @Suite(.serialized) struct ReliabilityDiskTests {
+    typealias Harness = ReliabilityHarness
+
+    /// How the disk fails.
+    enum DiskFault: String, CaseIterable, Sendable {
+      case full, readOnly
+
+      /// The cause the user must see.
+      var cause: String { self == .full ? "No space left on device" : "Read-only file system" }
+    }
+
+    /// Mounts a 256 KiB tmpfs on `folder`; throws why when it cannot.
+    private static func mountSmallDisk(on folder: URL) throws {
+      let result = try runProcess(
+        "/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", folder.path])
+      guard result.status == 0 else {
+        throw TmuxError(description: "mount -t tmpfs failed (we need root): \(result.error)")
+      }
+    }
+
+    /// Makes the fault happen on the disk at `folder`.
+    private func inflict(_ fault: DiskFault, on folder: URL) throws {
+      switch fault {
+      case .full:
+        // dd stops with ENOSPC once the disk is full.
+        _ = try runProcess(
+          "/bin/dd", ["if=/dev/zero", "of=\(folder.path)/filler", "bs=4k"])
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/filler"))
+      case .readOnly:
+        let result = try runProcess("/bin/mount", ["-o", "remount,ro", folder.path])
+        #expect(result.status == 0, "\(result.error)")
+      }
+    }
+
+    /// Takes the fault away again.
+    private func heal(_ fault: DiskFault, on folder: URL) throws {
+      switch fault {
+      case .full: try FileManager.default.removeItem(atPath: folder.path + "/filler")
+      case .readOnly:
+        let result = try runProcess("/bin/mount", ["-o", "remount,rw", folder.path])
+        #expect(result.status == 0, "\(result.error)")
+      }
+    }
+
+    @Test(arguments: DiskFault.allCases)
+    func saveFailsWithItsCauseThenSucceedsThenQuitWritesARescueCopy(fault: DiskFault) throws {
+      var mounted: URL?
+      let session = try Harness.startRecordingShell(
+        environment: [:],
+        prepare: { folder in
+          try Self.mountSmallDisk(on: folder)
+          mounted = folder
+          try Harness.copyFixture(into: folder)
+          // A read-only remount fails (EBUSY) while the app holds its lock file open for
+          // writing, so that disk is read-only from the start: the app runs without the lock.
+          if fault == .readOnly { try inflict(fault, on: folder) }
+        })
+      let folder = try #require(mounted)
+      defer {
+        session.close()
+        _ = try? runProcess("/bin/umount", ["-l", folder.path])
+      }
+      let original = try Data(contentsOf: session.dataFile)
+      try Harness.open("Birthdays", in: session)
+
+      if fault == .full { try inflict(fault, on: folder) }
+      try Harness.addItem("While broken", in: session)
+      try session.sendKeys("C-s")
+      try session.waitFor(text: fault.cause)
+      #expect(try Data(contentsOf: session.dataFile) == original)
+
+      try heal(fault, on: folder)
+      try session.sendKeys("C-s")
+      try session.waitFor("the save after healing") {
+        !$0.contains(fault.cause) && $0.contains("Saved")
+      }
+      #expect(Harness.items(of: "Birthdays", in: session).contains("While broken"))
+      let saved = try Data(contentsOf: session.dataFile)
+
+      try inflict(fault, on: folder)
+      try Harness.addItem("Only in the rescue copy", in: session)
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "1")
+      #expect(try Data(contentsOf: session.dataFile) == saved)
+      let error = session.text(of: "err")
+      #expect(error.contains(fault.cause), "\(error)")
+      let path = try #require(
+        error.components(separatedBy: "your data is in ").last?
+          .trimmingCharacters(in: .whitespacesAndNewlines), "\(error)")
+      #expect(!path.hasPrefix(folder.path))
+      let rescued =
+        Harness.lists(at: URL(fileURLWithPath: path))?
+        .first { $0.name == "Birthdays" }?.items ?? []
+      #expect(rescued.contains("Only in the rescue copy"), "\(error)")
+      try? FileManager.default.removeItem(atPath: path)
+      #expect(session.text(of: "before") == session.text(of: "after"))
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension EndToEndProcesses {
+  /// Two writers on one file, and the file changed by another program while the app runs.
+  @Suite(.serialized) struct ReliabilityFileTests {
+    typealias Harness = ReliabilityHarness
+
+    /// The environment the CLI needs to find the session's data file.
+    private func cliEnvironment(_ session: TmuxSession) -> [String: String] {
+      [
+        "XDG_DATA_HOME": session.dataHome.path, "XDG_STATE_HOME": session.stateHome.path,
+        "HOME": session.directory.path, "LANG": "C.UTF-8", "TERM": "xterm-256color",
+      ]
+    }
+
+    @Test func aSecondFullScreenInstanceIsRefusedAndTheFirstKeepsWorking() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try session.waitFor(text: "Groceries")
+      let pid = try Harness.appPID(in: session)
+      // The second instance on a terminal of its own (util-linux `script`).
+      let error = session.directory.appendingPathComponent("second-err").path
+      let app = shellQuote(try BuiltProduct.checklists())
+      var environment = cliEnvironment(session)
+      environment["PATH"] = "/usr/bin:/bin"
+      let second = try runProcess(
+        "/usr/bin/script", ["-q", "-e", "-c", "\(app) 2> \(shellQuote(error))", "/dev/null"],
+        environment: environment)
+      #expect(second.status == 1)
+      let message = session.text(of: "second-err")
+      #expect(message.contains("is open in another checklists (pid \(pid))"), "\(message)")
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("After the refusal", in: session)
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Groceries")
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+      #expect(Harness.items(of: "Birthdays", in: session).contains("After the refusal"))
+    }
+
+    @Test func theCLIIsRefusedWhileTheAppRuns() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try session.waitFor(text: "Groceries")
+      let pid = try Harness.appPID(in: session)
+      let before = try Data(contentsOf: session.dataFile)
+      for arguments in [["add", "Birthdays", "From the CLI"], ["lists"]] {
+        let run = try BuiltBinary.run(arguments, environment: cliEnvironment(session))
+        #expect(run.status == 1, "\(arguments)")
+        #expect(run.stderr.contains("is open in another checklists (pid \(pid))"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+      }
+      // `due` reads without the lock while the app is open (quietly, for cron): the same
+      // answer as once the app has quit.
+      let dueWhileOpen = try BuiltBinary.run(
+        ["due", "--json"], environment: cliEnvironment(session))
+      #expect(try Data(contentsOf: session.dataFile) == before)
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+      #expect(!Harness.items(of: "Birthdays", in: session).contains("From the CLI"))
+      let dueAfter = try BuiltBinary.run(["due", "--json"], environment: cliEnvironment(session))
+      #expect(dueWhileOpen.status == dueAfter.status)
+      #expect(dueWhileOpen.stdout == dueAfter.stdout)
+      #expect(dueWhileOpen.stderr == "")
+    }
+
+    /// What another program does to the data file.
+    enum ForeignChange: String, CaseIterable, Sendable {
+      case replacedWithOtherLists, truncated, garbage, replacedWithDirectory
+    }
+
+    /// Applies `change` to the file at `url`.
+    private func apply(_ change: ForeignChange, to url: URL) throws {
+      switch change {
+      case .replacedWithOtherLists:
+        let other: [[String: Any]] = [["name": "Foreign", "iconName": "Folder", "items": []]]
+        let data = try PropertyListSerialization.data(
+          fromPropertyList: other, format: .xml, options: 0)
+        let temporary = url.appendingPathExtension("other")
+        try data.write(to: temporary)
+        #expect(rename(temporary.path, url.path) == 0)
+      case .truncated:
+        #expect(truncate(url.path, 0) == 0)
+      case .garbage:
+        try Data("not a plist \u{0}\u{1}\u{2}".utf8).write(to: url)
+      case .replacedWithDirectory:
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+      }
+    }
+
+    /// A snapshot of what is at `url`: file bytes, or a marker for a directory.
+    private func snapshot(_ url: URL) -> Data? {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+        return nil
+      }
+      if isDirectory.boolValue { return Data("<directory>".utf8) }
+      return try? Data(contentsOf: url)
+    }
+
+    /// Files named `Checklists.conflict-*.plist` next to the data file.
+    private func conflictCopies(_ session: TmuxSession) -> [URL] {
+      let folder = session.dataFile.deletingLastPathComponent()
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      return names.filter { $0.hasPrefix("Checklists.conflict-") && $0.hasSuffix(".plist") }
+        .sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    @Test(arguments: ForeignChange.allCases)
+    func aForeignChangeIsNeverOverwritten(change: ForeignChange) throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("Mine before the change", in: session)
+      try apply(change, to: session.dataFile)
+      let foreign = snapshot(session.dataFile)
+      try session.sendKeys("C-s")
+      let screen = try session.waitFor("the status line after Ctrl-S") {
+        $0.contains("conflict") || $0.contains("another program") || $0.contains("ould not")
+      }
+      #expect(snapshot(session.dataFile) == foreign)
+      let copies = conflictCopies(session)
+      #expect(copies.count == 1, "\(screen)")
+      if let copy = copies.first {
+        #expect(screen.contains("conflict-"), "the status line names the copy: \(screen)")
+        let saved = Harness.lists(at: copy)?.first { $0.name == "Birthdays" }?.items ?? []
+        #expect(saved.contains("Mine before the change"))
+      }
+      // A second change, then quit: the foreign file still stands.
+      try Harness.addItem("Mine after the change", in: session)
+      try session.sendKeys("q")
+      let status = try Harness.finishedStatus(of: session)
+      #expect(snapshot(session.dataFile) == foreign)
+      // Standard error names the copy that holds the last changes.
+      let error = session.text(of: "err")
+      #expect(status == "0")
+      let named = conflictCopies(session).filter { error.contains($0.lastPathComponent) }
+      #expect(named.count == 1, "stderr: \(error.debugDescription)")
+      if let copy = named.first {
+        let saved = Harness.lists(at: copy)?.first { $0.name == "Birthdays" }?.items ?? []
+        #expect(saved.contains("Mine after the change"))
+      }
+      #expect(session.text(of: "before") == session.text(of: "after"))
+    }
+
+    @Test func aDeletedFileIsRecreatedOnlyAfterSayingSo() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("Survives the delete", in: session)
+      try FileManager.default.removeItem(at: session.dataFile)
+      try session.sendKeys("C-s")
+      try session.waitFor(text: "had been deleted by another program")
+      #expect(Harness.items(of: "Birthdays", in: session).contains("Survives the delete"))
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+      #expect(conflictCopies(session).isEmpty)
+    }
+
+    @Test func aFileDeletedBeforeQuitIsRecreatedAndTheExitSaysSo() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("Survives the delete", in: session)
+      try FileManager.default.removeItem(at: session.dataFile)
+      try session.sendKeys("q")
+      let status = try Harness.finishedStatus(of: session)
+      #expect(Harness.items(of: "Birthdays", in: session).contains("Survives the delete"))
+      #expect(status == "0")
+      #expect(
+        session.text(of: "err").contains("deleted"),
+        "quitting recreated the file without a word: \(session.text(of: "err").debugDescription)")
+    }
+  }
+}
