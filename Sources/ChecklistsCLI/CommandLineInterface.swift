@@ -170,6 +170,39 @@ struct CommandContext {
     return (store, load)
   }
 
+  /// Opens the store to read only: with the lock when it is free, else (the full-screen app has
+  /// the file open) without it — saves replace the file atomically, so a read sees a whole
+  /// version, the one last saved. `appIsOpen` says which.
+  func openForReading() throws(CLIError) -> (
+    store: ChecklistsStore, load: LoadResult, appIsOpen: Bool
+  ) {
+    var appIsOpen = false
+    let opened: (store: ChecklistsStore, load: LoadResult)
+    do throws(StoreError) {
+      do throws(StoreError) {
+        opened = try ChecklistsStore.open(location: location, lock: true)
+      } catch {
+        guard case .locked = error.kind else { throw error }
+        appIsOpen = true
+        opened = try ChecklistsStore.open(location: location, lock: false)
+      }
+    } catch {
+      throw .failure(error.message)
+    }
+    for warning in opened.load.warnings { output.error("warning: \(warning)") }
+    return (opened.store, opened.load, appIsOpen)
+  }
+
+  /// Opens the store for a command that only shows the lists (`lists`, `show`, `export`); while
+  /// the full-screen app has the file open, says on stderr that this is the last saved version.
+  func openToShow() throws(CLIError) -> (ChecklistsStore, LoadResult) {
+    let (store, load, appIsOpen) = try openForReading()
+    if appIsOpen {
+      output.error("the file is open in the full-screen app; showing it as last saved")
+    }
+    return (store, load)
+  }
+
   /// Saves the model and the state once; returns 1 when the change went to a conflict copy.
   func save(_ model: DataModel, store: ChecklistsStore, state: ChecklistsState) throws(CLIError)
     -> Int32

@@ -23,7 +23,7 @@ enum DueCommand {
       }
       window = parsed
     }
-    let (store, load, appIsOpen) = try openForDue(context)
+    let (store, load, appIsOpen) = try context.openForReading()
     let found = DueItems.query(load.model, now: context.now, within: window)
     if arguments.flags.contains("--json") {
       context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
@@ -61,29 +61,6 @@ enum DueCommand {
       }
     }
     return found.isEmpty ? 1 : 0
-  }
-
-  /// Opens the store with the lock; when another checklists (the full-screen program) holds
-  /// it, reads the file without the lock instead (saves replace it atomically, so a read sees
-  /// a whole version) and says so with `appIsOpen`, so that a cron job stays quiet meanwhile.
-  private static func openForDue(_ context: CommandContext) throws(CLIError) -> (
-    store: ChecklistsStore, load: LoadResult, appIsOpen: Bool
-  ) {
-    var appIsOpen = false
-    let opened: (store: ChecklistsStore, load: LoadResult)
-    do throws(StoreError) {
-      do throws(StoreError) {
-        opened = try ChecklistsStore.open(location: context.location, lock: true)
-      } catch {
-        guard case .locked = error.kind else { throw error }
-        appIsOpen = true
-        opened = try ChecklistsStore.open(location: context.location, lock: false)
-      }
-    } catch {
-      throw .failure(error.message)
-    }
-    for warning in opened.load.warnings { context.output.error("warning: \(warning)") }
-    return (opened.store, opened.load, appIsOpen)
   }
 
   /// A row of `due --json`.

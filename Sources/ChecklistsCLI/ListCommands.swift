@@ -7,7 +7,7 @@ enum ListCommands {
     name: "lists", positionals: [], flags: ["--json"],
     summary: "Show the lists with their numbers and what remains to do."
   ) { arguments, context throws(CLIError) in
-    let (_, load) = try context.open()
+    let (_, load) = try context.openToShow()
     if arguments.flags.contains("--json") {
       struct Row: Codable {
         var index: Int
@@ -36,7 +36,7 @@ enum ListCommands {
     summary: "Show a list's items with their numbers.",
     details: "Each line: number, [x] when checked, the text, and the due date when it reminds."
   ) { arguments, context throws(CLIError) in
-    let (_, load) = try context.open()
+    let (_, load) = try context.openToShow()
     let list = try ListSelector.find(arguments.positionals[0], in: load.model)
     if arguments.flags.contains("--json") {
       context.output.write(try JSONOutput.encode(JSONOutput.List(list)))

@@ -13,7 +13,7 @@ enum TransferCommands {
     guard format == "json" || format == "plist" else {
       throw .usage("--format is json or plist, not \"\(format)\"")
     }
-    let (_, load) = try context.open()
+    let (_, load) = try context.openToShow()
     if format == "json" {
       context.output.write(try JSONOutput.encode(load.model.lists.map(JSONOutput.List.init)))
     } else {

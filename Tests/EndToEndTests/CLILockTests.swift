@@ -36,9 +36,16 @@ extension EndToEndProcesses {
       // "locked" arrives once the lock is held.
       let line = pipe.fileHandleForReading.availableData
       #expect(String(decoding: line, as: UTF8.self) == "locked\n")
-      let refused = try sandbox.run("lists")
+      let refused = try sandbox.run("add", "Chores", "Sweep")
       #expect(refused.status == 1)
       #expect(refused.stderr.contains("(pid \(holder.processIdentifier))"))
+      // Showing the lists works meanwhile, from the last saved version, and says so.
+      let shown = try sandbox.run("lists")
+      #expect(shown.status == 0)
+      #expect(shown.stdout.hasPrefix("1. Chores"))
+      #expect(
+        shown.stderr
+          == "checklists: the file is open in the full-screen app; showing it as last saved\n")
       kill(holder.processIdentifier, SIGKILL)
       holder.waitUntilExit()
       let run = try sandbox.run("lists")
