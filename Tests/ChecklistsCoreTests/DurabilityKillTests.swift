@@ -184,16 +184,15 @@ extension CoreProcesses {
     /// Checks the generated lists are intact and "Loop" holds "item 1" … "item k"; returns k.
     static func checkVersion(
       _ document: ChecklistsDocument, original: ChecklistsDocument, round: Int
-    )
-      throws -> Int
-    {
-      let loop = try #require(document.lists.last, "round \(round): no lists")
-      #expect(loop.name == "Loop", "round \(round)")
-      #expect(
-        Array(document.lists.dropLast()) == original.lists,
-        "round \(round): the generated lists changed")
+    ) throws -> Int {
+      let loop = try #require(
+        document.lists.first { $0.name == "Loop" }, "round \(round): no list named Loop")
+      let others = document.lists.filter { $0.name != "Loop" }
+      let intact = others == original.lists
+      #expect(intact, "round \(round): the generated lists changed")
       let texts = loop.items.map(\.text)
-      #expect(texts == (0..<texts.count).map { "item \($0 + 1)" }, "round \(round)")
+      let expected = texts == (0..<texts.count).map { "item \($0 + 1)" }
+      #expect(expected, "round \(round): Loop is not item 1 … item \(texts.count)")
       return texts.count
     }
   }
