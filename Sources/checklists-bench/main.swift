@@ -6,6 +6,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: [String: ([String]) -> Int32] = [
   "save-loop": StoreTools.saveLoop,
   "hold-lock": StoreTools.holdLock,
+  "announced-save-loop": DurabilityTools.announcedSaveLoop,
   "files": FileBenchmarks.run,
   "generate": GenerateCommand.run,
   "keys": KeyBenchmarks.run,

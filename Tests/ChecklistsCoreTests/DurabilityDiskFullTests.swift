@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension CoreProcesses {
+  /// A real full disk (tmpfs): the save fails, and succeeds once space returns.
+  @Suite("Durability: a full disk, then space again", .serialized)
+  struct DurabilityDiskFullTests {
+    @Test func theNextSaveAfterSpaceReturnsSucceeds() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      guard let point = StoreMountTests.mountTmpfs(folder, size: "4m") else {
+        Issue.record("tmpfs could not be mounted (needs root)")
+        return
+      }
+      defer { _ = StoreMountTests.run("/bin/umount", [point]) }
+      let old = encodedBytes(sampleModel())
+      FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
+      let location = DataFileLocation(
+        dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
+      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      defer { store.close() }
+      let first = StoreMountTests.bigModel(load.model)
+      let firstBytes = encodedBytes(first)
+      // Fill the disk so that the new version cannot fit.
+      var info = statvfs()
+      #expect(statvfs(point, &info) == 0)
+      let free = Int(info.f_bavail) * Int(info.f_frsize)
+      #expect(free > firstBytes.count, "the disk is too small for the test")
+      let filler = point + "/filler"
+      FileManager.default.createFile(
+        atPath: filler, contents: Data(count: max(free - firstBytes.count / 2, 0)))
+      #expect {
+        try store.save(first)
+      } throws: { error in
+        (error as? StoreError)?.cause?.code == ENOSPC
+      }
+      #expect(FileManager.default.contents(atPath: location.dataFile) == old)
+      // Space returns: the same model saves, then the next one.
+      #expect(unlink(filler) == 0)
+      #expect(try store.save(first).outcome == .saved)
+      #expect(FileManager.default.contents(atPath: location.dataFile) == firstBytes)
+      #expect(FileManager.default.contents(atPath: location.dataFile + ".bak") == old)
+      let second = adding("After the disk was full", to: first)
+      #expect(try store.save(second).outcome == .saved)
+      #expect(FileManager.default.contents(atPath: location.dataFile) == encodedBytes(second))
+      #expect(FileManager.default.contents(atPath: location.dataFile + ".bak") == firstBytes)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: point)) ?? []
+      #expect(!names.contains { $0.contains(".tmp-") }, "\(names)")
+    }
+  }
+}
