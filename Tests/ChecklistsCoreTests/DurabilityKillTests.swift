@@ -83,7 +83,7 @@ extension CoreProcesses {
   /// SIGKILL at random moments while a separate process saves a 100,000-item file.
   @Suite("Durability: kills during saves of a large file", .serialized)
   struct DurabilityKillTests {
-    static let bench = BuiltExecutable.path("checklists-bench")
+    static let bench = BuiltExecutable.fastestPath("checklists-bench")
     static let rounds = 200
 
     @Test func killsDuringSavesOfA100kItemFileAlwaysLeaveAWholeVersion() throws {
