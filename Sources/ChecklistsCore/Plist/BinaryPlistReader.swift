@@ -6,7 +6,8 @@ import Foundation
 /// (bounds, references, cycles, nesting depth), so walking the file later cannot run away.
 struct BinaryPlistReader: PlistNodeSource {
   private let bytes: [UInt8]
-  private let offsets: [Int]
+  /// Each object's position; 32 bits, as the reader refuses files of 4 GiB or more.
+  private let offsets: [UInt32]
   private let refSize: Int
   /// Where object data ends (the offset table starts).
   private let dataEnd: Int
@@ -29,10 +30,18 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// Parses the trailer and offset table and validates the object graph.
   init(_ data: Data) throws(PlistError) {
-    let bytes = [UInt8](data)
+    try self.init(bytes: [UInt8](data))
+  }
+
+  /// Parses the trailer and offset table of `bytes` (shared, not copied) and validates the
+  /// object graph.
+  init(bytes: [UInt8]) throws(PlistError) {
     self.bytes = bytes
     let truncated = PlistError("binary property list is truncated")
     guard bytes.count >= 8 + 32 + 1 else { throw truncated }
+    guard bytes.count < 1 << 32 else {
+      throw PlistError("binary property list is too large (4 GiB or more)")
+    }
     let trailer = bytes.count - 32
     let offsetSize = Int(bytes[trailer + 6])
     let refSize = Int(bytes[trailer + 7])
@@ -56,13 +65,13 @@ struct BinaryPlistReader: PlistNodeSource {
       throw PlistError(
         "binary property list claims \(count) objects, more than its size allows")
     }
-    var offsets = [Int](repeating: 0, count: count)
+    var offsets = [UInt32](repeating: 0, count: count)
     for index in 0..<count {
       let offset = Self.readUInt(bytes, at: table + index * offsetSize, size: offsetSize)
       guard offset >= 8, offset < UInt64(table) else {
         throw PlistError("binary property list has a bad offset for object \(index)")
       }
-      offsets[index] = Int(offset)
+      offsets[index] = UInt32(truncatingIfNeeded: offset)
     }
     self.offsets = offsets
     self.refSize = refSize
@@ -96,7 +105,7 @@ struct BinaryPlistReader: PlistNodeSource {
     guard object >= 0, object < offsets.count else {
       throw PlistError("binary property list refers to object \(object), which does not exist")
     }
-    let position = offsets[object]
+    let position = Int(offsets[object])
     let marker = bytes[position]
     var header = Header(type: marker >> 4, info: marker & 0x0F, count: 0, start: position + 1)
     var payload = 0
@@ -302,7 +311,7 @@ struct BinaryPlistReader: PlistNodeSource {
       }
       return .string(string)
     default:
-      throw unsupported(bytes[offsets[object]], object)
+      throw unsupported(bytes[Int(offsets[object])], object)
     }
   }
 
