@@ -82,20 +82,28 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// Reads a big-endian unsigned integer; the caller has checked the bounds.
+  @inline(__always)
   private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
-    switch size {
-    case 1: return UInt64(bytes[position])
-    case 2: return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
-    case 4:
-      return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
-        | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
-    default: break
+    precondition(position >= 0 && position + size <= bytes.count)
+    return bytes.withUnsafeBytes { raw in
+      switch size {
+      case 1: return UInt64(raw[position])
+      case 2:
+        return UInt64(
+          UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+      case 4:
+        return UInt64(
+          UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+      case 8: return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      default:
+        var value: UInt64 = 0
+        for index in position..<(position + size) { value = value << 8 | UInt64(raw[index]) }
+        return value
+      }
     }
-    var value: UInt64 = 0
-    for index in position..<(position + size) { value = value << 8 | UInt64(bytes[index]) }
-    return value
   }
 
+  @inline(__always)
   private func readUInt(at position: Int, size: Int) -> UInt64 {
     Self.readUInt(bytes, at: position, size: size)
   }
