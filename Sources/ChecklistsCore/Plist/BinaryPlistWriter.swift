@@ -198,21 +198,17 @@ struct BinaryPlistWriter {
 
   /// The file's bytes, with `top` as the top object; the writer is spent afterwards.
   mutating func finish(top: Int) -> Data {
-    let refSize = Self.byteCount(for: UInt64(max(objects.count - 1, 0)))
+    // Apple's reader wants references that can count all objects, and offsets that reach
+    // the offset table itself.
+    let refSize = Self.byteCount(for: UInt64(objects.count))
     // Collections go after the scalars, in object order; sizes first, so that the buffer
     // grows once to the file's exact size.
     let scalarEnd = scalarBytes.count
     var tableOffset = scalarEnd
-    var lastOffset = 8
-    for object in objects {
-      if object.kind == 0 {
-        lastOffset = max(lastOffset, object.start)
-      } else {
-        lastOffset = tableOffset
-        tableOffset += Self.size(of: object, refSize: refSize)
-      }
+    for object in objects where object.kind != 0 {
+      tableOffset += Self.size(of: object, refSize: refSize)
     }
-    let offsetSize = Self.byteCount(for: UInt64(lastOffset))
+    let offsetSize = Self.byteCount(for: UInt64(tableOffset))
     let out = scalarBytes
     out.reserve(tableOffset + objects.count * offsetSize + 32)
     refs.withUnsafeBufferPointer { refBuffer in
