@@ -171,6 +171,7 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// The object index stored at reference slot `index` of a collection's payload.
+  @inline(__always)
   private func ref(_ header: Header, _ index: Int) throws(PlistError) -> Int {
     let value = readUInt(at: header.start + index * refSize, size: refSize)
     guard value < UInt64(offsets.count) else {
@@ -489,17 +490,12 @@ final class KeyCache {
   }
 }
 
-/// UTF-8 bytes to `String`, with a fast path for ASCII.
+/// UTF-8 bytes to `String`, checked in one pass (the standard library's validation has its
+/// own fast path for ASCII).
 enum UTF8Text {
   /// The string, or nil when the bytes are not valid UTF-8.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var ascii = true
-    for byte in bytes where byte >= 0x80 {
-      ascii = false
-      break
-    }
-    if ascii { return String(decoding: bytes, as: UTF8.self) }
-    return String(validating: bytes, as: UTF8.self)
+    String(validating: bytes, as: UTF8.self)
   }
 
   /// The string, or nil when the bytes are not valid UTF-8.
