@@ -24,23 +24,34 @@ struct BinaryPlistWriter {
 
   /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
   ///
-  /// 16 bytes an object: counts and references are kept in 32 bits (4 billion objects, or a
-  /// 4 GiB value, would take far more memory than any file the store accepts).
+  /// 8 bytes an object: the position in 32 bits, the count in 30 bits and the kind in 2 (4
+  /// billion objects, or a 1 GiB collection, would take far more memory than any file the
+  /// store accepts).
   fileprivate struct ObjectPosition {
-    /// A scalar's position in the file, or the first reference in `refs`.
-    var start: Int
+    private var storedStart: UInt32
+    /// The count in the low 30 bits; the kind in the high 2 (0 scalar, 1 array, 2 dictionary).
     private var storedCount: UInt32
-    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
-    var kind: UInt8
 
     init(kind: UInt8, start: Int, count: Int) {
-      self.start = start
-      self.storedCount = UInt32(truncatingIfNeeded: count)
-      self.kind = kind
+      storedStart = UInt32(truncatingIfNeeded: start)
+      let tag: UInt32 = kind == 0xA ? 1 : kind == 0xD ? 2 : 0
+      storedCount = tag << 30 | UInt32(truncatingIfNeeded: count) & 0x3FFF_FFFF
     }
 
+    /// A scalar's position in the file, or the first reference in `refs`.
+    var start: Int { Int(storedStart) }
+
     /// The byte count of a scalar, or the element (array) or entry (dictionary) count.
-    var count: Int { Int(storedCount) }
+    var count: Int { Int(storedCount & 0x3FFF_FFFF) }
+
+    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
+    var kind: UInt8 {
+      switch storedCount >> 30 {
+      case 1: return 0xA
+      case 2: return 0xD
+      default: return 0
+      }
+    }
   }
 
   private var objects: [ObjectPosition] = []
