@@ -114,6 +114,9 @@ enum FileBenchmarks {
     }
     var line = "\(items) items: load \(Summary(loads).text) ms"
     if save { line += ", save \(Summary(saves).text) ms" }
+    // The peak of the store's own work, before the codec is timed alone below.
+    line += save ? ", peak RSS of load+save " : ", peak RSS of load "
+    line += String(format: "%.1f MB", Measure.peakRSSMegabytes())
     // The codec alone, without the file system.
     if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
       let document = try? ChecklistsFileCoding.decode(data)
@@ -124,7 +127,7 @@ enum FileBenchmarks {
       }
       line += "; codec: decode \(decode.text) ms, encode \(encode.text) ms"
     }
-    print(line + String(format: ", peak RSS %.1f MB", Measure.peakRSSMegabytes()))
+    print(line + String(format: ", peak RSS overall %.1f MB", Measure.peakRSSMegabytes()))
     return 0
   }
 

@@ -43,14 +43,24 @@ public struct FileFormatError: Error, Equatable, Sendable, CustomStringConvertib
 public enum ChecklistsFileCoding {
   /// Decodes a file's bytes, binary or XML.
   public static func decode(_ data: Data) throws(FileFormatError) -> ChecklistsDocument {
+    try decode(bytes: [UInt8](data))
+  }
+
+  /// Decodes a file's bytes, binary or XML, reading straight from `bytes` without a copy.
+  static func decode(bytes: [UInt8]) throws(FileFormatError) -> ChecklistsDocument {
     do {
-      switch try PlistFormatSniffer.format(of: data) {
+      let format = try bytes.withUnsafeBytes { raw throws(PlistError) in
+        try PlistFormatSniffer.format(of: raw)
+      }
+      switch format {
       case .binary:
-        let reader = try BinaryPlistReader(data)
+        let reader = try BinaryPlistReader(bytes: bytes)
         let lists = try ChecklistsSchemaDecoder(source: reader).decode()
         return ChecklistsDocument(lists: lists, format: .binary)
       case .xml:
-        let tree = try XMLPlistReader.parse(data, decodingItems: true)
+        let tree = try bytes.withUnsafeBytes { raw throws(PlistError) in
+          try XMLPlistReader.parse(raw, decodingItems: true)
+        }
         let lists = try ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree)).decode()
         return ChecklistsDocument(lists: lists, format: .xml)
       }

@@ -72,11 +72,12 @@ enum ChecklistsFileEncoder {
     let ref = writer.reserve()
     if item.unknownFields.isEmpty {
       // The usual item: the five known keys in `itemKeys` order, values added in that order.
+      // Texts and dates are almost always unique: they are not looked up for sharing.
       let checked = writer.bool(item.checked)
-      let dueDate = writer.date(item.dueDate)
+      let dueDate = writer.uniqueDate(item.dueDate)
       let itemID = writer.integer(Int64(item.itemID))
       let shouldRemind = writer.bool(item.shouldRemind)
-      let text = writer.string(item.text)
+      let text = writer.uniqueString(item.text)
       writer.setDictionary(
         ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
       return ref
@@ -94,10 +95,10 @@ enum ChecklistsFileEncoder {
     for key in names {
       switch key {
       case "checked": valueRefs.append(writer.bool(item.checked))
-      case "dueDate": valueRefs.append(writer.date(item.dueDate))
+      case "dueDate": valueRefs.append(writer.uniqueDate(item.dueDate))
       case "itemID": valueRefs.append(writer.integer(Int64(item.itemID)))
       case "shouldRemind": valueRefs.append(writer.bool(item.shouldRemind))
-      case "text": valueRefs.append(writer.string(item.text))
+      case "text": valueRefs.append(writer.uniqueString(item.text))
       default:
         if let value = item.unknownFields[key] { valueRefs.append(writer.value(value)) }
       }

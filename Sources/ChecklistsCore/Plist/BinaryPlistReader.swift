@@ -6,7 +6,8 @@ import Foundation
 /// (bounds, references, cycles, nesting depth), so walking the file later cannot run away.
 struct BinaryPlistReader: PlistNodeSource {
   private let bytes: [UInt8]
-  private let offsets: [Int]
+  /// Each object's position; 32 bits, as the reader refuses files of 4 GiB or more.
+  private let offsets: [UInt32]
   private let refSize: Int
   /// Where object data ends (the offset table starts).
   private let dataEnd: Int
@@ -29,10 +30,18 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// Parses the trailer and offset table and validates the object graph.
   init(_ data: Data) throws(PlistError) {
-    let bytes = [UInt8](data)
+    try self.init(bytes: [UInt8](data))
+  }
+
+  /// Parses the trailer and offset table of `bytes` (shared, not copied) and validates the
+  /// object graph.
+  init(bytes: [UInt8]) throws(PlistError) {
     self.bytes = bytes
     let truncated = PlistError("binary property list is truncated")
     guard bytes.count >= 8 + 32 + 1 else { throw truncated }
+    guard bytes.count < 1 << 32 else {
+      throw PlistError("binary property list is too large (4 GiB or more)")
+    }
     let trailer = bytes.count - 32
     let offsetSize = Int(bytes[trailer + 6])
     let refSize = Int(bytes[trailer + 7])
@@ -56,13 +65,13 @@ struct BinaryPlistReader: PlistNodeSource {
       throw PlistError(
         "binary property list claims \(count) objects, more than its size allows")
     }
-    var offsets = [Int](repeating: 0, count: count)
+    var offsets = [UInt32](repeating: 0, count: count)
     for index in 0..<count {
       let offset = Self.readUInt(bytes, at: table + index * offsetSize, size: offsetSize)
       guard offset >= 8, offset < UInt64(table) else {
         throw PlistError("binary property list has a bad offset for object \(index)")
       }
-      offsets[index] = Int(offset)
+      offsets[index] = UInt32(truncatingIfNeeded: offset)
     }
     self.offsets = offsets
     self.refSize = refSize
@@ -73,20 +82,28 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// Reads a big-endian unsigned integer; the caller has checked the bounds.
+  @inline(__always)
   private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
-    switch size {
-    case 1: return UInt64(bytes[position])
-    case 2: return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
-    case 4:
-      return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
-        | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
-    default: break
+    precondition(position >= 0 && position + size <= bytes.count)
+    return bytes.withUnsafeBytes { raw in
+      switch size {
+      case 1: return UInt64(raw[position])
+      case 2:
+        return UInt64(
+          UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+      case 4:
+        return UInt64(
+          UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+      case 8: return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+      default:
+        var value: UInt64 = 0
+        for index in position..<(position + size) { value = value << 8 | UInt64(raw[index]) }
+        return value
+      }
     }
-    var value: UInt64 = 0
-    for index in position..<(position + size) { value = value << 8 | UInt64(bytes[index]) }
-    return value
   }
 
+  @inline(__always)
   private func readUInt(at position: Int, size: Int) -> UInt64 {
     Self.readUInt(bytes, at: position, size: size)
   }
@@ -96,7 +113,7 @@ struct BinaryPlistReader: PlistNodeSource {
     guard object >= 0, object < offsets.count else {
       throw PlistError("binary property list refers to object \(object), which does not exist")
     }
-    let position = offsets[object]
+    let position = Int(offsets[object])
     let marker = bytes[position]
     var header = Header(type: marker >> 4, info: marker & 0x0F, count: 0, start: position + 1)
     var payload = 0
@@ -154,6 +171,7 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// The object index stored at reference slot `index` of a collection's payload.
+  @inline(__always)
   private func ref(_ header: Header, _ index: Int) throws(PlistError) -> Int {
     let value = readUInt(at: header.start + index * refSize, size: refSize)
     guard value < UInt64(offsets.count) else {
@@ -302,7 +320,7 @@ struct BinaryPlistReader: PlistNodeSource {
       }
       return .string(string)
     default:
-      throw unsupported(bytes[offsets[object]], object)
+      throw unsupported(bytes[Int(offsets[object])], object)
     }
   }
 
@@ -472,17 +490,12 @@ final class KeyCache {
   }
 }
 
-/// UTF-8 bytes to `String`, with a fast path for ASCII.
+/// UTF-8 bytes to `String`, checked in one pass (the standard library's validation has its
+/// own fast path for ASCII).
 enum UTF8Text {
   /// The string, or nil when the bytes are not valid UTF-8.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var ascii = true
-    for byte in bytes where byte >= 0x80 {
-      ascii = false
-      break
-    }
-    if ascii { return String(decoding: bytes, as: UTF8.self) }
-    return String(validating: bytes, as: UTF8.self)
+    String(validating: bytes, as: UTF8.self)
   }
 
   /// The string, or nil when the bytes are not valid UTF-8.

@@ -1,10 +1,13 @@
 import Foundation
 
-/// Builds a `bplist00` file: objects are added top-down, scalars are stored once and shared.
+/// Builds a `bplist00` file: objects are added top-down; keys, names and numbers are stored
+/// once and shared, while values that are almost always unique (item texts, dates) are not
+/// looked up.
 ///
-/// Scalars are encoded to bytes as they are added and collections keep their references in one
-/// shared pool, so no object owns an allocation; `finish` then writes the file into a buffer of
-/// exactly the right size. The same calls in the same order always give the same bytes.
+/// Scalars are encoded straight into the file's buffer as they are added (the offset table
+/// lets objects lie in any order), and collections keep their references in one shared pool;
+/// `finish` appends the collections, the offset table and the trailer to the same buffer and
+/// hands it to a `Data` without a copy. The same calls in the same order give the same bytes.
 struct BinaryPlistWriter {
   /// A scalar before it is encoded.
   private enum Scalar {
@@ -21,28 +24,39 @@ struct BinaryPlistWriter {
 
   /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
   ///
-  /// 16 bytes an object: counts and references are kept in 32 bits (4 billion objects, or a
-  /// 4 GiB value, would take far more memory than any file the store accepts).
+  /// 8 bytes an object: the position in 32 bits, the count in 30 bits and the kind in 2 (4
+  /// billion objects, or a 1 GiB collection, would take far more memory than any file the
+  /// store accepts).
   fileprivate struct ObjectPosition {
-    /// The first byte in `scalarBytes`, or the first reference in `refs`.
-    var start: Int
+    private var storedStart: UInt32
+    /// The count in the low 30 bits; the kind in the high 2 (0 scalar, 1 array, 2 dictionary).
     private var storedCount: UInt32
-    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
-    var kind: UInt8
 
     init(kind: UInt8, start: Int, count: Int) {
-      self.start = start
-      self.storedCount = UInt32(truncatingIfNeeded: count)
-      self.kind = kind
+      storedStart = UInt32(truncatingIfNeeded: start)
+      let tag: UInt32 = kind == 0xA ? 1 : kind == 0xD ? 2 : 0
+      storedCount = tag << 30 | UInt32(truncatingIfNeeded: count) & 0x3FFF_FFFF
     }
 
+    /// A scalar's position in the file, or the first reference in `refs`.
+    var start: Int { Int(storedStart) }
+
     /// The byte count of a scalar, or the element (array) or entry (dictionary) count.
-    var count: Int { Int(storedCount) }
+    var count: Int { Int(storedCount & 0x3FFF_FFFF) }
+
+    /// 0 for a scalar, else the collection marker type (0xA array, 0xD dictionary).
+    var kind: UInt8 {
+      switch storedCount >> 30 {
+      case 1: return 0xA
+      case 2: return 0xD
+      default: return 0
+      }
+    }
   }
 
   private var objects: [ObjectPosition] = []
-  /// The encoded bytes of every scalar, in the order they were added.
-  private var scalarBytes: [UInt8] = []
+  /// The file so far: the header, then the encoded bytes of every scalar in the order added.
+  private var scalarBytes: OutputBuffer
   /// The references of every collection (a dictionary's keys, then its values).
   private var refs: [UInt32] = []
   /// Scalars already added, by their encoded bytes (see `add`).
@@ -56,14 +70,25 @@ struct BinaryPlistWriter {
   /// encoded scalars and `refCapacity` collection references.
   init(capacity: Int = 0, scalarByteCapacity: Int? = nil, refCapacity: Int? = nil) {
     objects.reserveCapacity(capacity)
-    scalarBytes.reserveCapacity(scalarByteCapacity ?? capacity * 16)
+    scalarBytes = OutputBuffer(capacity: 8 + (scalarByteCapacity ?? capacity * 16))
+    scalarBytes.append(contentsOf: Array("bplist00".utf8))
     refs.reserveCapacity(refCapacity ?? capacity * 2)
-    uniques = ScalarTable(capacity: capacity)
-    smallIntegers = [UInt32](repeating: 0, count: max(capacity / 2, 256))
+    // Only shared values go in the table: keys, names, unknown fields.
+    uniques = ScalarTable(capacity: min(capacity, 1 << 12))
+    smallIntegers = [UInt32](repeating: 0, count: max(capacity / 4, 256))
   }
 
   /// Adds a string (shared with equal strings) and returns its object index.
   mutating func string(_ value: String) -> Int { add(.string(value)) }
+
+  /// Adds a string without looking for an equal one (for values that are almost always
+  /// unique, such as item texts).
+  mutating func uniqueString(_ value: String) -> Int { append(.string(value)) }
+
+  /// Adds a date without looking for an equal one.
+  mutating func uniqueDate(_ value: Date) -> Int {
+    append(.date(value.timeIntervalSinceReferenceDate.bitPattern))
+  }
 
   /// Adds a signed integer.
   mutating func integer(_ value: Int64) -> Int { add(.integer(value)) }
@@ -151,27 +176,21 @@ struct BinaryPlistWriter {
     if case .bool(let bool) = scalar {
       if let known = bool ? trueIndex : falseIndex { return known }
       if bool { trueIndex = next } else { falseIndex = next }
-      scalarBytes.append(bool ? 0x09 : 0x08)
-      objects.append(Object(kind: 0, start: scalarBytes.count - 1, count: 1))
-      return next
+      return append(scalar)
     }
     if case .integer(let value) = scalar, value >= 0, value < smallIntegers.count {
       let known = Int(smallIntegers[Int(value)])
       if known != 0 { return known - 1 }
       smallIntegers[Int(value)] = UInt32(truncatingIfNeeded: next + 1)
-      let start = scalarBytes.count
-      Self.writeInteger(value, to: &scalarBytes)
-      objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
-      return next
+      return append(scalar)
     }
     let start = scalarBytes.count
-    Self.write(scalar, to: &scalarBytes)
+    Self.write(scalar, to: scalarBytes)
     let count = scalarBytes.count - start
-    let found = scalarBytes.withUnsafeBufferPointer { bytes in
-      uniques.indexOrInsert(
-        UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), next: next,
-        objects: objects, scalarBytes: bytes)
-    }
+    let bytes = scalarBytes.bytes
+    let found = uniques.indexOrInsert(
+      UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), next: next,
+      objects: objects, scalarBytes: bytes)
     if found != next {
       scalarBytes.removeLast(count)
       return found
@@ -180,53 +199,54 @@ struct BinaryPlistWriter {
     return next
   }
 
-  /// The file's bytes, with `top` as the top object.
-  func finish(top: Int) -> Data {
-    let refSize = Self.byteCount(for: UInt64(max(objects.count - 1, 0)))
-    // Sizes first, so that the file is written once into a buffer of its exact size.
-    var tableOffset = 8
-    for object in objects {
-      if object.kind == 0 {
-        tableOffset += object.count
-      } else {
-        let slots = object.kind == 0xD ? object.count * 2 : object.count
-        tableOffset += Self.markerSize(count: object.count) + slots * refSize
-      }
+  /// Adds a scalar as a new object, without looking for an equal one.
+  private mutating func append(_ scalar: Scalar) -> Int {
+    let start = scalarBytes.count
+    Self.write(scalar, to: scalarBytes)
+    objects.append(Object(kind: 0, start: start, count: scalarBytes.count - start))
+    return objects.count - 1
+  }
+
+  /// The file's bytes, with `top` as the top object; the writer is spent afterwards.
+  mutating func finish(top: Int) -> Data {
+    // Apple's reader wants references that can count all objects, and offsets that reach
+    // the offset table itself.
+    let refSize = Self.byteCount(for: UInt64(objects.count))
+    // Collections go after the scalars, in object order; sizes first, so that the buffer
+    // grows once to the file's exact size.
+    let scalarEnd = scalarBytes.count
+    var tableOffset = scalarEnd
+    for object in objects where object.kind != 0 {
+      tableOffset += Self.size(of: object, refSize: refSize)
     }
-    let lastOffset = tableOffset - (objects.last.map { Self.size(of: $0, refSize: refSize) } ?? 0)
-    let offsetSize = Self.byteCount(for: UInt64(objects.isEmpty ? 0 : lastOffset))
-    let total = tableOffset + objects.count * offsetSize + 32
-    var data = Data(count: total)
-    data.withUnsafeMutableBytes { raw in
-      var out = ByteCursor(raw)
-      out.append(contentsOf: Array("bplist00".utf8))
-      var tableCursor = ByteCursor(raw, at: tableOffset)
-      scalarBytes.withUnsafeBufferPointer { scalarBuffer in
-        refs.withUnsafeBufferPointer { refBuffer in
-          for object in objects {
-            tableCursor.appendUInt(UInt64(out.position), size: offsetSize)
-            if object.kind == 0 {
-              out.append(
-                UnsafeRawBufferPointer(
-                  rebasing: UnsafeRawBufferPointer(scalarBuffer)[
-                    object.start..<(object.start + object.count)]))
-              continue
-            }
-            out.appendMarker(object.kind, count: object.count)
-            let slots = object.kind == 0xD ? object.count * 2 : object.count
-            for ref in refBuffer[object.start..<(object.start + slots)] {
-              out.appendUInt(UInt64(ref), size: refSize)
-            }
-          }
+    let offsetSize = Self.byteCount(for: UInt64(tableOffset))
+    let out = scalarBytes
+    out.reserve(tableOffset + objects.count * offsetSize + 32)
+    refs.withUnsafeBufferPointer { refBuffer in
+      for object in objects where object.kind != 0 {
+        Self.appendMarker(object.kind, count: object.count, to: out)
+        let slots = object.kind == 0xD ? object.count * 2 : object.count
+        for ref in refBuffer[object.start..<(object.start + slots)] {
+          out.appendUInt(UInt64(ref), size: refSize)
         }
       }
-      var trailer = ByteCursor(raw, at: tableOffset + objects.count * offsetSize)
-      trailer.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-      trailer.appendUInt(UInt64(objects.count), size: 8)
-      trailer.appendUInt(UInt64(top), size: 8)
-      trailer.appendUInt(UInt64(tableOffset), size: 8)
     }
-    return data
+    var position = scalarEnd
+    for object in objects {
+      if object.kind == 0 {
+        out.appendUInt(UInt64(object.start), size: offsetSize)
+      } else {
+        out.appendUInt(UInt64(position), size: offsetSize)
+        position += Self.size(of: object, refSize: refSize)
+      }
+    }
+    out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+    out.appendUInt(UInt64(objects.count), size: 8)
+    out.appendUInt(UInt64(top), size: 8)
+    out.appendUInt(UInt64(tableOffset), size: 8)
+    objects = []
+    refs = []
+    return out.takeData()
   }
 
   /// The bytes an object takes in the file.
@@ -249,79 +269,64 @@ struct BinaryPlistWriter {
     return 8
   }
 
-  private static func appendUInt(_ value: UInt64, size: Int, to out: inout [UInt8]) {
-    switch size {
-    case 1:
-      out.append(UInt8(truncatingIfNeeded: value))
+  private static func appendMarker(_ type: UInt8, count: Int, to out: OutputBuffer) {
+    if count < 15 {
+      out.append(type << 4 | UInt8(count))
       return
-    case 2:
-      out.append(UInt8(truncatingIfNeeded: value >> 8))
-      out.append(UInt8(truncatingIfNeeded: value))
-      return
-    case 4:
-      let bigEndian = UInt32(truncatingIfNeeded: value).bigEndian
-      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
-      return
-    case 8:
-      let bigEndian = value.bigEndian
-      withUnsafeBytes(of: bigEndian) { out.append(contentsOf: $0) }
-      return
-    default: break
     }
-    var shift = (size - 1) * 8
-    while shift >= 0 {
-      out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-      shift -= 8
-    }
+    out.append(type << 4 | 0xF)
+    let size = byteCount(for: UInt64(count))
+    out.append(0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3))
+    out.appendUInt(UInt64(count), size: size)
   }
 
-  private static func writeMarker(_ type: UInt8, count: Int, to out: inout [UInt8]) {
+  private static func writeMarker(_ type: UInt8, count: Int, to out: OutputBuffer) {
     if count < 15 {
       out.append(type << 4 | UInt8(count))
     } else {
       out.append(type << 4 | 0xF)
-      writeInteger(Int64(count), to: &out)
+      writeInteger(Int64(count), to: out)
     }
   }
 
-  private static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+  private static func writeInteger(_ value: Int64, to out: OutputBuffer) {
     if value < 0 {
       out.append(0x13)
-      appendUInt(UInt64(bitPattern: value), size: 8, to: &out)
+      out.appendUInt(UInt64(bitPattern: value), size: 8)
       return
     }
     let size = byteCount(for: UInt64(value))
     let exponent: UInt8 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3
     out.append(0x10 | exponent)
-    appendUInt(UInt64(value), size: size, to: &out)
+    out.appendUInt(UInt64(value), size: size)
   }
 
-  private static func write(_ scalar: Scalar, to out: inout [UInt8]) {
+  private static func write(_ scalar: Scalar, to out: OutputBuffer) {
     switch scalar {
     case .string(let string):
-      writeString(string, to: &out)
+      writeString(string, to: out)
     case .integer(let value):
-      writeInteger(value, to: &out)
+      writeInteger(value, to: out)
     case .unsignedInteger(let value):
       out.append(0x14)
-      appendUInt(0, size: 8, to: &out)
-      appendUInt(value, size: 8, to: &out)
+      out.appendUInt(0, size: 8)
+      out.appendUInt(value, size: 8)
     case .real(let bits):
       out.append(0x23)
-      appendUInt(bits, size: 8, to: &out)
+      out.appendUInt(bits, size: 8)
     case .date(let bits):
       out.append(0x33)
-      appendUInt(bits, size: 8, to: &out)
+      out.appendUInt(bits, size: 8)
     case .bool(let value):
       out.append(value ? 0x09 : 0x08)
     case .data(let data):
-      writeMarker(0x4, count: data.count, to: &out)
-      out.append(contentsOf: data)
+      writeMarker(0x4, count: data.count, to: out)
+      data.withUnsafeBytes { out.append($0) }
     }
   }
 
   /// ASCII as type 0x5, anything else as big-endian UTF-16 (type 0x6).
-  private static func writeString(_ string: String, to out: inout [UInt8]) {
+  private static func writeString(_ string: String, to out: OutputBuffer) {
     var string = string
     string.withUTF8 { utf8 in
       var ascii = true
@@ -330,18 +335,17 @@ struct BinaryPlistWriter {
         break
       }
       if ascii {
-        writeMarker(0x5, count: utf8.count, to: &out)
-        out.append(contentsOf: utf8)
+        writeMarker(0x5, count: utf8.count, to: out)
+        out.append(utf8)
         return
       }
       // A UTF-8 lead byte 0xF0 or above starts a scalar that takes two UTF-16 units.
       var units = 0
       for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
-      writeMarker(0x6, count: units, to: &out)
-      let start = out.count
-      out.append(contentsOf: repeatElement(0, count: units * 2))
-      out.withUnsafeMutableBufferPointer { buffer in
-        var position = start
+      writeMarker(0x6, count: units, to: out)
+      out.append(uninitialized: units * 2) { raw in
+        let buffer = raw.bindMemory(to: UInt8.self)
+        var position = 0
         var index = 0
         while index < utf8.count {
           let lead = UInt32(utf8[index])
@@ -469,59 +473,6 @@ private struct ScalarTable {
     hash &*= 0xD6E8_FEB8_6659_FD93
     hash ^= hash >> 32
     return hash
-  }
-}
-
-/// Writes bytes into a buffer the caller sized exactly.
-private struct ByteCursor {
-  let buffer: UnsafeMutableRawBufferPointer
-  private(set) var position: Int
-
-  init(_ buffer: UnsafeMutableRawBufferPointer, at position: Int = 0) {
-    self.buffer = buffer
-    self.position = position
-  }
-
-  mutating func append(_ bytes: UnsafeRawBufferPointer) {
-    UnsafeMutableRawBufferPointer(rebasing: buffer[position..<(position + bytes.count)])
-      .copyMemory(from: bytes)
-    position += bytes.count
-  }
-
-  mutating func append(contentsOf bytes: [UInt8]) {
-    bytes.withUnsafeBytes { append($0) }
-  }
-
-  mutating func appendByte(_ byte: UInt8) {
-    buffer[position] = byte
-    position += 1
-  }
-
-  mutating func appendUInt(_ value: UInt64, size: Int) {
-    switch size {
-    case 1:
-      buffer[position] = UInt8(truncatingIfNeeded: value)
-    case 2:
-      buffer.storeBytes(
-        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt16.self)
-    case 4:
-      buffer.storeBytes(
-        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt32.self)
-    default:
-      buffer.storeBytes(of: value.bigEndian, toByteOffset: position, as: UInt64.self)
-    }
-    position += size
-  }
-
-  mutating func appendMarker(_ type: UInt8, count: Int) {
-    if count < 15 {
-      appendByte(type << 4 | UInt8(count))
-      return
-    }
-    appendByte(type << 4 | 0xF)
-    let size = BinaryPlistWriter.byteCount(for: UInt64(count))
-    appendByte(0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3))
-    appendUInt(UInt64(count), size: size)
   }
 }
 

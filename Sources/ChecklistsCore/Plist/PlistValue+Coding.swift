@@ -36,16 +36,24 @@ extension PlistValue {
 enum PlistFormatSniffer {
   /// The format of `data`, or an error saying why it is neither.
   static func format(of data: Data) throws(PlistError) -> PlistFormat {
-    guard !data.isEmpty else { throw PlistError("the file is empty") }
-    if data.starts(with: Array("bplist00".utf8)) { return .binary }
-    if data.starts(with: Array("bplist".utf8)) {
-      let version = String(decoding: data.prefix(8).suffix(2), as: UTF8.self)
+    let result = data.withUnsafeBytes { raw in
+      Result { () throws(PlistError) -> PlistFormat in try format(of: raw) }
+    }
+    return try result.get()
+  }
+
+  /// The format of the bytes in `bytes`, or an error saying why it is neither.
+  static func format(of bytes: UnsafeRawBufferPointer) throws(PlistError) -> PlistFormat {
+    guard !bytes.isEmpty else { throw PlistError("the file is empty") }
+    if bytes.starts(with: "bplist00".utf8) { return .binary }
+    if bytes.starts(with: "bplist".utf8) {
+      let version = String(decoding: bytes.prefix(8).suffix(2), as: UTF8.self)
       throw PlistError("binary property list version \"\(version)\" is not supported")
     }
-    var index = data.startIndex
-    if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
-    while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
-    if index < data.endIndex, data[index] == UInt8(ascii: "<") { return .xml }
+    var index = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "<") { return .xml }
     throw PlistError("not a property list (neither bplist00 nor XML)")
   }
 }

@@ -16,11 +16,19 @@ struct XMLPlistReader {
   /// usual form come back already decoded (`PlistTree.item`).
   static func parse(_ data: Data, decodingItems: Bool = false) throws(PlistError) -> PlistTree {
     let result = data.withUnsafeBytes { raw -> Result<PlistTree, PlistError> in
-      var reader = XMLPlistReader(
-        bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
-      return Result { () throws(PlistError) -> PlistTree in try reader.document() }
+      Result { () throws(PlistError) -> PlistTree in
+        try parse(raw, decodingItems: decodingItems)
+      }
     }
     return try result.get()
+  }
+
+  /// `parse` of the bytes in `raw`, which must stay valid during the call.
+  static func parse(_ raw: UnsafeRawBufferPointer, decodingItems: Bool = false)
+    throws(PlistError) -> PlistTree
+  {
+    var reader = XMLPlistReader(bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
+    return try reader.document()
   }
 
   private init(bytes: UnsafeBufferPointer<UInt8>, decodesItems: Bool) {

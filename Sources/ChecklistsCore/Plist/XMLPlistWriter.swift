@@ -4,13 +4,16 @@ import Foundation
 ///
 /// Callers check `XMLPlistWriter.canStore` first: XML 1.0 cannot hold every string or date.
 struct XMLPlistWriter {
-  /// The bytes written so far.
-  private(set) var bytes: [UInt8] = []
+  /// The bytes written so far; handed to the `Data` of `finish` without a copy.
+  private let bytes: OutputBuffer
+  /// Room for one date's text, reused for every date.
+  private var dateScratch: [UInt8] = []
 
   /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`;
   /// `capacity` is the expected size in bytes.
   init(capacity: Int = 4_096) {
-    bytes.reserveCapacity(capacity)
+    bytes = OutputBuffer(capacity: capacity)
+    dateScratch.reserveCapacity(32)
     append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -24,7 +27,7 @@ struct XMLPlistWriter {
   /// Ends the document and returns its bytes.
   consuming func finish() -> Data {
     append("</plist>\n")
-    return Data(bytes)
+    return bytes.takeData()
   }
 
   // MARK: - What XML can hold
@@ -61,7 +64,7 @@ struct XMLPlistWriter {
   // MARK: - Writing
 
   private mutating func append(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    text.withUTF8Buffer { bytes.append($0) }
   }
 
   private mutating func indent(_ level: Int) {
@@ -78,7 +81,7 @@ struct XMLPlistWriter {
       {
         return false
       }
-      bytes.append(contentsOf: utf8)
+      bytes.append(utf8)
       return true
     }
     if copied == true { return }
@@ -119,7 +122,7 @@ struct XMLPlistWriter {
   mutating func integer(_ value: Int64, level: Int) {
     indent(level)
     append("<integer>")
-    bytes.append(contentsOf: String(value).utf8)
+    bytes.append(utf8: String(value))
     append("</integer>\n")
   }
 
@@ -127,7 +130,9 @@ struct XMLPlistWriter {
   mutating func date(_ value: Date, level: Int) {
     indent(level)
     append("<date>")
-    _ = PlistDateFormat.write(value.timeIntervalSinceReferenceDate, to: &bytes)
+    dateScratch.removeAll(keepingCapacity: true)
+    _ = PlistDateFormat.write(value.timeIntervalSinceReferenceDate, to: &dateScratch)
+    bytes.append(contentsOf: dateScratch)
     append("</date>\n")
   }
 
@@ -157,12 +162,12 @@ struct XMLPlistWriter {
     case .unsignedInteger(let integer):
       indent(level)
       append("<integer>")
-      bytes.append(contentsOf: String(integer).utf8)
+      bytes.append(utf8: String(integer))
       append("</integer>\n")
     case .real(let real):
       indent(level)
       append("<real>")
-      bytes.append(contentsOf: Self.realText(real).utf8)
+      bytes.append(utf8: Self.realText(real))
       append("</real>\n")
     case .bool(let bool): self.bool(bool, level: level)
     case .date(let date): self.date(date, level: level)
@@ -171,7 +176,7 @@ struct XMLPlistWriter {
       append("<data>\n")
       for line in Base64.encodeLines(data, lineLength: 68) {
         indent(level)
-        bytes.append(contentsOf: line.utf8)
+        bytes.append(utf8: line)
         bytes.append(0x0A)
       }
       indent(level)

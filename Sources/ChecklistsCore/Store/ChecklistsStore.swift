@@ -259,7 +259,7 @@ public final class ChecklistsStore {
     guard status.kind == .regular, status.size == expected.size,
       let data = try? readFile(resolvedPath, status: status)
     else { return .modified }
-    return ContentHash.of(data) == expected.contentHash ? .none : .modified
+    return data.withUnsafeBytes { ContentHash.of($0) } == expected.contentHash ? .none : .modified
   }
 
   /// Writes next to the file (or in `folder`) under a fresh `<stem>.<kind>-<stamp><ext>` name.
@@ -306,14 +306,15 @@ public final class ChecklistsStore {
         .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
     }
     try checkReadable(status)
-    let data: Data
+    // The file's bytes, read once into an array the decoder reads from without copying.
+    let data: [UInt8]
     let openedStatus: FileStatus
     do {
       let fd = try fileSystem.open(resolvedPath, flags: O_RDONLY | O_NONBLOCK, mode: 0)
       defer { try? fileSystem.close(fd) }
       openedStatus = try fileSystem.fstat(fd)
       try checkReadable(openedStatus)
-      data = try fileSystem.readAll(fd, limit: Int(Self.sizeLimit))
+      data = try fileSystem.readAllBytes(fd, limit: Int(Self.sizeLimit))
       if data.count > Self.sizeLimit {
         throw StoreError(
           .tooLarge, path: resolvedPath, shownPath: location.displayPath,
@@ -327,14 +328,15 @@ public final class ChecklistsStore {
     } catch {
       throw StoreError(.unreadable, path: resolvedPath, shownPath: location.displayPath)
     }
+    let contentHash = data.withUnsafeBytes { ContentHash.of($0) }
     let document: ChecklistsDocument
     do {
-      document = try ChecklistsFileCoding.decode(data)
+      document = try ChecklistsFileCoding.decode(bytes: data)
     } catch {
       throw StoreError(
         .invalidContent, path: resolvedPath, shownPath: location.fileName, formatError: error)
     }
-    diskFingerprint = DiskFingerprint(status: openedStatus, content: data)
+    diskFingerprint = DiskFingerprint(status: openedStatus, contentHash: contentHash)
     return document
   }
 
@@ -351,10 +353,10 @@ public final class ChecklistsStore {
     }
   }
 
-  private func readFile(_ path: String, status: FileStatus) throws(SystemCallError) -> Data {
+  private func readFile(_ path: String, status: FileStatus) throws(SystemCallError) -> [UInt8] {
     let fd = try fileSystem.open(path, flags: O_RDONLY | O_NONBLOCK, mode: 0)
     defer { try? fileSystem.close(fd) }
-    return try fileSystem.readAll(fd, limit: Int(Self.sizeLimit))
+    return try fileSystem.readAllBytes(fd, limit: Int(Self.sizeLimit))
   }
 
   private static func describe(_ kind: FileStatus.Kind) -> String {
@@ -444,11 +446,15 @@ struct DiskFingerprint: Equatable {
   var contentHash: UInt64
 
   init(status: FileStatus, content: Data) {
+    self.init(status: status, contentHash: ContentHash.of(content))
+  }
+
+  init(status: FileStatus, contentHash: UInt64) {
     device = status.device
     inode = status.inode
     size = status.size
     modificationNanoseconds = status.modificationNanoseconds
-    contentHash = ContentHash.of(content)
+    self.contentHash = contentHash
   }
 
   func matches(_ status: FileStatus) -> Bool {

@@ -96,6 +96,8 @@ public protocol FileSystem: Sendable {
   func write(_ fd: Int32, _ data: Data) throws(SystemCallError)
   /// `read(2)` until end of file, at most `limit` bytes.
   func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data
+  /// `read(2)` until end of file, at most `limit` bytes, into an array.
+  func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8]
   /// `fsync(2)`.
   func fsync(_ fd: Int32) throws(SystemCallError)
   /// `fchmod(2)`.
@@ -131,6 +133,13 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+  /// `readAll` into an array: the store decodes from it without another copy.
+  ///
+  /// File systems that only implement `readAll` get it through a copy of the `Data`.
+  public func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
+    [UInt8](try readAll(fd, limit: limit))
+  }
+
   /// `fchown(2)` on the real file system, for file systems written before the store kept owners.
   public func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError) {
     if Glibc.fchown(fd, owner, group) != 0 { throw SystemCallError(errno, call: "fchown") }
@@ -172,6 +181,33 @@ public struct SystemFileSystem: FileSystem {
       }
     }
     if failure != 0 { throw SystemCallError(failure, call: "write") }
+  }
+
+  /// `readAllBytes` on the real file system: one buffer of the file's size, filled by `read`.
+  public func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
+    var status = Glibc.stat()
+    var expected = 0
+    if Glibc.fstat(fd, &status) == 0, status.st_size > 0, (status.st_mode & S_IFMT) == S_IFREG {
+      expected = Int(min(Int64(status.st_size), Int64(limit)))
+    }
+    // One byte more than expected, so that a file that grew is noticed without a second buffer.
+    var result = [UInt8](repeating: 0, count: expected + 1)
+    var count = 0
+    while count <= limit {
+      if count == result.count {
+        result.append(contentsOf: repeatElement(0, count: max(result.count, 1 << 16)))
+      }
+      let room = min(result.count - count, limit + 1 - count)
+      let read = result.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, room) }
+      if read < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw SystemCallError(errno, call: "read")
+      }
+      if read == 0 { break }
+      count += read
+    }
+    result.removeLast(result.count - count)
+    return result
   }
 
   /// `readAll` on the real file system.

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A growable byte buffer in `malloc` memory that can become a `Data` without a copy.
+///
+/// The writers build a file in it and `takeData` hands the memory to the `Data`, so a save
+/// never holds the file's bytes twice. A class, so that copies of a writer share one owner.
+final class OutputBuffer {
+  private var base: UnsafeMutableRawPointer?
+  /// The bytes written so far.
+  private(set) var count = 0
+  private var capacity = 0
+
+  /// Creates an empty buffer with room for `capacity` bytes.
+  init(capacity: Int = 0) {
+    if capacity > 0 { grow(to: capacity) }
+  }
+
+  deinit { free(base) }
+
+  /// Makes room for at least `total` bytes in all.
+  func reserve(_ total: Int) {
+    if total > capacity { grow(to: total) }
+  }
+
+  private func grow(to total: Int) {
+    let size = max(total, 64)
+    guard let moved = realloc(base, size) else {
+      // Out of memory: there is no way to write the file, as with any other allocation.
+      preconditionFailure("out of memory for a \(size)-byte file")
+    }
+    base = moved
+    capacity = size
+  }
+
+  /// Makes room for `extra` more bytes, growing by at least half.
+  @inline(__always)
+  private func ensure(_ extra: Int) {
+    if count + extra > capacity { grow(to: max(count + extra, capacity + capacity / 2)) }
+  }
+
+  /// Appends one byte.
+  @inline(__always)
+  func append(_ byte: UInt8) {
+    ensure(1)
+    base.unsafelyUnwrapped.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+    count += 1
+  }
+
+  /// Appends the bytes of `bytes`.
+  func append(_ bytes: UnsafeRawBufferPointer) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    ensure(bytes.count)
+    (base.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  /// Appends the bytes of `bytes`.
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(UnsafeRawBufferPointer(bytes)) }
+
+  /// Appends the bytes of `bytes`.
+  func append(contentsOf bytes: [UInt8]) { bytes.withUnsafeBytes { append($0) } }
+
+  /// Appends the UTF-8 of `string`.
+  func append(utf8 string: String) {
+    var string = string
+    string.withUTF8 { append($0) }
+  }
+
+  /// Appends `value` big-endian in `size` bytes (1, 2, 4 or 8).
+  @inline(__always)
+  func appendUInt(_ value: UInt64, size: Int) {
+    ensure(size)
+    let out = base.unsafelyUnwrapped
+    switch size {
+    case 1:
+      out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: count, as: UInt8.self)
+    case 2:
+      out.storeBytes(
+        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt16.self)
+    case 4:
+      out.storeBytes(
+        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt32.self)
+    default: out.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self)
+    }
+    count += size
+  }
+
+  /// Appends `extra` bytes and lets `body` fill them.
+  func append(
+    uninitialized extra: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    ensure(extra)
+    body(UnsafeMutableRawBufferPointer(start: base.unsafelyUnwrapped + count, count: extra))
+    count += extra
+  }
+
+  /// Drops the last `drop` bytes.
+  func removeLast(_ drop: Int) { count -= drop }
+
+  /// The bytes written so far, valid until the next append.
+  var bytes: UnsafeBufferPointer<UInt8> {
+    guard let base else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+  }
+
+  /// The bytes as a `Data` that takes over the memory; the buffer is empty afterwards.
+  func takeData() -> Data {
+    guard let base, count > 0 else { return Data() }
+    // Give back the unused tail; a shrink never moves the bytes on glibc.
+    let owned = count < capacity ? (realloc(base, count) ?? base) : base
+    let data = Data(bytesNoCopy: owned, count: count, deallocator: .free)
+    self.base = nil
+    count = 0
+    capacity = 0
+    return data
+  }
+}

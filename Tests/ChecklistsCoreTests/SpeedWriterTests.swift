@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+/// The binary writer's sharing of equal values, its output buffer, and reading files into
+/// arrays: what the speed passes added.
+@Suite struct SpeedWriterTests {
+  /// The object count in a `bplist00` trailer.
+  private func objectCount(_ data: Data) -> Int {
+    let bytes = [UInt8](data)
+    var value = 0
+    for byte in bytes[(bytes.count - 24)..<(bytes.count - 16)] { value = value << 8 | Int(byte) }
+    return value
+  }
+
+  /// Reads a file back through the project's reader and through Foundation.
+  private func readBack(_ data: Data) throws -> (ours: PlistValue, foundation: Any) {
+    let ours = try PlistValue.decode(from: data).value
+    let foundation = try PropertyListSerialization.propertyList(from: data, format: nil)
+    return (ours, foundation)
+  }
+
+  @Test func equalStringsDatesAndIntegersShareOneObject() throws {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    var elements: [Int] = []
+    let date = Date(timeIntervalSinceReferenceDate: 123_456.789)
+    for _ in 0..<1_000 {
+      elements.append(writer.string("milk"))
+      elements.append(writer.string("Größe 日本"))
+      elements.append(writer.date(date))
+      elements.append(writer.integer(7))
+      elements.append(writer.integer(5_000_000_000))
+      elements.append(writer.integer(-3))
+      elements.append(writer.bool(true))
+    }
+    #expect(Set(elements).count == 7)
+    writer.setArray(top, elements)
+    let data = writer.finish(top: top)
+    // The array and the seven distinct values.
+    #expect(objectCount(data) == 8)
+    let (ours, foundation) = try readBack(data)
+    guard case .array(let values) = ours else {
+      Issue.record("not an array: \(ours)")
+      return
+    }
+    #expect(values.count == 7_000)
+    #expect(values[0] == .string("milk"))
+    #expect(values[1] == .string("Größe 日本"))
+    #expect(values[2] == .date(date))
+    #expect(values[3] == .integer(7))
+    #expect(values[4] == .integer(5_000_000_000))
+    #expect(values[5] == .integer(-3))
+    #expect(values[6] == .bool(true))
+    #expect(values[6_999] == .bool(true))
+    #expect((foundation as? [Any])?.count == 7_000)
+  }
+
+  @Test func distinctValuesEachGetAnObjectAndRoundTrip() throws {
+    var writer = BinaryPlistWriter(capacity: 16)
+    let top = writer.reserve()
+    var elements: [Int] = []
+    var expected: [PlistValue] = []
+    // Far more than the sharing table's first size, so that it grows.
+    for index in 0..<20_000 {
+      elements.append(writer.string("item \(index)"))
+      expected.append(.string("item \(index)"))
+      let date = Date(timeIntervalSinceReferenceDate: Double(index) * 0.5)
+      elements.append(writer.date(date))
+      expected.append(.date(date))
+      elements.append(writer.integer(Int64(index) * 1_000_003))
+      expected.append(.integer(Int64(index) * 1_000_003))
+    }
+    writer.setArray(top, elements)
+    let data = writer.finish(top: top)
+    // Each string, date and integer is distinct (a date and an integer never share).
+    #expect(objectCount(data) == 1 + 60_000)
+    let (ours, foundation) = try readBack(data)
+    #expect(ours == .array(expected))
+    #expect((foundation as? [Any])?.count == 60_000)
+  }
+
+  /// Files whose object count or offset table position sits at a size boundary: references
+  /// must count every object and offsets must reach the table, or Foundation refuses the file.
+  @Test(arguments: [254, 255, 256, 257, 65_535, 65_536])
+  func sizesAtByteBoundariesStayReadableByFoundation(objects: Int) throws {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    let elements = (0..<(objects - 1)).map { writer.integer(Int64($0) + 1_000) }
+    writer.setArray(top, elements)
+    let data = writer.finish(top: top)
+    #expect(objectCount(data) == objects)
+    let (ours, foundation) = try readBack(data)
+    #expect(ours == .array((0..<(objects - 1)).map { .integer(Int64($0) + 1_000) }))
+    #expect((foundation as? [Any])?.count == objects - 1)
+  }
+
+  @Test(arguments: [200, 240, 250, 255, 256, 300])
+  func anOffsetTableNearByte256StaysReadableByFoundation(textLength: Int) throws {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    let elements = [
+      writer.string("x"), writer.uniqueString(String(repeating: "a", count: textLength)),
+    ]
+    writer.setArray(top, elements)
+    let data = writer.finish(top: top)
+    let (ours, foundation) = try readBack(data)
+    #expect(ours == .array([.string("x"), .string(String(repeating: "a", count: textLength))]))
+    #expect((foundation as? [Any])?.count == 2)
+  }
+
+  @Test func uniqueValuesAreNotShared() throws {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    let date = Date(timeIntervalSinceReferenceDate: 0)
+    var elements: [Int] = []
+    for _ in 0..<100 {
+      elements.append(writer.uniqueString("same"))
+      elements.append(writer.uniqueDate(date))
+    }
+    #expect(Set(elements).count == 200)
+    writer.setArray(top, elements)
+    let data = writer.finish(top: top)
+    #expect(objectCount(data) == 201)
+    let (ours, _) = try readBack(data)
+    #expect(
+      ours
+        == .array(
+          Array(repeating: [PlistValue.string("same"), .date(date)], count: 100).flatMap { $0 }))
+  }
+
+  @Test func aFileOfEqualItemsSharesKeysBooleansAndIDsButNotTexts() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+    let items = (0..<500).map { _ in
+      ChecklistItem(text: "same", checked: false, dueDate: date, shouldRemind: false, itemID: 3)
+    }
+    let lists = [
+      Checklist(name: "A", iconName: "Folder", items: items),
+      Checklist(name: "A", iconName: "Folder", items: items),
+    ]
+    let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
+    // Top array, 5 item keys, 3 list keys, "A", "Folder", false, 3; per list a dictionary and
+    // an items array; per item a dictionary, its text and its date.
+    #expect(objectCount(data) == 1 + 5 + 3 + 4 + 2 * 2 + 1_000 * 3)
+    let document = try ChecklistsFileCoding.decode(data)
+    #expect(document.lists.map(\.items) == lists.map(\.items))
+    #expect(try PropertyListSerialization.propertyList(from: data, format: nil) is [Any])
+    // Deterministic: the same lists give the same bytes.
+    #expect(try ChecklistsFileCoding.encode(lists, format: .binary).data == data)
+  }
+
+  @Test func outputBufferGrowsAndHandsOverItsBytes() {
+    let buffer = OutputBuffer(capacity: 3)
+    var expected: [UInt8] = []
+    for index in 0..<50_000 {
+      let byte = UInt8(truncatingIfNeeded: index)
+      buffer.append(byte)
+      expected.append(byte)
+      if index % 1_000 == 0 {
+        buffer.appendUInt(0x0102_0304_0506_0708, size: 8)
+        expected += [1, 2, 3, 4, 5, 6, 7, 8]
+        buffer.appendUInt(0xABCD, size: 2)
+        expected += [0xAB, 0xCD]
+        buffer.append(utf8: "é")
+        expected += [0xC3, 0xA9]
+      }
+    }
+    buffer.append(uninitialized: 3) { raw in
+      raw[0] = 9
+      raw[1] = 8
+      raw[2] = 7
+    }
+    expected += [9, 8, 7]
+    buffer.removeLast(1)
+    expected.removeLast()
+    #expect(Array(buffer.bytes) == expected)
+    let data = buffer.takeData()
+    #expect([UInt8](data) == expected)
+    #expect(buffer.count == 0)
+    #expect(buffer.takeData().isEmpty)
+  }
+
+  @Test func readAllBytesMatchesReadAll() throws {
+    let system = SystemFileSystem()
+    for count in [0, 1, 65_535, 65_536, 200_001] {
+      let url = FileFormatTestSupport.temporaryFile("speed-read-\(count).bin")
+      defer { try? FileManager.default.removeItem(at: url) }
+      let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+      try Data(bytes).write(to: url)
+      let fd = try system.open(url.path, flags: O_RDONLY, mode: 0)
+      let read = try system.readAllBytes(fd, limit: 1 << 30)
+      try system.close(fd)
+      #expect(read == bytes, "length \(count)")
+      // A limit below the size stops after limit + 1 bytes, so the caller sees the excess.
+      if count > 10 {
+        let limited = try system.open(url.path, flags: O_RDONLY, mode: 0)
+        let part = try system.readAllBytes(limited, limit: 10)
+        try system.close(limited)
+        #expect(part == Array(bytes.prefix(11)))
+      }
+    }
+  }
+}
