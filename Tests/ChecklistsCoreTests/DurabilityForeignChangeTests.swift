@@ -113,12 +113,8 @@ struct DurabilityForeignChangeTests {
       #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
     }
     defer { outcome.folder.remove() }
-    withKnownIssue(
-      "the fingerprint ignores ctime, so a same-size rewrite with the old mtime is missed"
-    ) {
-      #expect(
-        outcome.folder.bytes("Checklists.plist") == foreign, "the foreign change was overwritten")
-    }
+    #expect(
+      outcome.folder.bytes("Checklists.plist") == foreign, "the foreign change was overwritten")
   }
 
   @Test func aDeletedFileIsRecreatedWithAMessage() throws {

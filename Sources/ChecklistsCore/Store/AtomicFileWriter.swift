@@ -157,12 +157,15 @@ struct AtomicFileWriter {
       throw error
     }
     let output = try fileSystem.open(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+    var closed = false
     do {
       try fileSystem.write(output, data)
       try fileSystem.fsync(output)
+      // A failed close has released the descriptor too: never close that number again.
+      closed = true
       try fileSystem.close(output)
     } catch {
-      try? fileSystem.close(output)
+      if !closed { try? fileSystem.close(output) }
       try? fileSystem.unlink(destination)
       throw error
     }

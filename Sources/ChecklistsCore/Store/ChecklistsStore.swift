@@ -93,6 +93,9 @@ public final class ChecklistsStore {
       location: location, resolvedPath: resolved, fileSystem: fileSystem, clock: clock,
       timeZone: timeZone)
     var warnings: [String] = []
+    // Refuse what is not a regular file before the lock file is made beside it (no
+    // `/dev/zero.lock`, no `fifo.lock`); the read checks again once the file is open.
+    if let status = try? fileSystem.stat(resolved) { try store.checkReadable(status) }
     if lock {
       do {
         store.lock = try DataFileLock.acquire(
@@ -443,6 +446,7 @@ struct DiskFingerprint: Equatable {
   var inode: UInt64
   var size: Int64
   var modificationNanoseconds: Int64
+  var changeNanoseconds: Int64
   var contentHash: UInt64
 
   init(status: FileStatus, content: Data) {
@@ -454,11 +458,13 @@ struct DiskFingerprint: Equatable {
     inode = status.inode
     size = status.size
     modificationNanoseconds = status.modificationNanoseconds
+    changeNanoseconds = status.changeNanoseconds
     self.contentHash = contentHash
   }
 
   func matches(_ status: FileStatus) -> Bool {
     status.device == device && status.inode == inode && status.size == size
       && status.modificationNanoseconds == modificationNanoseconds
+      && status.changeNanoseconds == changeNanoseconds
   }
 }

@@ -43,6 +43,8 @@ public struct FileStatus: Equatable, Sendable {
   public var inode: UInt64
   /// The modification time in nanoseconds since 1970.
   public var modificationNanoseconds: Int64
+  /// The status-change time (ctime) in nanoseconds since 1970; programs cannot set it back.
+  public var changeNanoseconds: Int64 = 0
   /// The owner's user id.
   public var owner: uid_t
   /// The group id.
@@ -66,6 +68,8 @@ public struct FileStatus: Equatable, Sendable {
     inode = UInt64(record.st_ino)
     modificationNanoseconds =
       Int64(record.st_mtim.tv_sec) * 1_000_000_000 + Int64(record.st_mtim.tv_nsec)
+    changeNanoseconds =
+      Int64(record.st_ctim.tv_sec) * 1_000_000_000 + Int64(record.st_ctim.tv_nsec)
     owner = record.st_uid
     group = record.st_gid
   }
