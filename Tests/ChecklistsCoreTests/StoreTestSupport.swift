@@ -70,28 +70,38 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     var call: String
     var code: Int32
     var matches: @Sendable (String) -> Bool
+    /// Fail only the n-th matching call (1-based); nil fails every matching call.
+    var occurrence: Int? = nil
   }
 
   private let real = SystemFileSystem()
   private let lock = NSLock()
   private var paths: [Int32: String] = [:]
   private var fault: Fault?
+  private var matchCount = 0
   private(set) var calls: [String] = []
+  /// Whether `link` works; without hard links it fails with EPERM, as on some file systems.
+  let hardLinks: Bool
 
-  init(fault: Fault? = nil) { self.fault = fault }
+  init(fault: Fault? = nil, hardLinks: Bool = true) {
+    self.fault = fault
+    self.hardLinks = hardLinks
+  }
 
   func setFault(_ newFault: Fault?) {
     lock.lock()
     fault = newFault
+    matchCount = 0
     lock.unlock()
   }
 
   private func check(_ call: String, _ path: String) throws(SystemCallError) {
     lock.lock()
+    defer { lock.unlock() }
     calls.append("\(call) \(path)")
-    let current = fault
-    lock.unlock()
-    if let current, current.call == call, current.matches(path) {
+    guard let current = fault, current.call == call, current.matches(path) else { return }
+    matchCount += 1
+    if current.occurrence == nil || current.occurrence == matchCount {
       throw SystemCallError(current.code, call: call)
     }
   }
@@ -169,6 +179,7 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
   }
   func link(_ from: String, _ to: String) throws(SystemCallError) {
     try check("link", to)
+    guard hardLinks else { throw SystemCallError(EPERM, call: "link") }
     try real.link(from, to)
   }
   func unlink(_ path: String) throws(SystemCallError) {
