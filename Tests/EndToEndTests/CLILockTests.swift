@@ -27,15 +27,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let holder = Process()
-      holder.executableURL = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
-      holder.arguments = ["hold-lock", sandbox.dataFile]
-      let pipe = Pipe()
-      holder.standardOutput = pipe
-      try holder.run()
-      // "locked" arrives once the lock is held.
-      let line = pipe.fileHandleForReading.availableData
-      #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+      let holder = try sandbox.startLockHolder()
       let refused = try sandbox.run("add", "Chores", "Sweep")
       #expect(refused.status == 1)
       #expect(refused.stderr.contains("(pid \(holder.processIdentifier))"))

@@ -1,5 +1,6 @@
 import ChecklistsCore
 import Foundation
+import Testing
 
 /// A temporary home with its own XDG folders, for running the built `checklists`.
 struct CLITestSandbox {
@@ -45,6 +46,20 @@ struct CLITestSandbox {
   func lists(_ path: String? = nil) throws -> [Checklist] {
     try ChecklistsFileCoding.decode(bytes(path) ?? Data()).lists
   }
+  /// Starts `checklists-bench hold-lock` on the data file and returns once it holds the lock.
+  func startLockHolder() throws -> Process {
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
+    holder.arguments = ["hold-lock", dataFile]
+    let pipe = Pipe()
+    holder.standardOutput = pipe
+    try holder.run()
+    // "locked" arrives once the lock is held.
+    let line = pipe.fileHandleForReading.availableData
+    #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+    return holder
+  }
+
 }
 
 /// Fixed lists for the tests: "Groceries" (Milk, Eggs checked), "Chores" (Dishes), "Empty".

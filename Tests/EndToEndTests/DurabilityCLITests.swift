@@ -163,14 +163,7 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       try sandbox.writeData([Checklist(name: "L")])
       let before = sandbox.bytes()
-      let holder = Process()
-      holder.executableURL = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
-      holder.arguments = ["hold-lock", sandbox.dataFile]
-      let pipe = Pipe()
-      holder.standardOutput = pipe
-      try holder.run()
-      let line = pipe.fileHandleForReading.availableData
-      #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+      let holder = try sandbox.startLockHolder()
       let refused = try sandbox.run("add", "L", "x")
       #expect(refused.status == 1)
       #expect(
