@@ -77,7 +77,7 @@ extension EndToEndProcesses {
       try session.sendKeys("q")
       #expect(try Harness.finishedStatus(of: session) == "0")
 
-      let log = session.loggedOutput()
+      let log = try session.loggedOutputOfFinishedRun()
       let text = String(decoding: log, as: UTF8.self)
       #expect(text.contains("Hostile"))
       #expect(!log.contains(0x07), "a BEL byte was written")

@@ -22,7 +22,8 @@ extension EndToEndProcesses {
       let app = shellQuote(try BuiltProduct.checklists())
       return try TmuxSession(
         command:
-          "stty -a > before; \(app); echo $? > status; stty -a > after; echo done > finished",
+          "stty -a > before; \(app); echo $? > status; stty -a > after; echo done > finished; "
+          + TmuxSession.endOfRunCommand,
         logOutput: logOutput, prepare: Self.copyFixture)
     }
 
@@ -78,7 +79,7 @@ extension EndToEndProcesses {
       #expect(session.text(of: "status") == "0\n")
       #expect(session.text(of: "before") == session.text(of: "after"))
       #expect(!session.text(of: "before").isEmpty)
-      let log = String(decoding: session.loggedOutput(), as: UTF8.self)
+      let log = String(decoding: try session.loggedOutputOfFinishedRun(), as: UTF8.self)
       for sequence in ["\u{1B}[?2004h", "\u{1B}[?1004h", "\u{1B}[?2004l", "\u{1B}[?1004l"] {
         #expect(log.contains(sequence), "missing \(sequence.debugDescription)")
       }
@@ -240,7 +241,7 @@ extension EndToEndProcesses {
       let expected = signal == "SEGV" ? 128 + 11 : 128 + 6
       #expect(session.text(of: "status") == "\(expected)\n")
       #expect(session.text(of: "before") == session.text(of: "after"))
-      let log = String(decoding: session.loggedOutput(), as: UTF8.self)
+      let log = String(decoding: try session.loggedOutputOfFinishedRun(), as: UTF8.self)
       #expect(log.contains("\u{1B}[?1049l"))
       #expect(log.contains("\u{1B}[?2004l"))
     }

@@ -33,7 +33,7 @@ enum ReliabilityHarness {
     return try TmuxSession(
       command:
         "stty -a > before; \(app) \(arguments) 2> err; echo $? > status; stty -a > after; "
-        + "echo done > finished; exec sleep 600",
+        + "echo done > finished; \(TmuxSession.endOfRunCommand); exec sleep 600",
       width: width, height: height, environment: environment, logOutput: logOutput,
       prepare: prepare)
   }

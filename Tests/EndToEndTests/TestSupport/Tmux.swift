@@ -282,6 +282,25 @@ final class TmuxSession {
     (try? Data(contentsOf: logFile)) ?? Data()
   }
 
+  /// What a recording shell prints once the program has ended (see `endOfRunCommand`).
+  static let endOfRunMarker = "<checklists-e2e: end of run>"
+
+  /// The shell command that prints `endOfRunMarker` to the pane.
+  static let endOfRunCommand = "printf '%s\\n' \(shellQuote(endOfRunMarker))"
+
+  /// Everything the program wrote, without the marker: tmux copies pane output to the log
+  /// asynchronously, so this waits until the shell's end-of-run marker has come through it.
+  func loggedOutputOfFinishedRun(timeout: TimeInterval = 10) throws -> Data {
+    let marker = Data(Self.endOfRunMarker.utf8)
+    var log = Data()
+    try waitUntil("the end-of-run marker in the output log", timeout: timeout) {
+      log = loggedOutput()
+      return log.range(of: marker) != nil
+    }
+    guard let range = log.range(of: marker) else { return log }
+    return Data(log[..<range.lowerBound])
+  }
+
   /// A file in the session's directory, as text ("" when missing).
   func text(of name: String) -> String {
     (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
