@@ -45,7 +45,7 @@ if ((needs_build)); then
 fi
 
 cp -n Fuzz/seeds/* "$corpus"/ 2>/dev/null || true
-fixture=$root/../shared/fixtures/Checklists-ios.plist
+fixture=$root/Tests/Fixtures/Checklists-ios.plist
 [[ -f $fixture ]] && cp -n "$fixture" "$corpus/fixture-shared-ios.plist" 2>/dev/null || true
 
 before=$(find "$artifacts" -type f | wc -l)

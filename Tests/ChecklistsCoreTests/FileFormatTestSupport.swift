@@ -11,10 +11,9 @@ enum FileFormatTestSupport {
       .deletingLastPathComponent()
   }
 
-  /// The shared fixture written by the iPhone app, in `<repo>/../shared/fixtures`.
+  /// The file written by the iPhone app, kept in `Tests/Fixtures`.
   static var iosFixture: URL {
-    repositoryRoot.deletingLastPathComponent().appendingPathComponent(
-      "shared/fixtures/Checklists-ios.plist")
+    repositoryRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
   }
 
   /// `python3`'s path when it is installed.

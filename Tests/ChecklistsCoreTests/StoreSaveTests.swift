@@ -111,7 +111,7 @@ struct StoreSaveTests {
   }
 
   @Test func theIPhoneFixtureLoadsAndSavesInItsFormat() throws {
-    let fixture = "/work/shared/fixtures/Checklists-ios.plist"
+    let fixture = FileFormatTestSupport.iosFixture.path
     let original = try #require(FileManager.default.contents(atPath: fixture))
     let folder = StoreTestFolder()
     defer { folder.remove() }

@@ -9,16 +9,14 @@ final class AppFlowShell {
   private let app: String
 
   /// The iPhone app's fixture file.
-  static let fixture = URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist")
+  static var fixture: URL {
+    BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
+  }
 
   /// Copies the iPhone fixture in as the data file.
   static func copyFixture(into folder: URL) throws {
-    let source =
-      FileManager.default.fileExists(atPath: fixture.path)
-      ? fixture
-      : BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
     try FileManager.default.copyItem(
-      at: source, to: folder.appendingPathComponent("Checklists.plist"))
+      at: fixture, to: folder.appendingPathComponent("Checklists.plist"))
   }
 
   /// Starts bash in a `width`×`height` pane; `prepare` gets the data folder first.

@@ -5,16 +5,9 @@ extension EndToEndProcesses {
   /// The full-screen program in a real terminal (tmux): start, quit, signals, suspend, resize,
   /// refusing unusable terminals, and giving the terminal back after a crash.
   @Suite(.serialized) struct TerminalLifecycleTests {
-    private static let fixture = URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist")
-
     /// Copies the iPhone fixture in as the data file.
     private static func copyFixture(into folder: URL) throws {
-      let source =
-        FileManager.default.fileExists(atPath: fixture.path)
-        ? fixture
-        : BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
-      try FileManager.default.copyItem(
-        at: source, to: folder.appendingPathComponent("Checklists.plist"))
+      try AppFlowShell.copyFixture(into: folder)
     }
 
     /// Runs the app in a shell that records `stty -a` before and after, and its exit status.
@@ -250,9 +243,7 @@ extension EndToEndProcesses {
   /// What the program shows and accepts through the terminal: bracketed paste and colours.
   @Suite(.serialized) struct TerminalScreenTests {
     private static func copyFixture(into folder: URL) throws {
-      try FileManager.default.copyItem(
-        at: URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist"),
-        to: folder.appendingPathComponent("Checklists.plist"))
+      try AppFlowShell.copyFixture(into: folder)
     }
 
     @Test func bracketedPasteArrivesAsTextNotKeys() throws {

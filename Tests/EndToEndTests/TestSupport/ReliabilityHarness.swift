@@ -8,17 +8,9 @@ import Testing
 /// Shared steps of the reliability suites: starting the app in a recording shell, finding its
 /// pid, reading the data file back and driving the common screens.
 enum ReliabilityHarness {
-  /// The iPhone fixture (Birthdays, Groceries, To Do, Trips).
-  static let fixture = URL(fileURLWithPath: "/work/shared/fixtures/Checklists-ios.plist")
-
-  /// Copies the fixture in as the data file.
+  /// Copies the iPhone fixture (Birthdays, Groceries, To Do, Trips) in as the data file.
   static func copyFixture(into folder: URL) throws {
-    let source =
-      FileManager.default.fileExists(atPath: fixture.path)
-      ? fixture
-      : BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
-    try FileManager.default.copyItem(
-      at: source, to: folder.appendingPathComponent("Checklists.plist"))
+    try AppFlowShell.copyFixture(into: folder)
   }
 
   /// Runs the app (with `arguments`) in a shell that records `stty -a` before and after, the
