@@ -9,4 +9,4 @@ let environment = ProcessInfo.processInfo.environment
 if let status = CommandLineInterface.run(arguments, environment: environment) {
   exit(status)
 }
-exit(FullScreenLaunch.run(arguments: arguments, environment: environment))
+FullScreenLaunch.run(arguments: arguments, environment: environment)

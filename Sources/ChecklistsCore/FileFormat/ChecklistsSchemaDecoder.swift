@@ -28,7 +28,36 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
   let source: Source
 
   /// The lists of the file, in file order.
+  ///
+  /// A big file whose source can be read from several threads has its items decoded on all
+  /// cores (see `ConcurrentItemDecoding`); the result, and any error, is the same as reading
+  /// it in order.
   func decode() throws(FileFormatError) -> [Checklist] {
+    if let lists = ConcurrentItemDecoding(decoder: self).lists() { return lists }
+    return try decodeInOrder()
+  }
+
+  /// The lists, read one value after another on this thread.
+  func decodeInOrder() throws(FileFormatError) -> [Checklist] {
+    let listNodes = try topLevelLists()
+    var lists: [Checklist] = []
+    lists.reserveCapacity(listNodes.count)
+    for (index, node) in listNodes.enumerated() {
+      let parts = try listParts(node, number: index + 1)
+      var path = parts.path
+      var items: [ChecklistItem] = []
+      items.reserveCapacity(parts.itemNodes.count)
+      for (index, itemNode) in parts.itemNodes.enumerated() {
+        path.item = index + 1
+        items.append(try item(itemNode, at: path))
+      }
+      lists.append(parts.checklist(items: items))
+    }
+    return lists
+  }
+
+  /// The top-level array's elements.
+  func topLevelLists() throws(FileFormatError) -> [Source.Node] {
     let top: PlistShape<Source.Node>
     do {
       top = try source.shape(of: source.root)
@@ -39,15 +68,25 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
       throw FileFormatError(
         "the top level should be an array of checklists but is \(top.kindDescription)")
     }
-    var lists: [Checklist] = []
-    lists.reserveCapacity(listNodes.count)
-    for (index, node) in listNodes.enumerated() {
-      lists.append(try list(node, number: index + 1))
-    }
-    return lists
+    return listNodes
   }
 
-  private func list(_ node: Source.Node, number: Int) throws(FileFormatError) -> Checklist {
+  /// A list read up to its items: its fields, and its items' nodes not yet read.
+  struct ListParts {
+    var path: FileLocation
+    var name: String
+    var iconName: String
+    var unknown: [String: PlistValue]
+    var itemNodes: [Source.Node]
+
+    /// The list with `items`.
+    func checklist(items: [ChecklistItem]) -> Checklist {
+      Checklist(name: name, iconName: iconName, items: items, unknownFields: unknown)
+    }
+  }
+
+  /// The list at `node` (the `number`th, 1-based) up to its items.
+  func listParts(_ node: Source.Node, number: Int) throws(FileFormatError) -> ListParts {
     var path = FileLocation(list: number)
     let listShape = try shape(node, at: path)
     guard case .dictionary(let entries) = listShape else {
@@ -75,16 +114,12 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
       throw FileFormatError(
         path.prefix + "\"items\" should be an array but is \(itemsShape.kindDescription)")
     }
-    var items: [ChecklistItem] = []
-    items.reserveCapacity(itemNodes.count)
-    for (index, itemNode) in itemNodes.enumerated() {
-      path.item = index + 1
-      items.append(try item(itemNode, at: path))
-    }
-    return Checklist(name: name, iconName: iconName, items: items, unknownFields: unknown)
+    return ListParts(
+      path: path, name: name, iconName: iconName, unknown: unknown, itemNodes: itemNodes)
   }
 
-  private func item(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
+  /// The item at `node`; `path` names it in errors.
+  func item(_ node: Source.Node, at path: FileLocation) throws(FileFormatError)
     -> ChecklistItem
   {
     if let item = source.decodedItem(node) { return item }

@@ -13,8 +13,8 @@ struct BinaryPlistReader: PlistNodeSource {
   private let dataEnd: Int
   /// The top object's index.
   let root: Int
-  private let budget: ExpansionBudget
-  private let keyCache = KeyCache()
+  private var budget: ExpansionBudget
+  private var keyCache = KeyCache()
 
   /// The header and payload position of one object.
   private struct Header {
@@ -79,6 +79,15 @@ struct BinaryPlistReader: PlistNodeSource {
     self.root = Int(top)
     self.budget = ExpansionBudget(limit: count * 16 + 65_536)
     try validateGraph()
+  }
+
+  /// A reader of the same validated file with a fresh key cache and expansion budget; the
+  /// bytes and offsets are shared, not copied.
+  func independentCopy() -> BinaryPlistReader? {
+    var copy = self
+    copy.keyCache = KeyCache()
+    copy.budget = ExpansionBudget(limit: budget.limit)
+    return copy
   }
 
   /// Reads a big-endian unsigned integer; the caller has checked the bounds.
@@ -354,9 +363,12 @@ struct BinaryPlistReader: PlistNodeSource {
     if let known = keyCache.itemFields(for: keyObjects) { return known }
     var fields: [ItemField] = []
     for keyObject in [first, second, third, fourth, fifth] {
-      guard let key = keyCache.string(for: keyObject), let field = ItemField(rawValue: key) else {
-        return nil
+      var key = keyCache.string(for: keyObject)
+      if key == nil, let keyHeader = try? self.header(keyObject), let string = stringValue(keyHeader) {
+        keyCache.insert(string, for: keyObject)
+        key = string
       }
+      guard let key, let field = ItemField(rawValue: key) else { return nil }
       fields.append(field)
     }
     keyCache.rememberItemFields(fields, for: keyObjects)
@@ -427,10 +439,15 @@ struct BinaryPlistReader: PlistNodeSource {
 /// Counts values built from shared objects, so a file of repeated references cannot expand
 /// into an enormous tree.
 final class ExpansionBudget {
+  /// The number of values allowed in all.
+  let limit: Int
   private var remaining: Int
 
   /// Creates a budget of `limit` values.
-  init(limit: Int) { remaining = limit }
+  init(limit: Int) {
+    self.limit = limit
+    remaining = limit
+  }
 
   /// Uses up one value, failing when none are left.
   func spend() throws(PlistError) {

@@ -20,7 +20,7 @@ enum PlistShape<Node> {
 }
 
 /// A parsed property list that can be walked shape by shape.
-protocol PlistNodeSource {
+protocol PlistNodeSource: SendableMetatype {
   /// A reference to one value of the file.
   associatedtype Node
   /// The top-level value.
@@ -31,11 +31,16 @@ protocol PlistNodeSource {
   func value(of node: Node) throws(PlistError) -> PlistValue
   /// The item, when the reader already decoded this node as one (a fast path).
   func decodedItem(_ node: Node) -> ChecklistItem?
+  /// A copy with its own caches and limits, which another thread may read from while this one
+  /// is in use; nil when the source is not worth reading from several threads.
+  func independentCopy() -> Self?
 }
 
 extension PlistNodeSource {
   /// No node comes decoded unless a source says so.
   func decodedItem(_ node: Node) -> ChecklistItem? { nil }
+  /// Sources are read on one thread unless they say otherwise.
+  func independentCopy() -> Self? { nil }
 }
 
 /// A property list already in memory, as the XML reader builds it.

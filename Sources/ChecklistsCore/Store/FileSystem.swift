@@ -195,8 +195,25 @@ public struct SystemFileSystem: FileSystem {
       expected = Int(min(Int64(status.st_size), Int64(limit)))
     }
     // One byte more than expected, so that a file that grew is noticed without a second buffer.
-    var result = [UInt8](repeating: 0, count: expected + 1)
-    var count = 0
+    // The expected part is read straight into uninitialised memory (no zero-filling first).
+    var failure: Int32 = 0
+    var result = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      while initialized < buffer.count {
+        let read = Glibc.read(fd, base + initialized, buffer.count - initialized)
+        if read < 0 {
+          if errno == EINTR || errno == EAGAIN { continue }
+          failure = errno
+          return
+        }
+        if read == 0 { return }
+        initialized += read
+      }
+    }
+    if failure != 0 { throw SystemCallError(failure, call: "read") }
+    if result.count <= expected { return result }
+    // The file grew while being read: go on in chunks.
+    var count = result.count
     while count <= limit {
       if count == result.count {
         result.append(contentsOf: repeatElement(0, count: max(result.count, 1 << 16)))

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+/// Big binary files are decoded on several threads: the result and every error must be exactly
+/// those of reading the file in order.
+@Suite struct FileFormatConcurrentDecodingTests {
+  private typealias Support = FileFormatTestSupport
+
+  /// Lists of very different sizes (empty ones, one of 25,000 items, many small ones), with an
+  /// item in an unusual form (an unknown key) now and then, and unknown keys on some lists.
+  private static func bigLists() -> [Checklist] {
+    var generator = SeededGenerator(seed: 77)
+    var lists: [Checklist] = []
+    var itemID = 0
+    let sizes = [0, 3, 25_000, 0, 0, 1] + Array(repeating: 97, count: 60) + [0, 4_001, 0]
+    for (number, size) in sizes.enumerated() {
+      var items: [ChecklistItem] = []
+      for index in 0..<size {
+        itemID += 1
+        items.append(
+          ChecklistItem(
+            text: Support.randomString(&generator, maxPieces: 3),
+            checked: index % 3 == 0,
+            dueDate: Date(timeIntervalSinceReferenceDate: Double(itemID) * 61.25),
+            shouldRemind: index % 5 == 0,
+            itemID: itemID,
+            unknownFields: itemID % 997 == 0 ? ["xNote": .string("kept \(itemID)")] : [:]))
+      }
+      lists.append(
+        Checklist(
+          name: "List \(number)", iconName: "Folder", items: items,
+          unknownFields: number % 7 == 0 ? ["xColour": .integer(Int64(number))] : [:]))
+    }
+    return lists
+  }
+
+  @Test func aBigFileDecodesOnSeveralThreadsToWhatReadingInOrderGives() throws {
+    let lists = Self.bigLists()
+    let data = ChecklistsFileEncoder.binary(lists)
+    let bytes = [UInt8](data)
+    let decoder = ChecklistsSchemaDecoder(source: try BinaryPlistReader(bytes: bytes))
+    let inOrder = try decoder.decodeInOrder()
+    #expect(inOrder == lists)
+
+    let concurrent = ConcurrentItemDecoding(decoder: decoder).lists()
+    if ProcessInfo.processInfo.activeProcessorCount > 1 {
+      #expect(concurrent == lists)
+    } else {
+      #expect(concurrent == nil, "one core: the file is read in order")
+    }
+    #expect(try ChecklistsFileCoding.decode(data).lists == lists)
+  }
+
+  @Test func smallFilesAndXMLAreReadInOrder() throws {
+    let small = Array(Self.bigLists().suffix(10))
+    let binary = ChecklistsSchemaDecoder(
+      source: try BinaryPlistReader(bytes: [UInt8](ChecklistsFileEncoder.binary(small))))
+    #expect(ConcurrentItemDecoding(decoder: binary).lists() == nil)
+    let tree = try [UInt8](ChecklistsFileEncoder.xml(small)).withUnsafeBytes { raw in
+      try XMLPlistReader.parse(raw, decodingItems: true)
+    }
+    let xml = ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree))
+    #expect(ConcurrentItemDecoding(decoder: xml).lists() == nil)
+  }
+
+  /// The first problem in file order is the one reported, even when a later list's own fields
+  /// are read (and fail) before the earlier list's items.
+  @Test func theErrorIsTheFirstInFileOrder() throws {
+    var tree = Support.tree(Self.bigLists())
+    guard case .array(var lists) = tree, case .dictionary(var giant) = lists[2],
+      case .array(var items) = giant["items"], case .dictionary(var item) = items[19_999],
+      case .dictionary(var later) = lists[10]
+    else {
+      Issue.record("unexpected tree shape")
+      return
+    }
+    item["checked"] = .string("yes")
+    items[19_999] = .dictionary(item)
+    giant["items"] = .array(items)
+    lists[2] = .dictionary(giant)
+    later["name"] = .integer(5)
+    lists[10] = .dictionary(later)
+    tree = .array(lists)
+    let data = try Support.foundationWrite(tree, format: .binary)
+
+    let expected = "list 3 (\"List 2\"), item 20000: \"checked\" should be true/false but is a string"
+    #expect(throws: FileFormatError(expected)) { try ChecklistsFileCoding.decode(data) }
+    let decoder = ChecklistsSchemaDecoder(source: try BinaryPlistReader(bytes: [UInt8](data)))
+    #expect(throws: FileFormatError(expected)) { try decoder.decodeInOrder() }
+    #expect(ConcurrentItemDecoding(decoder: decoder).lists() == nil)
+  }
+}
