@@ -85,7 +85,8 @@ import Testing
     tree = .array(lists)
     let data = try Support.foundationWrite(tree, format: .binary)
 
-    let expected = "list 3 (\"List 2\"), item 20000: \"checked\" should be true/false but is a string"
+    let expected =
+      "list 3 (\"List 2\"), item 20000: \"checked\" should be true/false but is a string"
     #expect(throws: FileFormatError(expected)) { try ChecklistsFileCoding.decode(data) }
     let decoder = ChecklistsSchemaDecoder(source: try BinaryPlistReader(bytes: [UInt8](data)))
     #expect(throws: FileFormatError(expected)) { try decoder.decodeInOrder() }

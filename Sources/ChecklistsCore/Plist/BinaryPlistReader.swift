@@ -364,7 +364,9 @@ struct BinaryPlistReader: PlistNodeSource {
     var fields: [ItemField] = []
     for keyObject in [first, second, third, fourth, fifth] {
       var key = keyCache.string(for: keyObject)
-      if key == nil, let keyHeader = try? self.header(keyObject), let string = stringValue(keyHeader) {
+      if key == nil, let keyHeader = try? self.header(keyObject),
+        let string = stringValue(keyHeader)
+      {
         keyCache.insert(string, for: keyObject)
         key = string
       }
