@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads a `bplist00` file object by object.
 ///
-/// `init` checks the trailer, the offset table and every object reachable from the top
-/// (bounds, references, cycles, nesting depth), so walking the file later cannot run away.
+/// `init` checks the trailer, the offset table and every collection reachable from the top
+/// (bounds, references, cycles, nesting depth), so walking the file later cannot run away;
+/// scalars are checked as they are read.
 struct BinaryPlistReader: PlistNodeSource {
   private let bytes: [UInt8]
   /// Each object's position; 32 bits, as the reader refuses files of 4 GiB or more.
@@ -243,7 +244,15 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// A validation frame for a collection, or nil (and marked done) for a scalar.
+  ///
+  /// A scalar's header is not parsed here: every read of a scalar parses and checks it, with
+  /// the key path in the message.
   private func enterFrame(_ object: Int, _ state: inout [UInt8]) throws(PlistError) -> Frame? {
+    let type = bytes[Int(offsets[object])] >> 4
+    guard type == 0xA || type == 0xD else {
+      state[object] = 2
+      return nil
+    }
     let header = try header(object)
     switch header.type {
     case 0xA: return Frame(object: object, header: header, next: 0, slots: header.count, deepest: 0)

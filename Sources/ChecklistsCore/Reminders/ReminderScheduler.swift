@@ -31,10 +31,12 @@ public struct ReminderScheduler: Sendable {
 
   /// A scheduler for `model` at launch time `now`: reminders already due count as fired.
   public init(model: DataModel, now: Date) {
-    rebuild(from: model)
+    // One pass over the items; only remind-me items (a small share) are hashed at all.
     for list in model.lists {
-      for item in list.items where item.shouldRemind && item.dueDate <= now {
-        firedKeys.insert(ReminderKey(item))
+      for index in list.items.indices where list.items[index].shouldRemind {
+        let item = list.items[index]
+        if !item.checked { arm(item, listID: list.id) }
+        if item.dueDate <= now { firedKeys.insert(ReminderKey(item)) }
       }
     }
   }
@@ -106,8 +108,13 @@ public struct ReminderScheduler: Sendable {
   private mutating func arm(_ item: ChecklistItem, listID: Checklist.ID) {
     guard item.hasArmedReminder else { return }
     let reminder = Reminder(key: ReminderKey(item), listID: listID, text: item.text)
-    armed[reminder.key, default: Armed(reminder: reminder, count: 0)].count += 1
-    armed[reminder.key]?.reminder = reminder
+    Self.count(reminder, in: &armed[reminder.key, default: Armed(reminder: reminder, count: 0)])
+  }
+
+  /// One more item with `reminder`'s key, which becomes the reminder shown (one hash lookup).
+  private static func count(_ reminder: Reminder, in entry: inout Armed) {
+    entry.count += 1
+    entry.reminder = reminder
   }
 
   private mutating func disarm(_ item: ChecklistItem) {
