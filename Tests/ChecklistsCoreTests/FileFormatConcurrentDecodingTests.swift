@@ -3,8 +3,8 @@ import Testing
 
 @testable import ChecklistsCore
 
-/// Big binary files are decoded on several threads: the result and every error must be exactly
-/// those of reading the file in order.
+/// Big binary files are decoded and encoded on several threads: the result, every error and
+/// every byte written must be exactly those of doing it in order.
 @Suite struct FileFormatConcurrentDecodingTests {
   private typealias Support = FileFormatTestSupport
 
@@ -51,6 +51,19 @@ import Testing
       #expect(concurrent == nil, "one core: the file is read in order")
     }
     #expect(try ChecklistsFileCoding.decode(data).lists == lists)
+  }
+
+  @Test func aBigModelEncodesOnSeveralThreadsToTheSameBytes() throws {
+    let lists = Self.bigLists()
+    let inOrder = ChecklistsFileEncoder.binary(lists, concurrent: false)
+    let concurrent = ChecklistsFileEncoder.binary(lists)
+    #expect(concurrent == inOrder)
+    #expect(try ChecklistsFileCoding.decode(concurrent).lists == lists)
+    let items = lists.reduce(0) { $0 + $1.items.count }
+    let texts = ConcurrentTextEncoding(lists, itemCount: items)
+    #expect((texts != nil) == (ProcessInfo.processInfo.activeProcessorCount > 1))
+    #expect(
+      ConcurrentTextEncoding(lists, itemCount: ConcurrentTextEncoding.minimumItems - 1) == nil)
   }
 
   @Test func smallFilesAndXMLAreReadInOrder() throws {

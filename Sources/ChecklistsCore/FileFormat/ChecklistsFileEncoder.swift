@@ -17,8 +17,9 @@ enum ChecklistsFileEncoder {
 
   // MARK: - Binary
 
-  /// A `bplist00` file of the lists.
-  static func binary(_ lists: [Checklist]) -> Data {
+  /// A `bplist00` file of the lists; `concurrent: false` keeps a big model on one thread (the
+  /// bytes are the same either way).
+  static func binary(_ lists: [Checklist], concurrent: Bool = true) -> Data {
     var itemCount = 0
     // Encoded scalars per item: a UTF-16 text takes at most 2 bytes per UTF-8 byte, the date
     // 9, the ID up to 9, the markers and booleans a few more.
@@ -31,6 +32,8 @@ enum ChecklistsFileEncoder {
     var writer = BinaryPlistWriter(
       capacity: itemCount * 4 + lists.count * 3 + 16, scalarByteCapacity: scalarBytes,
       refCapacity: itemCount * 11 + lists.count * 6 + 16)
+    // Texts of a big model are encoded on every core first; the writer copies them in.
+    let texts = concurrent ? ConcurrentTextEncoding(lists, itemCount: itemCount) : nil
     let top = writer.reserve()
     // The known item keys, shared by every item without unknown keys.
     let itemKeyRefs = itemKeys.map { writer.string($0) }
@@ -52,7 +55,7 @@ enum ChecklistsFileEncoder {
           var itemRefs: [Int] = []
           itemRefs.reserveCapacity(list.items.count)
           for item in list.items {
-            itemRefs.append(binaryItem(item, itemKeyRefs, &writer))
+            itemRefs.append(binaryItem(item, itemKeyRefs, texts, &writer))
           }
           writer.setArray(itemsRef, itemRefs)
           valueRefs.append(itemsRef)
@@ -66,8 +69,17 @@ enum ChecklistsFileEncoder {
     return writer.finish(top: top)
   }
 
+  /// The item's text as a new object: copied from `texts` when they were encoded ahead.
+  private static func text(
+    _ item: ChecklistItem, _ texts: ConcurrentTextEncoding?, _ writer: inout BinaryPlistWriter
+  ) -> Int {
+    guard let texts else { return writer.uniqueString(item.text) }
+    return texts.next { writer.uniqueEncodedString($0) }
+  }
+
   private static func binaryItem(
-    _ item: ChecklistItem, _ knownKeyRefs: [Int], _ writer: inout BinaryPlistWriter
+    _ item: ChecklistItem, _ knownKeyRefs: [Int], _ texts: ConcurrentTextEncoding?,
+    _ writer: inout BinaryPlistWriter
   ) -> Int {
     let ref = writer.reserve()
     if item.unknownFields.isEmpty {
@@ -77,7 +89,7 @@ enum ChecklistsFileEncoder {
       let dueDate = writer.uniqueDate(item.dueDate)
       let itemID = writer.integer(Int64(item.itemID))
       let shouldRemind = writer.bool(item.shouldRemind)
-      let text = writer.uniqueString(item.text)
+      let text = text(item, texts, &writer)
       writer.setDictionary(
         ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
       return ref
@@ -98,7 +110,7 @@ enum ChecklistsFileEncoder {
       case "dueDate": valueRefs.append(writer.uniqueDate(item.dueDate))
       case "itemID": valueRefs.append(writer.integer(Int64(item.itemID)))
       case "shouldRemind": valueRefs.append(writer.bool(item.shouldRemind))
-      case "text": valueRefs.append(writer.uniqueString(item.text))
+      case "text": valueRefs.append(text(item, texts, &writer))
       default:
         if let value = item.unknownFields[key] { valueRefs.append(writer.value(value)) }
       }

@@ -85,6 +85,21 @@ struct BinaryPlistWriter {
   /// unique, such as item texts).
   mutating func uniqueString(_ value: String) -> Int { append(.string(value)) }
 
+  /// Adds a string already encoded by `encodeString(_:to:)` (marker and payload) as a new
+  /// object, without looking for an equal one.
+  mutating func uniqueEncodedString(_ encoded: UnsafeRawBufferPointer) -> Int {
+    let start = scalarBytes.count
+    scalarBytes.append(encoded)
+    objects.append(Object(kind: 0, start: start, count: encoded.count))
+    return objects.count - 1
+  }
+
+  /// Appends `string` to `out` exactly as `uniqueString` would write it (marker and payload),
+  /// so that texts can be encoded ahead, on other threads.
+  static func encodeString(_ string: String, to out: OutputBuffer) {
+    writeString(string, to: out)
+  }
+
   /// Adds a date without looking for an equal one.
   mutating func uniqueDate(_ value: Date) -> Int {
     append(.date(value.timeIntervalSinceReferenceDate.bitPattern))
