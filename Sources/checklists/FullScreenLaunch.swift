@@ -54,9 +54,10 @@ enum FullScreenLaunch {
     // The screen is gone: say where the lists went when the file was not simply saved.
     if status == 0, let message = notice.message { printError("checklists: \(message)") }
     store.close()
-    // The process ends here, with the loaded lists still alive: freeing 100,000 items one by one
-    // first would only add milliseconds to every quit.
-    withExtendedLifetime(load) { exit(status) }
+    // The process ends here, with the loaded and the last saved lists (which share their items
+    // with the app's) still alive: freeing 100,000 items one by one first would only add
+    // milliseconds to every quit.
+    withExtendedLifetime((load, store)) { exit(status) }
   }
 
   /// Saves through the store and words the result for the status line; remembers, for the

@@ -66,16 +66,61 @@ import Testing
       ConcurrentTextEncoding(lists, itemCount: ConcurrentTextEncoding.minimumItems - 1) == nil)
   }
 
-  @Test func smallFilesAndXMLAreReadInOrder() throws {
+  @Test func smallFilesAreReadWithoutThreadsAndXMLInOrder() throws {
     let small = Array(Self.bigLists().suffix(10))
     let binary = ChecklistsSchemaDecoder(
       source: try BinaryPlistReader(bytes: [UInt8](ChecklistsFileEncoder.binary(small))))
-    #expect(ConcurrentItemDecoding(decoder: binary).lists() == nil)
+    // One pass over the lists either way: no threads below the threshold, no second reading.
+    let expected = ProcessInfo.processInfo.activeProcessorCount > 1 ? small : nil
+    #expect(ConcurrentItemDecoding(decoder: binary).lists() == expected)
     let tree = try [UInt8](ChecklistsFileEncoder.xml(small)).withUnsafeBytes { raw in
       try XMLPlistReader.parse(raw, decodingItems: true)
     }
     let xml = ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree))
     #expect(ConcurrentItemDecoding(decoder: xml).lists() == nil)
+  }
+
+  /// A small file whose lists share one items array, which repeats one item, would unfold into
+  /// millions of items: it is refused like any other expansion past the budget.
+  @Test func sharedItemsCannotUnfoldIntoMillions() throws {
+    let data = Self.sharedItemsFile(lists: 300, itemsPerList: 20_000)
+    #expect(data.count < 50_000)
+    #expect(throws: FileFormatError("binary property list expands to too many values")) {
+      try ChecklistsFileCoding.decode(data)
+    }
+    // The same sharing within the budget reads as the items it stands for.
+    let small = try ChecklistsFileCoding.decode(Self.sharedItemsFile(lists: 3, itemsPerList: 50))
+    #expect(small.lists.count == 3)
+    #expect(small.lists.allSatisfy { $0.items.count == 50 && $0.items[49].text == "n" })
+  }
+
+  /// A binary plist whose top array refers `lists` times to one list, whose items array refers
+  /// `itemsPerList` times to one item (2-byte references, 4-byte offsets).
+  private static func sharedItemsFile(lists: Int, itemsPerList: Int) -> Data {
+    func be(_ value: Int, _ size: Int) -> [UInt8] {
+      (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * (size - 1 - $0))) }
+    }
+    func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+    func refs(_ objects: [Int]) -> [UInt8] { objects.flatMap { be($0, 2) } }
+    let objects: [[UInt8]] = [
+      [0xAF, 0x12] + be(lists, 4) + refs(Array(repeating: 1, count: lists)),  // 0: lists
+      [0xD3] + refs([3, 4, 5]) + refs([6, 7, 2]),  // 1: the list
+      [0xAF, 0x12] + be(itemsPerList, 4) + refs(Array(repeating: 8, count: itemsPerList)),
+      ascii("name"), ascii("iconName"), ascii("items"), ascii("n"), ascii("i"),  // 3-7
+      [0xD5] + refs([9, 10, 11, 12, 13]) + refs([6, 14, 15, 14, 16]),  // 8: the item
+      ascii("text"), ascii("checked"), ascii("dueDate"), ascii("shouldRemind"), ascii("itemID"),
+      [0x08], [0x33] + be(0, 8), [0x10, 0x01],  // 14: false, 15: a date, 16: 1
+    ]
+    var bytes = Array("bplist00".utf8)
+    var offsets: [Int] = []
+    for object in objects {
+      offsets.append(bytes.count)
+      bytes += object
+    }
+    let table = bytes.count
+    for offset in offsets { bytes += be(offset, 4) }
+    bytes += [0, 0, 0, 0, 0, 0, 4, 2] + be(objects.count, 8) + be(0, 8) + be(table, 8)
+    return Data(bytes)
   }
 
   /// The first problem in file order is the one reported, even when a later list's own fields

@@ -42,18 +42,33 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     let listNodes = try topLevelLists()
     var lists: [Checklist] = []
     lists.reserveCapacity(listNodes.count)
+    var itemTotal = 0
     for (index, node) in listNodes.enumerated() {
       let parts = try listParts(node, number: index + 1)
-      var path = parts.path
-      var items: [ChecklistItem] = []
-      items.reserveCapacity(parts.itemNodes.count)
-      for (index, itemNode) in parts.itemNodes.enumerated() {
-        path.item = index + 1
-        items.append(try item(itemNode, at: path))
-      }
-      lists.append(parts.checklist(items: items))
+      itemTotal += parts.itemNodes.count
+      try checkItemTotal(itemTotal)
+      lists.append(parts.checklist(items: try items(of: parts)))
     }
     return lists
+  }
+
+  /// A list's items, read in order.
+  func items(of parts: ListParts) throws(FileFormatError) -> [ChecklistItem] {
+    var path = parts.path
+    var items: [ChecklistItem] = []
+    items.reserveCapacity(parts.itemNodes.count)
+    for (index, itemNode) in parts.itemNodes.enumerated() {
+      path.item = index + 1
+      items.append(try item(itemNode, at: path))
+    }
+    return items
+  }
+
+  /// Refuses a file whose lists add up to more items than the source allows.
+  func checkItemTotal(_ total: Int) throws(FileFormatError) {
+    if let limit = source.itemLimit, total > limit {
+      throw FileFormatError("binary property list expands to too many values")
+    }
   }
 
   /// The top-level array's elements.

@@ -17,8 +17,9 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
   /// The decoder whose source is read.
   let decoder: ChecklistsSchemaDecoder<Source>
 
-  /// The lists; nil when the source cannot be shared between threads, when the file has fewer
-  /// than `minimumItems` items, or when anything in it is wrong.
+  /// The lists; nil when the source cannot be shared between threads or there is one core, or
+  /// when anything in the file is wrong. A file of fewer than `minimumItems` items has its
+  /// items read in order here, without threads, so that its lists are not read twice.
   func lists() -> [Checklist]? {
     let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
     guard threads > 1, let main = decoder.source.independentCopy() else { return nil }
@@ -30,9 +31,10 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
     for (index, node) in listNodes.enumerated() {
       guard let list = try? reader.listParts(node, number: index + 1) else { return nil }
       total += list.itemNodes.count
+      guard (try? reader.checkItemTotal(total)) != nil else { return nil }
       parts.append(list)
     }
-    guard total >= Self.minimumItems else { return nil }
+    guard total >= Self.minimumItems else { return Self.inOrder(parts, reader: reader) }
 
     var copies: [Source] = []
     for _ in 0..<threads {
@@ -79,6 +81,20 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
     for (index, list) in parts.enumerated() {
       guard itemsByList[index].count == list.itemNodes.count else { return nil }
       lists.append(list.checklist(items: itemsByList[index]))
+    }
+    return lists
+  }
+
+  /// The lists with their items read in order by `reader`; nil on any error.
+  private static func inOrder(
+    _ parts: [ChecklistsSchemaDecoder<Source>.ListParts],
+    reader: ChecklistsSchemaDecoder<Source>
+  ) -> [Checklist]? {
+    var lists: [Checklist] = []
+    lists.reserveCapacity(parts.count)
+    for list in parts {
+      guard let items = try? reader.items(of: list) else { return nil }
+      lists.append(list.checklist(items: items))
     }
     return lists
   }

@@ -82,6 +82,10 @@ struct BinaryPlistReader: PlistNodeSource {
     try validateGraph()
   }
 
+  /// The expansion budget: a file whose lists share items, or item arrays, may not add up to
+  /// more items than that (a small file could otherwise unfold into millions).
+  var itemLimit: Int? { budget.limit }
+
   /// A reader of the same validated file with a fresh key cache and expansion budget; the
   /// bytes and offsets are shared, not copied.
   func independentCopy() -> BinaryPlistReader? {

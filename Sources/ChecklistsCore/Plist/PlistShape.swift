@@ -34,6 +34,9 @@ protocol PlistNodeSource: SendableMetatype {
   /// A copy with its own caches and limits, which another thread may read from while this one
   /// is in use; nil when the source is not worth reading from several threads.
   func independentCopy() -> Self?
+  /// The most items the file may hold in all; nil when it cannot share one item or items
+  /// array between places (only a binary file can).
+  var itemLimit: Int? { get }
 }
 
 extension PlistNodeSource {
@@ -41,6 +44,8 @@ extension PlistNodeSource {
   func decodedItem(_ node: Node) -> ChecklistItem? { nil }
   /// Sources are read on one thread unless they say otherwise.
   func independentCopy() -> Self? { nil }
+  /// Trees hold each item once.
+  var itemLimit: Int? { nil }
 }
 
 /// A property list already in memory, as the XML reader builds it.
