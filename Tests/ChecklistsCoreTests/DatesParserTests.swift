@@ -25,6 +25,8 @@ import Testing
     ("today", F.local(F.berlin, 2026, 12, 16, 9, 0)),
     ("tomorrow", F.local(F.berlin, 2026, 12, 17, 9, 0)),
     ("tomorrow 9am", F.local(F.berlin, 2026, 12, 17, 9, 0)),
+    ("yesterday", F.local(F.berlin, 2026, 12, 15, 9, 0)),
+    ("yesterday 18:00", F.local(F.berlin, 2026, 12, 15, 18, 0)),
     ("today 18:00", F.local(F.berlin, 2026, 12, 16, 18, 0)),
     ("today 8:00", F.local(F.berlin, 2026, 12, 16, 8, 0)),
     ("18:00 tomorrow", F.local(F.berlin, 2026, 12, 17, 18, 0)),

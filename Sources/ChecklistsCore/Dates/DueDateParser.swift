@@ -9,7 +9,7 @@ import Foundation
 /// - `now`; `+30m`, `+2h` (that many minutes or hours from now, as elapsed time);
 ///   `+3d`, `+1w` (that many days or weeks later at the same wall-clock time, across clock
 ///   changes).
-/// - A date: `2026-12-24`, `today`, `tomorrow`, or a weekday, short or long (`fri`, `friday`,
+/// - A date: `2026-12-24`, `today`, `tomorrow`, `yesterday`, or a weekday, short or long (`fri`, `friday`,
 ///   also `tues`, `thur`, `thurs`). A weekday is always the next one strictly after today: typed
 ///   on a Friday, `fri` means a week from today (`today` is there for today).
 /// - A time: `18:00`, `9:30`, `9am`, `9:30pm` (`12am` is midnight, `12pm` noon).
@@ -189,6 +189,7 @@ public struct DueDateParser: Sendable {
     switch token {
     case "today": return today
     case "tomorrow": return today + 1
+    case "yesterday": return today - 1
     default: break
     }
     if let weekday = weekdays[token] {
