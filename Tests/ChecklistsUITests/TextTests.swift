@@ -64,12 +64,69 @@ import Testing
     #expect(grid[0, 1].text == "␛")
   }
 
+  /// The drawing fast path for one-scalar characters gives exactly what `units(of:)` gives, for
+  /// every scalar of Unicode.
+  @Test func thePlainWidthFastPathAgreesWithUnitsForEveryScalar() {
+    var plain = 0
+    var mismatches: [String] = []
+    for value in UInt32(0)...0x10_FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let character = Character(scalar)
+      guard let width = SafeText.plainWidth(of: character) else { continue }
+      plain += 1
+      let expected = [DisplayUnit(text: String(character), width: width, isSubstitute: false)]
+      if SafeText.units(of: character) != expected, mismatches.count < 10 {
+        mismatches.append(String(value, radix: 16))
+      }
+    }
+    #expect(mismatches.isEmpty, "U+\(mismatches)")
+    #expect(plain > 200_000)
+    #expect(SafeText.plainWidth(of: "\u{1B}") == nil)
+    #expect(SafeText.plainWidth(of: "\u{200D}") == nil)
+    #expect(SafeText.plainWidth(of: "\u{0301}") == nil)
+    #expect(SafeText.plainWidth(of: "e\u{0301}") == nil)
+    #expect(SafeText.plainWidth(of: "漢") == 2)
+  }
+
   @Test func emojiJoinersAreKept() {
     #expect(SafeText.sanitized("👨‍👩‍👧") == "👨‍👩‍👧")
   }
 }
 
 @Suite struct DrawingTests {
+  /// Drawing takes shortcuts for ASCII, Latin letters and one-scalar characters; whatever the
+  /// text, its cells are the safe units of its grapheme clusters, in order, substitutes in the
+  /// control role.
+  @Test func cellsAreTheSafeUnitsOfEveryClusterInOrder() {
+    let pieces = [
+      "a", "Z", " ", "é", "e", "\u{301}", "ö", "\r\n", "\r", "\n", "\u{1B}", "\u{7F}", "\u{85}",
+      "\u{AD}", "ÿ", "\u{2FF}", "\u{300}", "\u{363}", "漢", "字", "🥚", "👨‍👩‍👧", "🇩🇪", "\u{1F1E9}",
+      "\u{200D}", "\u{202E}", "각", "\u{1100}", "\u{1161}", "\u{FE0F}", "\u{2028}", "\u{600}", "q",
+    ]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<2_000 {
+      let text = (0...next(12)).map { _ in pieces[next(pieces.count)] }.joined()
+      var expected: [Cell] = []
+      for character in text {
+        for unit in SafeText.units(of: character) {
+          let style = CellStyle(color: unit.isSubstitute ? .control : .normal)
+          expected.append(Cell(text: unit.text, style: style))
+          if unit.width == 2 { expected.append(Cell(text: "", style: style)) }
+        }
+      }
+      var grid = CellGrid(width: 80, height: 1)
+      let used = grid.draw(text, row: 0, column: 0, width: 80, style: CellStyle(color: .normal))
+      #expect(used == expected.count)
+      let drawn = (0..<expected.count).map { grid[0, $0] }
+      #expect(drawn == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+      #expect((expected.count..<80).allSatisfy { grid[0, $0].text == " " })
+    }
+  }
+
   @Test func truncationEndsWithEllipsis() {
     var grid = CellGrid(width: 6, height: 1)
     grid.draw("Groceries", row: 0, column: 0, width: 6)

@@ -13,25 +13,38 @@ extension CellGrid {
     guard width > 0, row >= 0, row < height else { return 0 }
     var used = 0
     var overflow = false
-    // Printable ASCII not followed by a combining scalar is one cell each: no clustering needed.
-    let utf8 = text.utf8
-    var index = utf8.startIndex
-    while index != utf8.endIndex {
-      let byte = utf8[index]
-      guard byte >= 0x20 && byte < 0x7F else { break }
-      let next = utf8.index(after: index)
-      if next != utf8.endIndex && utf8[next] >= 0x80 { break }
+    // Below U+0300 no two scalars form one grapheme cluster except CR LF, and every printable
+    // one is one column: such a scalar followed by another below U+0300 is a cell of its own,
+    // with no clustering needed (ASCII and the Latin letters of most European text).
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    while index != scalars.endIndex {
+      let value = scalars[index].value
+      guard value < 0x300, !SafeText.isControl(value) else { break }
+      let next = scalars.index(after: index)
+      if next != scalars.endIndex && scalars[next].value >= 0x300 { break }
       if used + 1 > width {
         overflow = true
         break
       }
-      self[row, column + used] = Cell(text: Self.asciiText[Int(byte - 0x20)], style: style)
+      let cellText = value < 0x7F ? Self.asciiText[Int(value - 0x20)] : String(scalars[index])
+      self[row, column + used] = Cell(text: cellText, style: style)
       used += 1
       index = next
     }
     let rest = text[index...]
     if !overflow {
       outer: for character in rest {
+        if let unitWidth = SafeText.plainWidth(of: character) {
+          if used + unitWidth > width {
+            overflow = true
+            break
+          }
+          self[row, column + used] = Cell(text: String(character), style: style)
+          if unitWidth == 2 { self[row, column + used + 1] = Cell(text: "", style: style) }
+          used += unitWidth
+          continue
+        }
         for unit in SafeText.units(of: character) {
           if used + unit.width > width {
             overflow = true

@@ -60,9 +60,25 @@ public enum SafeText {
     return [DisplayUnit(text: text, width: width, isSubstitute: false)]
   }
 
+  /// The width (1 or 2) of a one-scalar character that is drawn as it is, or nil: for such a
+  /// character `units(of:)` is one unit of its own text and this width, and callers can skip
+  /// building that array (the common case for text that is not ASCII).
+  @inline(__always)
+  public static func plainWidth(of character: Character) -> Int? {
+    var scalars = character.unicodeScalars.makeIterator()
+    guard let only = scalars.next(), scalars.next() == nil else { return nil }
+    let value = only.value
+    if isControl(value) || isDropped(value, inEmoji: false) || value == 0x2028 || value == 0x2029 {
+      return nil
+    }
+    let width = DisplayWidth.of(only)
+    return width == 0 ? nil : width
+  }
+
   /// The columns a cluster takes once made safe.
   public static func width(of character: Character) -> Int {
     if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
+    if let width = plainWidth(of: character) { return width }
     var total = 0
     for unit in units(of: character) { total += unit.width }
     return total
