@@ -24,6 +24,7 @@ enum FullScreenLaunch {
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty)
     let state = load.state
     let notice = SaveNotice()
+    let written = WrittenState(load.storedState)
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in save(model, to: store, notice: notice) },
       rescue: { model in try? store.writeRescueCopy(model) },
@@ -33,7 +34,9 @@ enum FullScreenLaunch {
         next.sortByDue = app.sortByDue.sorted()
         next.nextItemID = app.dataModel.nextItemID
         next.firstTime = false
-        try? store.saveState(next)
+        // Unchanged state is not written again (two fsyncs saved on most quits and suspends).
+        guard next != written.state, (try? store.saveState(next)) != nil else { return }
+        written.state = next
       }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
@@ -100,6 +103,14 @@ enum FullScreenLaunch {
   private static func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
+}
+
+/// The state as the state file holds it (nil when unknown), so that an unchanged one is not
+/// written again.
+private final class WrittenState {
+  var state: ChecklistsState?
+
+  init(_ state: ChecklistsState?) { self.state = state }
 }
 
 /// The last save's message worth repeating on standard error after the screen is gone.

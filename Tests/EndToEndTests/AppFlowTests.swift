@@ -40,6 +40,32 @@ extension EndToEndProcesses {
       #expect(try shell.itemTexts(of: "List") == ["Milk"])
     }
 
+    /// The state file is written when what it holds changes (here the open list), not again
+    /// on every quit: an unchanged one keeps its inode (a write replaces the file by rename).
+    @Test func unchangedStateIsNotWrittenAgain() throws {
+      let shell = try AppFlowShell()
+      defer { shell.close() }
+      let folder = shell.session.stateHome.appendingPathComponent("checklists")
+      func stateInode() throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let name = try #require(names.first { $0.hasSuffix(".json") })
+        let attributes = try FileManager.default.attributesOfItem(
+          atPath: folder.appendingPathComponent(name).path)
+        return try #require((attributes[.systemFileNumber] as? NSNumber)?.intValue)
+      }
+      try shell.launch(waitingFor: "List — no items")
+      #expect(try shell.quit() == "0")
+      let first = try stateInode()
+      try shell.launch(waitingFor: "List — no items")
+      #expect(try shell.quit() == "0")
+      #expect(try stateInode() == first, "rewritten although nothing in it changed")
+      try shell.launch(waitingFor: "List — no items")
+      try shell.session.sendKeys("Escape")
+      try shell.session.waitFor(text: "Checklists")
+      #expect(try shell.quit() == "0")
+      #expect(try stateInode() != first, "the open list changed but the state was not written")
+    }
+
     @Test func emptyTextIsRefusedAndEscapeCancels() throws {
       let shell = try AppFlowShell()
       defer { shell.close() }

@@ -14,6 +14,9 @@ public struct LoadResult: Sendable {
   public var warnings: [String]
   /// Whether there was no data file: the app opens the new list named "List".
   public var isFirstRun: Bool
+  /// The state exactly as the state file held it; nil when there was none to use, so that
+  /// the state must be written even if `state` does not change.
+  public var storedState: ChecklistsState?
 }
 
 /// How a save ended.
@@ -111,7 +114,8 @@ public final class ChecklistsStore {
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
-    let (state, stateWarning) = StateFile(location: location, fileSystem: fileSystem).load()
+    let (state, stateWarning, stateStored) = StateFile(location: location, fileSystem: fileSystem)
+      .load()
     if let stateWarning { warnings.append(stateWarning) }
     var loadedState = state
     let model: DataModel
@@ -132,7 +136,9 @@ public final class ChecklistsStore {
     loadedState.nextItemID = model.nextItemID
     return (
       store,
-      LoadResult(model: model, state: loadedState, warnings: warnings, isFirstRun: isFirstRun)
+      LoadResult(
+        model: model, state: loadedState, warnings: warnings, isFirstRun: isFirstRun,
+        storedState: stateStored ? state : nil)
     )
   }
 
