@@ -53,6 +53,27 @@ import Testing
     #expect(try ChecklistsFileCoding.decode(data).lists == lists)
   }
 
+  /// Slices cover every item once, in order, whatever the lists and the number of slices.
+  @Test func slicesCoverEveryItemOnceInOrder() {
+    let layouts: [[Int]] = [
+      [], [0], [0, 0, 0], [1], [3], [5, 0, 0, 2], [0, 7, 0], [100], [1, 1, 1, 1, 1, 1, 1],
+      [0, 25_000, 0, 0, 1, 4_001, 0],
+    ]
+    for counts in layouts {
+      for sliceCount in 1...8 {
+        let slices = ItemSlices(itemCounts: counts, count: sliceCount)
+        let covered = (0..<sliceCount).flatMap { slice in
+          slices.pieces(of: slice).flatMap { piece in piece.items.map { (piece.list, $0) } }
+        }
+        let expected = counts.enumerated().flatMap { list, count in (0..<count).map { (list, $0) } }
+        #expect(covered.map(\.0) == expected.map(\.0), "\(counts) in \(sliceCount)")
+        #expect(covered.map(\.1) == expected.map(\.1), "\(counts) in \(sliceCount)")
+        let sizes = (0..<sliceCount).map { slices.pieces(of: $0).reduce(0) { $0 + $1.items.count } }
+        #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(counts) in \(sliceCount)")
+      }
+    }
+  }
+
   @Test func aBigModelEncodesOnSeveralThreadsToTheSameBytes() throws {
     let lists = Self.bigLists()
     let inOrder = ChecklistsFileEncoder.binary(lists, concurrent: false)

@@ -94,16 +94,11 @@ enum ChecklistsFileEncoder {
         ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
       return ref
     }
+    // An item with unknown keys: its own key list, in `PlistKeyOrder`.
     let names = keys(known: itemKeys, unknown: item.unknownFields)
-    var keyRefs: [Int] = []
+    let keyRefs = names.map { writer.string($0) }
     var valueRefs: [Int] = []
     valueRefs.reserveCapacity(names.count)
-    if item.unknownFields.isEmpty {
-      keyRefs = knownKeyRefs
-    } else {
-      keyRefs.reserveCapacity(names.count)
-      for key in names { keyRefs.append(writer.string(key)) }
-    }
     for key in names {
       switch key {
       case "checked": valueRefs.append(writer.bool(item.checked))

@@ -1,11 +1,9 @@
-import Dispatch
 import Foundation
 
 /// Reads a big file's items on all cores.
 ///
 /// The lists are read in order on this thread; the items, nearly all of the work, are split
-/// into as many contiguous slices as there are cores (at most eight), each read by its own copy
-/// of the source. Items not in the usual five-key form are read afterwards on this thread.
+/// into `ItemSlices`, one per core, each read by its own copy of the source. Items not in the usual five-key form are read afterwards on this thread.
 ///
 /// Any error sends the file back to reading in order, so that the message is the one reading in
 /// order gives. Which values count against the source's expansion budget does not change either:
@@ -21,8 +19,7 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
   /// when anything in the file is wrong. A file of fewer than `minimumItems` items has its
   /// items read in order here, without threads, so that its lists are not read twice.
   func lists() -> [Checklist]? {
-    let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-    guard threads > 1, let main = decoder.source.independentCopy() else { return nil }
+    guard ItemSlices.threads > 1, let main = decoder.source.independentCopy() else { return nil }
     let reader = ChecklistsSchemaDecoder(source: main)
     guard let listNodes = try? reader.topLevelLists() else { return nil }
     var parts: [ChecklistsSchemaDecoder<Source>.ListParts] = []
@@ -34,47 +31,39 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
       guard (try? reader.checkItemTotal(total)) != nil else { return nil }
       parts.append(list)
     }
+    let itemNodes = parts.map(\.itemNodes)
+    guard let slices = ItemSlices(itemCounts: itemNodes.map(\.count)) else { return nil }
     guard total >= Self.minimumItems else { return Self.inOrder(parts, reader: reader) }
 
     var copies: [Source] = []
-    for _ in 0..<threads {
+    for _ in 0..<slices.count {
       guard let copy = decoder.source.independentCopy() else { return nil }
       copies.append(copy)
     }
-    let outputs = UnsafeMutableBufferPointer<SliceOutput?>.allocate(capacity: threads)
-    outputs.initialize(repeating: nil)
-    defer {
-      _ = outputs.deinitialize()
-      outputs.deallocate()
-    }
-    let work = SharedWork(
-      itemNodes: parts.map(\.itemNodes), copies: copies, total: total, outputs: outputs)
-    DispatchQueue.concurrentPerform(iterations: threads) { slice in
-      work.run(slice: slice, of: threads)
+    let outputs = slices.map { slice in
+      Self.read(slices.pieces(of: slice), of: itemNodes, with: copies[slice])
     }
 
     // Put each list's pieces together; a list split between slices is joined.
     var itemsByList = [[ChecklistItem]](repeating: [], count: parts.count)
-    var unusual: [(list: Int, item: Int)] = []
-    for slice in 0..<threads {
-      guard let output = outputs[slice].take() else { continue }
-      for (offset, items) in output.pieces.enumerated() {
-        let list = output.firstList + offset
+    for output in outputs {
+      for (list, items) in output.pieces {
         if itemsByList[list].isEmpty {
           itemsByList[list] = items
         } else {
           itemsByList[list].append(contentsOf: items)
         }
       }
-      unusual.append(contentsOf: output.unusual)
     }
-    for (list, item) in unusual {
-      var path = parts[list].path
-      path.item = item + 1
-      guard let decoded = try? reader.item(parts[list].itemNodes[item], at: path) else {
-        return nil
+    for output in outputs {
+      for (list, item) in output.unusual {
+        var path = parts[list].path
+        path.item = item + 1
+        guard let decoded = try? reader.item(parts[list].itemNodes[item], at: path) else {
+          return nil
+        }
+        itemsByList[list][item] = decoded
       }
-      itemsByList[list][item] = decoded
     }
     var lists: [Checklist] = []
     lists.reserveCapacity(parts.count)
@@ -99,59 +88,34 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
     return lists
   }
 
-  /// What one slice read: the items of the lists it touches, in order.
+  /// What one slice read: its part of each list it touches, in order.
   struct SliceOutput {
-    /// The index of the first list the slice touches.
-    var firstList: Int
-    /// The slice's part of each list it touches, from `firstList` on.
-    var pieces: [[ChecklistItem]]
+    /// (list index, the items of the slice's piece of it).
+    var pieces: [(list: Int, items: [ChecklistItem])] = []
     /// Items (list, index in the list) not in the usual form, left as placeholders.
-    var unusual: [(list: Int, item: Int)]
+    var unusual: [(list: Int, item: Int)] = []
   }
 
-  /// What the threads share: each reads its own slice with its own source copy and writes only
-  /// its own output slot.
-  struct SharedWork: @unchecked Sendable {
-    let itemNodes: [[Source.Node]]
-    let copies: [Source]
-    let total: Int
-    let outputs: UnsafeMutableBufferPointer<SliceOutput?>
-
-    /// Reads slice `slice` of `count` equal slices of all items.
-    func run(slice: Int, of count: Int) {
-      let start = total * slice / count
-      let end = total * (slice + 1) / count
-      guard start < end else { return }
-      let source = copies[slice]
-      // Find the list holding item `start` of the whole file.
-      var list = 0
-      var listStart = 0
-      while listStart + itemNodes[list].count <= start {
-        listStart += itemNodes[list].count
-        list += 1
-      }
-      var output = SliceOutput(firstList: list, pieces: [], unusual: [])
-      var position = start
-      while position < end {
-        let nodes = itemNodes[list]
-        let from = position - listStart
-        let to = min(nodes.count, end - listStart)
-        var items: [ChecklistItem] = []
-        items.reserveCapacity(to - from)
-        for index in from..<to {
-          if let item = source.decodedItem(nodes[index]) {
-            items.append(item)
-          } else {
-            items.append(ChecklistItem(text: "", itemID: 0))
-            output.unusual.append((list: list, item: index))
-          }
+  /// The items at `pieces` of the lists' `itemNodes`, read with `source` (one slice's work,
+  /// with the slice's own copy of the source).
+  private static func read(
+    _ pieces: [ItemSlices.Piece], of itemNodes: [[Source.Node]], with source: Source
+  ) -> SliceOutput {
+    var output = SliceOutput()
+    for piece in pieces {
+      let nodes = itemNodes[piece.list]
+      var items: [ChecklistItem] = []
+      items.reserveCapacity(piece.items.count)
+      for index in piece.items {
+        if let item = source.decodedItem(nodes[index]) {
+          items.append(item)
+        } else {
+          items.append(ChecklistItem(text: "", itemID: 0))
+          output.unusual.append((list: piece.list, item: index))
         }
-        output.pieces.append(items)
-        position = listStart + to
-        listStart += nodes.count
-        list += 1
       }
-      outputs[slice] = output
+      output.pieces.append((list: piece.list, items: items))
     }
+    return output
   }
 }

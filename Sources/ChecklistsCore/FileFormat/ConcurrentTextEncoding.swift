@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The item texts of a big model, encoded as binary-plist strings on every core before the
@@ -24,23 +23,10 @@ final class ConcurrentTextEncoding {
   /// The texts of every item of `lists`, in order; nil when there are fewer than
   /// `minimumItems` items or one core.
   init?(_ lists: [Checklist], itemCount: Int) {
-    let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-    guard threads > 1, itemCount >= Self.minimumItems else { return nil }
-    let outputs = UnsafeMutableBufferPointer<Slice?>.allocate(capacity: threads)
-    outputs.initialize(repeating: nil)
-    defer {
-      _ = outputs.deinitialize()
-      outputs.deallocate()
-    }
-    let work = SharedWork(lists: lists, total: itemCount, outputs: outputs)
-    DispatchQueue.concurrentPerform(iterations: threads) { slice in
-      work.run(slice: slice, of: threads)
-    }
-    slices = []
-    for index in 0..<threads {
-      guard let output = outputs[index].take() else { return nil }
-      slices.append(output)
-    }
+    guard itemCount >= Self.minimumItems,
+      let slices = ItemSlices(itemCounts: lists.map(\.items.count))
+    else { return nil }
+    self.slices = slices.map { slice in Self.encode(slices.pieces(of: slice), of: lists) }
   }
 
   /// The next item's encoded text, in model order; valid until the next call.
@@ -57,37 +43,18 @@ final class ConcurrentTextEncoding {
     return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
   }
 
-  /// What the threads share: each encodes its own contiguous slice of the items into its own
-  /// output slot.
-  private struct SharedWork: @unchecked Sendable {
-    let lists: [Checklist]
-    let total: Int
-    let outputs: UnsafeMutableBufferPointer<Slice?>
-
-    func run(slice: Int, of count: Int) {
-      let start = total * slice / count
-      let end = total * (slice + 1) / count
-      var output = Slice(bytes: OutputBuffer(capacity: (end - start) * 64), ends: [])
-      output.ends.reserveCapacity(end - start)
-      var list = 0
-      var listStart = 0
-      while list < lists.count, listStart + lists[list].items.count <= start {
-        listStart += lists[list].items.count
-        list += 1
+  /// The texts of the items of `pieces` of `lists`, encoded back to back (one slice's work).
+  private static func encode(_ pieces: [ItemSlices.Piece], of lists: [Checklist]) -> Slice {
+    let count = pieces.reduce(0) { $0 + $1.items.count }
+    var output = Slice(bytes: OutputBuffer(capacity: count * 64), ends: [])
+    output.ends.reserveCapacity(count)
+    for piece in pieces {
+      let items = lists[piece.list].items
+      for index in piece.items {
+        BinaryPlistWriter.encodeString(items[index].text, to: output.bytes)
+        output.ends.append(output.bytes.count)
       }
-      var position = start
-      while position < end, list < lists.count {
-        let items = lists[list].items
-        let to = min(items.count, end - listStart)
-        for index in (position - listStart)..<to {
-          BinaryPlistWriter.encodeString(items[index].text, to: output.bytes)
-          output.ends.append(output.bytes.count)
-        }
-        position = listStart + to
-        listStart += items.count
-        list += 1
-      }
-      outputs[slice] = output
     }
+    return output
   }
 }

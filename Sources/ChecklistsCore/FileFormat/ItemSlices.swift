@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+
+/// The items of several lists cut into contiguous, nearly equal slices, one per thread: how the
+/// codec spreads the items of a big file over the cores.
+struct ItemSlices: @unchecked Sendable {
+  /// One list's part of a slice: the list's index and the range of its items.
+  struct Piece {
+    var list: Int
+    var items: Range<Int>
+  }
+
+  /// The number of slices: one per core, at most eight.
+  let count: Int
+  /// The lists' item counts.
+  private let itemCounts: [Int]
+  private let total: Int
+
+  /// The cores used: all of them, at most eight.
+  static var threads: Int { min(ProcessInfo.processInfo.activeProcessorCount, 8) }
+
+  /// Slices of the items of lists with `itemCounts`; nil when there is one core.
+  init?(itemCounts: [Int]) {
+    guard Self.threads > 1 else { return nil }
+    self.init(itemCounts: itemCounts, count: Self.threads)
+  }
+
+  /// `count` slices of the items of lists with `itemCounts`, whatever the cores.
+  init(itemCounts: [Int], count: Int) {
+    self.count = count
+    self.itemCounts = itemCounts
+    total = itemCounts.reduce(0, +)
+  }
+
+  /// The pieces of slice `slice`, in list order; lists with none of its items are left out.
+  func pieces(of slice: Int) -> [Piece] {
+    let start = total * slice / count
+    let end = total * (slice + 1) / count
+    var pieces: [Piece] = []
+    var listStart = 0
+    for (list, itemCount) in itemCounts.enumerated() {
+      let listEnd = listStart + itemCount
+      let from = max(start, listStart)
+      let to = min(end, listEnd)
+      if from < to {
+        pieces.append(Piece(list: list, items: (from - listStart)..<(to - listStart)))
+      }
+      if listEnd >= end { break }
+      listStart = listEnd
+    }
+    return pieces
+  }
+
+  /// `work(slice)` for every slice, each on its own thread; the results in slice order.
+  ///
+  /// `work` may only read what it shares with the other slices.
+  func map<Result>(_ work: (Int) -> Result) -> [Result] {
+    let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
+    results.initialize(repeating: nil)
+    defer {
+      _ = results.deinitialize()
+      results.deallocate()
+    }
+    withoutActuallyEscaping(work) { work in
+      let shared = SharedSlots(work: work, results: results)
+      DispatchQueue.concurrentPerform(iterations: count) { slice in shared.run(slice) }
+    }
+    return results.compactMap { $0 }
+  }
+
+  /// What the threads share: the work, and one result slot per slice, each written by its own
+  /// thread only.
+  private struct SharedSlots<Result>: @unchecked Sendable {
+    let work: (Int) -> Result
+    let results: UnsafeMutableBufferPointer<Result?>
+
+    func run(_ slice: Int) { results[slice] = work(slice) }
+  }
+}
