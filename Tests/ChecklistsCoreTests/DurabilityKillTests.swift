@@ -3,68 +3,6 @@ import Testing
 
 @testable import ChecklistsCore
 
-/// A child process whose stdout lines are collected as they arrive.
-final class LineReadingChild {
-  let process = Process()
-  private let output = Pipe()
-  private let errors = Pipe()
-  private var pending = ""
-  private(set) var lines: [String] = []
-
-  init(_ executable: String, _ arguments: [String]) throws {
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-  }
-
-  var pid: Int32 { process.processIdentifier }
-
-  /// Reads lines until one starts with `prefix` (returned) or `seconds` pass or stdout ends.
-  func waitForLine(startingWith prefix: String, deadline seconds: Double) -> String? {
-    if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-      guard readAvailable(timeoutMilliseconds: 100) else { return nil }
-      if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-    }
-    return nil
-  }
-
-  /// Reads what is there within the timeout; false once stdout has ended.
-  @discardableResult
-  private func readAvailable(timeoutMilliseconds: Int32) -> Bool {
-    let fd = output.fileHandleForReading.fileDescriptor
-    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return true }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = read(fd, &buffer, buffer.count)
-    if count <= 0 { return false }
-    pending += String(decoding: buffer[0..<count], as: UTF8.self)
-    while let newline = pending.firstIndex(of: "\n") {
-      lines.append(String(pending[..<newline]))
-      pending = String(pending[pending.index(after: newline)...])
-    }
-    return true
-  }
-
-  /// Kills the child, waits for it and reads the rest of its output.
-  func kill(_ signal: Int32 = SIGKILL) {
-    _ = Foundation.kill(pid, signal)
-    process.waitUntilExit()
-    while readAvailable(timeoutMilliseconds: 0) {
-      let fd = output.fileHandleForReading.fileDescriptor
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if poll(&poller, 1, 0) <= 0 { break }
-    }
-  }
-
-  func errorOutput() -> String {
-    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  }
-}
-
 /// Runs a built executable to its end; its status and stdout.
 func runToEnd(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
   let process = Process()
@@ -112,7 +50,7 @@ extension CoreProcesses {
       var random = SeededGenerator(seed: 2_026_112_918)
       var killedAfterAWholeSave = 0
       for round in 1...Self.rounds {
-        let child = try LineReadingChild(
+        let child = try ChildProcess(
           Self.bench, ["announced-save-loop", location.dataFile, "1000"])
         guard let ready = child.waitForLine(startingWith: "ready", deadline: 60) else {
           child.kill()
