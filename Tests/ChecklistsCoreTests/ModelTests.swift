@@ -97,7 +97,7 @@ import Testing
     let missingList = model.apply(
       .deleteItem(listID: 999, index: 0, item: ChecklistItem(text: "", itemID: 0)))
     #expect(!missingList)
-    let emptyList = model.apply(.moveItem(listID: model.lists[0].id, from: 0, to: 1))
+    let emptyList = model.apply(.moveItem(listID: model.lists[0].id, itemID: 0, from: 0, to: 1))
     #expect(!emptyList)
     #expect(model.deleteItem(listID: model.lists[0].id, at: 0) == nil)
     #expect(model.editList(id: model.lists[0].id, name: "birthdays", iconName: "Birthdays") == nil)

@@ -65,6 +65,18 @@ public struct Checklist: Sendable {
     uncheckedCount += (item.checked ? 0 : 1) - (old.checked ? 0 : 1)
   }
 
+  /// Replaces all items at once (a merge's result).
+  public mutating func setItems(_ newItems: [ChecklistItem]) {
+    items = newItems
+    uncheckedCount = newItems.reduce(0) { $0 + ($1.checked ? 0 : 1) }
+  }
+
+  /// The index of the item with `itemID`, looking at `hint` first.
+  public func index(ofItemID itemID: Int, near hint: Int) -> Int? {
+    if items.indices.contains(hint) && items[hint].itemID == itemID { return hint }
+    return items.firstIndex { $0.itemID == itemID }
+  }
+
   /// Moves the item at `from` so that it ends up at index `to`.
   public mutating func moveItem(from: Int, to: Int) {
     guard from != to else { return }

@@ -30,6 +30,23 @@ public struct DataModel: Equatable, Sendable {
     self.lists.sort { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
   }
 
+  /// A model of lists that already carry their ids (a merge's result); sorted like the others.
+  init(listsKeepingIDs lists: [Checklist], nextItemID: Int, nextListID: Checklist.ID) {
+    var maxItemID = -1
+    var maxListID = 0
+    for list in lists {
+      maxListID = max(maxListID, list.id)
+      for item in list.items where item.itemID > maxItemID { maxItemID = item.itemID }
+    }
+    self.nextListID = max(nextListID, maxListID + 1)
+    self.nextItemID = max(nextItemID, maxItemID == Int.max ? maxItemID : maxItemID + 1)
+    self.lists = lists
+    self.lists.sort { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+  }
+
+  /// The run-time id the next new list gets.
+  var nextListIDValue: Checklist.ID { nextListID }
+
   /// Models are equal when their lists' contents are.
   public static func == (lhs: DataModel, rhs: DataModel) -> Bool {
     lhs.lists == rhs.lists
@@ -124,7 +141,7 @@ public struct DataModel: Equatable, Sendable {
     guard let list = list(withID: listID), from != to, list.items.indices.contains(from),
       list.items.indices.contains(to)
     else { return nil }
-    return .moveItem(listID: listID, from: from, to: to)
+    return .moveItem(listID: listID, itemID: list.items[from].itemID, from: from, to: to)
   }
 
   // MARK: - Applying changes
@@ -150,24 +167,26 @@ public struct DataModel: Equatable, Sendable {
       list.iconName = new.iconName
       lists.insert(list, at: sortedPosition(for: list.name))
     case .insertItem(let listID, let position, let item):
-      guard let index = index(ofList: listID), position >= 0,
-        position <= lists[index].items.count
-      else { return false }
-      lists[index].insertItem(item, at: position)
+      guard let index = index(ofList: listID), position >= 0 else { return false }
+      lists[index].insertItem(item, at: min(position, lists[index].items.count))
       if item.itemID >= nextItemID && item.itemID < Int.max { nextItemID = item.itemID + 1 }
-    case .deleteItem(let listID, let position, _):
-      guard let index = index(ofList: listID), lists[index].items.indices.contains(position)
+    case .deleteItem(let listID, let position, let item):
+      // The item is found by its id when changes made elsewhere moved it.
+      guard let index = index(ofList: listID),
+        let at = lists[index].index(ofItemID: item.itemID, near: position)
       else { return false }
-      lists[index].removeItem(at: position)
-    case .replaceItem(let listID, let position, _, let new):
-      guard let index = index(ofList: listID), lists[index].items.indices.contains(position)
+      lists[index].removeItem(at: at)
+    case .replaceItem(let listID, let position, let old, let new):
+      guard let index = index(ofList: listID),
+        let at = lists[index].index(ofItemID: old.itemID, near: position)
       else { return false }
-      lists[index].replaceItem(at: position, with: new)
-    case .moveItem(let listID, let from, let to):
-      guard let index = index(ofList: listID), lists[index].items.indices.contains(from),
+      lists[index].replaceItem(at: at, with: new)
+    case .moveItem(let listID, let itemID, let from, let to):
+      guard let index = index(ofList: listID),
+        let at = lists[index].index(ofItemID: itemID, near: from),
         lists[index].items.indices.contains(to)
       else { return false }
-      lists[index].moveItem(from: from, to: to)
+      lists[index].moveItem(from: at, to: to)
     }
     return true
   }

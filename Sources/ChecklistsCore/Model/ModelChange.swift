@@ -17,8 +17,8 @@ public enum ModelChange: Equatable, Sendable {
   case deleteItem(listID: Checklist.ID, index: Int, item: ChecklistItem)
   /// Replaces the item at an index (edit, toggle).
   case replaceItem(listID: Checklist.ID, index: Int, old: ChecklistItem, new: ChecklistItem)
-  /// Moves an item within a list.
-  case moveItem(listID: Checklist.ID, from: Int, to: Int)
+  /// Moves an item (found by `itemID` when changes made elsewhere shifted it) within a list.
+  case moveItem(listID: Checklist.ID, itemID: Int, from: Int, to: Int)
 
   /// A list's name and icon: what the list detail screen edits.
   public struct ListInfo: Equatable, Sendable {
@@ -46,8 +46,8 @@ public enum ModelChange: Equatable, Sendable {
       return .insertItem(listID: listID, index: index, item: item)
     case .replaceItem(let listID, let index, let old, let new):
       return .replaceItem(listID: listID, index: index, old: new, new: old)
-    case .moveItem(let listID, let from, let to):
-      return .moveItem(listID: listID, from: to, to: from)
+    case .moveItem(let listID, let itemID, let from, let to):
+      return .moveItem(listID: listID, itemID: itemID, from: to, to: from)
     }
   }
 
@@ -57,7 +57,7 @@ public enum ModelChange: Equatable, Sendable {
     case .insertList(let list), .deleteList(let list): return list.id
     case .editList(let id, _, _): return id
     case .insertItem(let listID, _, _), .deleteItem(let listID, _, _),
-      .replaceItem(let listID, _, _, _), .moveItem(let listID, _, _):
+      .replaceItem(let listID, _, _, _), .moveItem(let listID, _, _, _):
       return listID
     }
   }

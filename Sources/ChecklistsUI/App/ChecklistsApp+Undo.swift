@@ -98,7 +98,7 @@ extension ChecklistsApp {
     case .editList(let id, _, _):
       showAllLists(selecting: id)
     case .insertItem(let listID, let index, _), .deleteItem(let listID, let index, _),
-      .replaceItem(let listID, let index, _, _), .moveItem(let listID, _, let index):
+      .replaceItem(let listID, let index, _, _), .moveItem(let listID, _, _, let index):
       guard let list = dataModel.list(withID: listID) else { return }
       if open?.listID != listID { openList(id: listID) }
       selectItem(min(index, max(list.items.count - 1, 0)))
@@ -139,7 +139,7 @@ extension ChecklistsApp {
         return "\(new.checked ? "check" : "uncheck") \(quoted(new.text))"
       }
       return "edit \(quoted(new.text))"
-    case .moveItem(let listID, let from, let to):
+    case .moveItem(let listID, _, let from, let to):
       let text = dataModel.list(withID: listID).flatMap { list -> String? in
         let index = list.items.indices.contains(to) ? to : from
         return list.items.indices.contains(index) ? list.items[index].text : nil

@@ -1,0 +1,143 @@
+import Foundation
+
+/// What a three-way merge did that the user should know about.
+public struct MergeReport: Equatable, Sendable {
+  /// How many lists and items the other side's changes touched in the result.
+  public var changesFromElsewhere: Int = 0
+  /// Fields both sides changed to different values: ours was kept, theirs is recorded here.
+  public var conflicts: [MergeConflict] = []
+  /// Items changed on one side and deleted on the other: they stayed.
+  public var keptItems: [KeptItem] = []
+  /// Lists deleted on one side and changed on the other: they stayed.
+  public var keptLists: [String] = []
+  /// Items added on both sides under the same `itemID`: ours got a new one.
+  public var renumbered: [Renumbering] = []
+
+  /// Creates an empty report.
+  public init() {}
+
+  /// Whether the merge took nothing from elsewhere and had nothing to report.
+  public var isEmpty: Bool {
+    changesFromElsewhere == 0 && conflicts.isEmpty && keptItems.isEmpty && keptLists.isEmpty
+      && renumbered.isEmpty
+  }
+
+  /// Whether anything here belongs in the conflict log.
+  public var hasLogEntries: Bool {
+    !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty || !renumbered.isEmpty
+  }
+
+  /// One sentence for the status line or the CLI, e.g. "3 changes made elsewhere merged; 1
+  /// conflict kept your version (see Checklists.plist.conflicts.log)"; nil when there is nothing
+  /// to say.
+  public func summary(logName: String?) -> String? {
+    var parts: [String] = []
+    if changesFromElsewhere > 0 {
+      parts.append(
+        "\(changesFromElsewhere) \(changesFromElsewhere == 1 ? "change" : "changes") made "
+          + "elsewhere merged")
+    }
+    if !conflicts.isEmpty {
+      let count = conflicts.count
+      parts.append(
+        "\(count) \(count == 1 ? "conflict" : "conflicts"): kept your "
+          + "\(count == 1 ? "change" : "changes")")
+    }
+    let kept = keptItems.count + keptLists.count
+    if kept > 0 {
+      parts.append(
+        "kept \(kept) \(kept == 1 ? "thing" : "things") deleted on one side and changed on the "
+          + "other")
+    }
+    if !renumbered.isEmpty {
+      parts.append(
+        "\(renumbered.count) new \(renumbered.count == 1 ? "item" : "items") renumbered")
+    }
+    guard !parts.isEmpty else { return nil }
+    var sentence = parts.joined(separator: "; ")
+    if hasLogEntries, let logName { sentence += " (details in \(logName))" }
+    return sentence
+  }
+
+  /// The lines this report adds to the conflict log, each stamped with `stamp`.
+  public func logLines(stamp: String, file: String) -> [String] {
+    var lines: [String] = []
+    for conflict in conflicts {
+      lines.append(
+        "\(stamp) \(file): \(conflict.place), \(conflict.field): kept \(conflict.kept); "
+          + "the other change was \(conflict.other)")
+    }
+    for item in keptItems {
+      lines.append(
+        "\(stamp) \(file): list \(Self.quote(item.list)), item \(Self.quote(item.text)): "
+          + "kept: \(item.reason)")
+    }
+    for list in keptLists {
+      lines.append(
+        "\(stamp) \(file): list \(Self.quote(list)): kept: deleted on one side, changed on the "
+          + "other")
+    }
+    for renumbering in renumbered {
+      lines.append(
+        "\(stamp) \(file): list \(Self.quote(renumbering.list)), item "
+          + "\(Self.quote(renumbering.text)): added here and elsewhere as itemID "
+          + "\(renumbering.oldID); ours is now itemID \(renumbering.newID)")
+    }
+    return lines
+  }
+
+  /// Text in double quotes with line breaks and quotes escaped, for one-line log entries.
+  static func quote(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          out += String(format: "\\u{%X}", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// One field that both sides changed to different values.
+public struct MergeConflict: Equatable, Sendable {
+  /// Where, e.g. `list "Groceries", item "Milk"` or `list "Groceries"`.
+  public var place: String
+  /// The field, e.g. `text`, `checked`, `due date`, `name`.
+  public var field: String
+  /// The value kept (ours), as words.
+  public var kept: String
+  /// The value not kept (theirs), as words.
+  public var other: String
+}
+
+/// An item deleted on one side and changed on the other, which stayed.
+public struct KeptItem: Equatable, Sendable {
+  /// The list it is in.
+  public var list: String
+  /// Its text.
+  public var text: String
+  /// Why it stayed, e.g. "deleted elsewhere, changed here".
+  public var reason: String
+}
+
+/// A new item of ours that took an `itemID` the other side also gave a new item.
+public struct Renumbering: Equatable, Sendable {
+  /// The list it is in.
+  public var list: String
+  /// Its text.
+  public var text: String
+  /// The id both sides used.
+  public var oldID: Int
+  /// Ours' new id.
+  public var newID: Int
+}
