@@ -163,55 +163,37 @@ struct CommandContext {
   /// The process's environment (`PATH` to find helpers such as `notify-send`).
   var environment: [String: String]
 
-  /// Opens the store with the lock, printing load warnings.
+  /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
+  /// it reads, merges and writes, so commands work while the app has the file open.
   func open() throws(CLIError) -> (ChecklistsStore, LoadResult) {
-    let (store, load) = try storeCall { try ChecklistsStore.open(location: location, lock: true) }
+    let (store, load) = try storeCall { try ChecklistsStore.open(location: location) }
     for warning in load.warnings { output.error("warning: \(warning)") }
     return (store, load)
   }
 
-  /// Opens the store to read only: with the lock when it is free, else (the full-screen app has
-  /// the file open) without it — saves replace the file atomically, so a read sees a whole
-  /// version, the one last saved. `appIsOpen` says which.
-  func openForReading() throws(CLIError) -> (
-    store: ChecklistsStore, load: LoadResult, appIsOpen: Bool
-  ) {
-    var appIsOpen = false
-    let opened: (store: ChecklistsStore, load: LoadResult)
-    do throws(StoreError) {
-      do throws(StoreError) {
-        opened = try ChecklistsStore.open(location: location, lock: true)
-      } catch {
-        guard case .locked = error.kind else { throw error }
-        appIsOpen = true
-        opened = try ChecklistsStore.open(location: location, lock: false)
-      }
-    } catch {
-      throw .failure(error.message)
-    }
-    for warning in opened.load.warnings { output.error("warning: \(warning)") }
-    return (opened.store, opened.load, appIsOpen)
-  }
-
-  /// Opens the store for a command that only shows the lists (`lists`, `show`, `export`); while
-  /// the full-screen app has the file open, says on stderr that this is the last saved version.
+  /// Opens the store for a command that only shows the lists (`lists`, `show`, `export`): no
+  /// lock and no lock file; saves replace the file atomically, so a read sees a whole version.
   func openToShow() throws(CLIError) -> (ChecklistsStore, LoadResult) {
-    let (store, load, appIsOpen) = try openForReading()
-    if appIsOpen {
-      output.error("the file is open in the full-screen app; showing it as last saved")
-    }
-    return (store, load)
+    try open()
   }
 
-  /// Saves the model and the state once; returns 1 when the change went to a conflict copy.
+  /// Saves the model and the state once, merged with changes made elsewhere meanwhile; says on
+  /// stderr what the merge did; returns 1 when the change went to a conflict copy.
   func save(_ model: DataModel, store: ChecklistsStore, state: ChecklistsState) throws(CLIError)
     -> Int32
   {
     let result = try storeCall { try store.save(model) }
-    if let message = result.message { output.error(message) }
-    if case .conflictCopy = result.outcome { return 1 }
+    switch result.outcome {
+    case .saved, .unchanged:
+      if let note = result.formatNote { output.error(note) }
+    case .merged, .recreated:
+      output.error(result.statusLine)
+    case .conflictCopy:
+      output.error(result.exitNotice ?? result.statusLine)
+      return 1
+    }
     var state = state
-    state.nextItemID = model.nextItemID
+    state.nextItemID = (result.merged?.model ?? model).nextItemID
     do {
       try store.saveState(state)
     } catch {

@@ -23,7 +23,7 @@ enum DueCommand {
       }
       window = parsed
     }
-    let (store, load, appIsOpen) = try context.openForReading()
+    let (store, load) = try context.openToShow()
     let found = DueItems.query(load.model, now: context.now, within: window)
     if arguments.flags.contains("--json") {
       context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
@@ -37,8 +37,9 @@ enum DueCommand {
           "\(output.shown(due.listName))  \(output.shown(due.item.text))  \(when) (\(age))")
       }
     }
-    // While the full-screen program has the file open it rings reminders itself.
-    if arguments.flags.contains("--notify") && !appIsOpen {
+    // Desktop notifications go out even while the app is open (it rings its bell on its own
+    // screen, which may not be in view); each item is notified once.
+    if arguments.flags.contains("--notify") {
       var state = load.state
       let sender = DesktopNotifier(environment: context.environment, output: context.output)
       var record = NotifiedRecord(state.notified)

@@ -16,7 +16,7 @@ enum DurabilityTools {
     do {
       let location = try DataFileLocation.resolve(
         environment: ProcessInfo.processInfo.environment, filePath: arguments[0])
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       var model = load.model
       let existing = model.lists.first { $0.name == "Loop" }?.items.count ?? 0
       say("ready \(existing)")

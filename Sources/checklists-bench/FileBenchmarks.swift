@@ -42,13 +42,13 @@ enum FileBenchmarks {
       try data.write(to: URL(fileURLWithPath: path))
       let location = DataFileLocation(dataFile: path, stateFile: folder + "/state.json")
       let load = try Measure.milliseconds(runs: runs) {
-        let (store, _) = try ChecklistsStore.open(location: location, lock: false)
+        let (store, _) = try ChecklistsStore.open(location: location)
         store.close()
       }
       var edited = model
       var saveSamples: [Double] = []
       for _ in 0..<runs {
-        let (store, _) = try ChecklistsStore.open(location: location, lock: false)
+        let (store, _) = try ChecklistsStore.open(location: location)
         // A one-item change, so that the save really writes.
         if let list = edited.lists.first, let change = edited.toggleItem(listID: list.id, at: 0) {
           edited.apply(change)
@@ -94,7 +94,7 @@ enum FileBenchmarks {
     do {
       for _ in 0..<runs {
         let start = Measure.now()
-        let (store, load) = try ChecklistsStore.open(location: location, lock: false)
+        let (store, load) = try ChecklistsStore.open(location: location)
         loads.append((Measure.now() - start) * 1000)
         items = load.model.itemCount
         if save {

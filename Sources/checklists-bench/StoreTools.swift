@@ -12,7 +12,7 @@ enum StoreTools {
     do {
       let location = try DataFileLocation.resolve(
         environment: ProcessInfo.processInfo.environment, filePath: arguments[0])
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       var model = load.model
       if !model.lists.contains(where: { $0.name == "Loop" }) {
         model.apply(model.insertList(model.makeList(name: "Loop")))
@@ -37,9 +37,10 @@ enum StoreTools {
     do {
       let location = try DataFileLocation.resolve(
         environment: ProcessInfo.processInfo.environment, filePath: arguments[0])
-      let (store, _) = try ChecklistsStore.open(location: location, lock: true)
+      let lock = try DataFileLock.acquire(
+        dataFile: location.dataFile, shownPath: location.displayPath)
       FileHandle.standardOutput.write(Data("locked\n".utf8))
-      withExtendedLifetime(store) {
+      withExtendedLifetime(lock) {
         while true { pause() }
       }
       return 0

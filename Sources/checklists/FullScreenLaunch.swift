@@ -13,7 +13,7 @@ enum FullScreenLaunch {
     do {
       let location = try DataFileLocation.resolve(
         environment: environment, filePath: CommandLineInterface.fileOption(in: arguments))
-      opened = try ChecklistsStore.open(location: location, lock: true)
+      opened = try ChecklistsStore.open(location: location)
     } catch {
       printError("checklists: \(error.message)")
       exit(1)
@@ -37,7 +37,11 @@ enum FullScreenLaunch {
         // Unchanged state is not written again (two fsyncs saved on most quits and suspends).
         guard next != written.state, (try? store.saveState(next)) != nil else { return }
         written.state = next
-      }
+      },
+      refresh: { model in
+        store.refresh(model).map { (MergedLists($0), $0.statusLine) }
+      },
+      watcher: FileWatcher.open(path: store.resolvedPath)
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.
@@ -63,33 +67,17 @@ enum FullScreenLaunch {
     withExtendedLifetime((load, store)) { exit(status) }
   }
 
-  /// Saves through the store and words the result for the status line; remembers, for the
-  /// exit, whether the lists last went to a conflict copy or recreated a deleted file.
+  /// Saves through the store; remembers, for the exit, the line to repeat on stderr (a conflict
+  /// copy, a recreated file). The wording is the store's and the UI's.
   private static func save(_ model: DataModel, to store: ChecklistsStore, notice: SaveNotice)
     -> SaveOutcome
   {
     do {
       let result = try store.save(model)
-      switch result.outcome {
-      case .saved:
-        notice.message = nil
-        return SaveOutcome(succeeded: true, message: result.message ?? "Saved")
-      case .recreated:
-        notice.message = result.message
-        return SaveOutcome(succeeded: true, message: result.message ?? "Saved")
-      case .unchanged:
-        return SaveOutcome(succeeded: true, message: "No changes to save")
-      case .conflictCopy(_, let copy):
-        // The data is safe on disk, in the copy; the other program's file is left alone. The
-        // copy's name comes first so that a narrow status line still shows it.
-        notice.message = result.message
-        let name = (copy as NSString).lastPathComponent
-        return SaveOutcome(
-          succeeded: true,
-          message: "Saved to \(name): the file was changed by another program")
-      }
+      if result.outcome != .unchanged { notice.message = result.exitNotice }
+      return SaveOutcome(result)
     } catch {
-      return SaveOutcome(succeeded: false, message: error.message)
+      return SaveOutcome(failure: error)
     }
   }
 

@@ -22,7 +22,7 @@ struct DurabilityBackupCopyFaultTests {
     let location = folder.location()
     let fileSystem = FaultyFileSystem(hardLinks: false)
     let (store, load) = try ChecklistsStore.open(
-      location: location, lock: true, fileSystem: fileSystem)
+      location: location, fileSystem: fileSystem)
     defer { store.close() }
     let changed = adding("Laundry", to: load.model)
     fileSystem.setFault(

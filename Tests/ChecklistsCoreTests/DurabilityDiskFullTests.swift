@@ -23,7 +23,7 @@ extension CoreProcesses {
       FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       defer { store.close() }
       let first = StoreMountTests.bigModel(load.model)
       let firstBytes = encodedBytes(first)

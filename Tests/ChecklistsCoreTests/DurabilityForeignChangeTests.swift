@@ -7,7 +7,8 @@ import Testing
   import Glibc
 #endif
 
-/// `save` never overwrites a file someone else changed since the load.
+/// `save` merges with a file someone else changed since the load, and never overwrites one it
+/// cannot read.
 @Suite("Durability: files changed by others between load and save")
 struct DurabilityForeignChangeTests {
   /// Loads a sample file, lets `change` act on the folder, then saves a changed model.
@@ -18,7 +19,7 @@ struct DurabilityForeignChangeTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let location = folder.location()
     let (store, load) = try ChecklistsStore.open(
-      location: location, lock: true, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+      location: location, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
       timeZone: TimeZone(identifier: "UTC") ?? .current)
     defer { store.close() }
     try change(folder, location.dataFile)
@@ -30,38 +31,53 @@ struct DurabilityForeignChangeTests {
     }
   }
 
-  /// The foreign file stays as it is and the model is in the conflict copy.
-  static func expectConflictCopy(
+  /// The texts of each list in the file, by list name.
+  static func texts(_ data: Data?) -> [String: [String]] {
+    guard let data, let document = try? ChecklistsFileCoding.decode(bytes: [UInt8](data)) else {
+      return [:]
+    }
+    var texts: [String: [String]] = [:]
+    for list in document.lists { texts[list.name] = list.items.map(\.text) }
+    return texts
+  }
+
+  /// The file now holds both the foreign change and ours, and no copy was made.
+  static func expectMerged(
     _ outcome: (folder: StoreTestFolder, result: Result<SaveResult, StoreError>, model: DataModel),
-    foreign: Data
+    theirs: [String: [String]]
   ) {
     let folder = outcome.folder
-    let copyName = "Checklists.conflict-20270115-080000.plist"
     guard case .success(let result) = outcome.result else {
       Issue.record("the save failed: \(outcome.result)")
       return
     }
-    #expect(
-      result.outcome
-        == .conflictCopy(
-          dataFile: folder.path + "/Checklists.plist", copy: folder.path + "/" + copyName))
-    #expect(result.message?.contains("was changed by another program") == true)
-    #expect(folder.bytes("Checklists.plist") == foreign)
-    #expect(folder.bytes(copyName) == encodedBytes(outcome.model))
-    #expect(!folder.names().contains { $0.contains(".tmp-") })
+    guard case .merged = result.outcome else {
+      Issue.record("the save reported \(result.outcome)")
+      return
+    }
+    var expected = theirs
+    // Ours' new item comes before theirs' new items at the same place.
+    let chores = expected["Chores", default: []]
+    let common = chores.prefix { $0 == "Dishes" }
+    expected["Chores"] = Array(common) + ["Laundry"] + chores.dropFirst(common.count)
+    #expect(Self.texts(folder.bytes("Checklists.plist")) == expected)
+    #expect(result.merged?.model.lists.map(\.name) == expected.keys.sorted())
+    #expect(!folder.names().contains { $0.contains("conflict-") || $0.contains(".tmp-") })
   }
 
-  @Test func aFileReplacedByAnotherInodeGetsAConflictCopy() throws {
+  @Test func aFileReplacedByAnotherInodeIsMergedWith() throws {
     let foreign = encodedBytes(sampleModel(extraItem: "From elsewhere"))
     let outcome = try Self.saveAfter { folder, file in
       folder.write("new", foreign)
       #expect(rename(folder.path + "/new", file) == 0)
     }
     defer { outcome.folder.remove() }
-    Self.expectConflictCopy(outcome, foreign: foreign)
+    Self.expectMerged(
+      outcome,
+      theirs: ["Groceries": ["Milk", "Eggs"], "Chores": ["Dishes", "From elsewhere"]])
   }
 
-  @Test func aFileTruncatedInPlaceGetsAConflictCopy() throws {
+  @Test func aFileTruncatedInPlaceIsLeftAloneAndTheListsGoToOneConflictCopy() throws {
     var inode: ino_t = 0
     let outcome = try Self.saveAfter { _, file in
       var status = stat()
@@ -74,10 +90,24 @@ struct DurabilityForeignChangeTests {
     var status = stat()
     _ = stat(outcome.folder.path + "/Checklists.plist", &status)
     #expect(status.st_ino == inode)
-    Self.expectConflictCopy(outcome, foreign: Data(foreign))
+    let folder = outcome.folder
+    let copyName = "Checklists.conflict-20270115-080000.plist"
+    guard case .success(let result) = outcome.result,
+      case .conflictCopy(_, let copy, let reason) = result.outcome
+    else {
+      Issue.record("expected a conflict copy: \(outcome.result)")
+      return
+    }
+    #expect(copy == folder.path + "/" + copyName)
+    #expect(!reason.isEmpty)
+    #expect(result.statusLine.hasPrefix("Saved to \(copy): Checklists.plist cannot be read now ("))
+    #expect(result.exitNotice?.contains("your lists were saved to \(copy)") == true)
+    #expect(folder.bytes("Checklists.plist") == Data(foreign))
+    #expect(folder.bytes(copyName) == encodedBytes(outcome.model))
+    #expect(!folder.names().contains { $0.contains(".tmp-") })
   }
 
-  @Test func aFileRewrittenInPlaceWithTheSameSizeGetsAConflictCopy() throws {
+  @Test func aFileRewrittenInPlaceWithTheSameSizeIsMergedWith() throws {
     let original = encodedBytes(sampleModel())
     let text = String(decoding: original, as: UTF8.self).replacingOccurrences(
       of: "<string>Milk</string>", with: "<string>Silk</string>")
@@ -94,10 +124,10 @@ struct DurabilityForeignChangeTests {
       #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
     }
     defer { outcome.folder.remove() }
-    Self.expectConflictCopy(outcome, foreign: foreign)
+    Self.expectMerged(outcome, theirs: ["Groceries": ["Silk", "Eggs"], "Chores": ["Dishes"]])
   }
 
-  @Test func aSameSizeRewriteThatRestoresTheModificationTimeGetsAConflictCopy() throws {
+  @Test func aSameSizeRewriteThatRestoresTheModificationTimeIsMergedWith() throws {
     let original = encodedBytes(sampleModel())
     let text = String(decoding: original, as: UTF8.self).replacingOccurrences(
       of: "<string>Milk</string>", with: "<string>Silk</string>")
@@ -113,8 +143,7 @@ struct DurabilityForeignChangeTests {
       #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
     }
     defer { outcome.folder.remove() }
-    #expect(
-      outcome.folder.bytes("Checklists.plist") == foreign, "the foreign change was overwritten")
+    Self.expectMerged(outcome, theirs: ["Groceries": ["Silk", "Eggs"], "Chores": ["Dishes"]])
   }
 
   @Test func aDeletedFileIsRecreatedWithAMessage() throws {
@@ -126,9 +155,12 @@ struct DurabilityForeignChangeTests {
     }
     #expect(result.outcome == .recreated)
     #expect(
-      result.message
-        == "\(outcome.folder.path)/Checklists.plist had been deleted by another program; "
-        + "saved it again")
+      result.statusLine
+        == "Saved: Checklists.plist had been deleted by another program; it is back")
+    #expect(
+      result.exitNotice
+        == "\(outcome.folder.path)/Checklists.plist had been deleted by another program; it was "
+        + "saved again")
     #expect(outcome.folder.bytes("Checklists.plist") == encodedBytes(outcome.model))
   }
 
@@ -148,7 +180,7 @@ struct DurabilityForeignChangeTests {
     #expect(folder.bytes("Checklists.plist/inside") == Data("keep".utf8))
     switch outcome.result {
     case .success(let result):
-      guard case .conflictCopy(_, let copy) = result.outcome else {
+      guard case .conflictCopy(_, let copy, _) = result.outcome else {
         Issue.record("the save reported \(result.outcome)")
         return
       }

@@ -113,7 +113,7 @@ extension CoreProcesses {
           + "Loop ends with \(current) items")
       #expect(current > 2, "no kill came after a completed save")
       // The next open removes the last kill's temporary file.
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       #expect(!folder.names().contains { $0.contains(".tmp-") }, "\(folder.names())")
       #expect(load.model.lists.first { $0.name == "Loop" }?.items.count == current)
       store.close()

@@ -9,7 +9,7 @@ struct StateFileTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let (_, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    let (_, load) = try ChecklistsStore.open(location: folder.location())
     #expect(load.warnings.isEmpty)
     #expect(load.state.checklistIndex == -1)
     #expect(load.state.sortByDue.isEmpty)
@@ -24,7 +24,7 @@ struct StateFileTests {
     try FileManager.default.createDirectory(
       atPath: folder.path + "/state", withIntermediateDirectories: true)
     folder.write("state/Checklists.plist.json", Data(content.utf8))
-    let (_, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    let (_, load) = try ChecklistsStore.open(location: folder.location())
     #expect(load.state.checklistIndex == -1)
     #expect(
       load.warnings == [
@@ -36,7 +36,7 @@ struct StateFileTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     var state = load.state
     state.checklistIndex = 1
     state.nextItemID = 42
@@ -46,7 +46,7 @@ struct StateFileTests {
     store.close()
     #expect(folder.permissions("state/Checklists.plist.json") == 0o600)
     #expect(try SystemFileSystem().stat(folder.path + "/state").permissions == 0o700)
-    let (_, again) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (_, again) = try ChecklistsStore.open(location: folder.location())
     #expect(again.state.checklistIndex == 1)
     #expect(again.state.sortByDue == ["Chores"])
     #expect(again.state.notified == ["3@1800000000"])
@@ -70,7 +70,7 @@ struct StateFileTests {
     folder.write(
       "state/Checklists.plist.json",
       Data("{\"checklistIndex\": 1, \"dataFile\": \"/elsewhere.plist\"}".utf8))
-    let (_, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    let (_, load) = try ChecklistsStore.open(location: folder.location())
     #expect(load.state.checklistIndex == -1)
     #expect(load.warnings.first?.contains("belongs to /elsewhere.plist") == true)
   }

@@ -38,7 +38,7 @@ struct StoreFaultInjectionTests {
     folder.write("Checklists.plist.bak", Data("older".utf8))
     let location = folder.location()
     let faulty = FaultyFileSystem()
-    let (store, load) = try ChecklistsStore.open(location: location, lock: true, fileSystem: faulty)
+    let (store, load) = try ChecklistsStore.open(location: location, fileSystem: faulty)
     let changed = adding("Laundry", to: load.model)
     faulty.setFault(Self.fault(for: step, code: code, dataFile: location.dataFile))
     do {
@@ -69,7 +69,7 @@ struct StoreFaultInjectionTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let location = folder.location()
     let faulty = FaultyFileSystem()
-    let (store, load) = try ChecklistsStore.open(location: location, lock: true, fileSystem: faulty)
+    let (store, load) = try ChecklistsStore.open(location: location, fileSystem: faulty)
     let changed = adding("Laundry", to: load.model)
     faulty.setFault(Self.fault(for: .syncingFolder, code: code, dataFile: location.dataFile))
     #expect(
@@ -94,7 +94,7 @@ struct StoreFaultInjectionTests {
       dataFile: folder.path + "/missing/Checklists.plist", stateFile: folder.path + "/s.json")
     let faulty = FaultyFileSystem()
     let (store, load) = try ChecklistsStore.open(
-      location: location, lock: false, fileSystem: faulty)
+      location: location, fileSystem: faulty)
     faulty.setFault(Self.fault(for: .creatingFolder, code: code, dataFile: location.dataFile))
     #expect {
       try store.save(load.model)
@@ -112,7 +112,7 @@ struct StoreFaultInjectionTests {
     defer { folder.remove() }
     let faulty = FaultyFileSystem()
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
+      location: folder.location(), fileSystem: faulty)
     var state = load.state
     try store.saveState(state)
     let before = FileManager.default.contents(atPath: folder.location().stateFile)

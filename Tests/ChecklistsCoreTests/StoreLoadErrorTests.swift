@@ -52,14 +52,14 @@ struct StoreLoadErrorTests {
       expected = error
     }
     do {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+      _ = try ChecklistsStore.open(location: folder.location())
       Issue.record("the \(kind) file was accepted")
     } catch {
       #expect(error.kind == .invalidContent)
       #expect(error.message == "Checklists.plist: \(expected.message)")
     }
     #expect(folder.bytes("Checklists.plist") == bytes)
-    #expect(folder.names() == ["Checklists.plist", "Checklists.plist.lock"])
+    #expect(folder.names() == ["Checklists.plist"])
   }
 
   @Test func wrongTypesNameTheListAndTheItem() throws {
@@ -68,7 +68,7 @@ struct StoreLoadErrorTests {
     let bytes = try #require(Self.contents.first { $0.0 == "wrong types" }?.1)
     folder.write("Checklists.plist", bytes)
     #expect {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: false)
+      _ = try ChecklistsStore.open(location: folder.location())
     } throws: { error in
       let message = (error as? StoreError)?.message ?? ""
       return message.hasPrefix("Checklists.plist: list 2 (\"Groceries\"), item 3")
@@ -80,7 +80,7 @@ struct StoreLoadErrorTests {
     defer { folder.remove() }
     #expect(mkfifo(folder.path + "/Checklists.plist", 0o600) == 0)
     #expect {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+      _ = try ChecklistsStore.open(location: folder.location())
     } throws: { error in
       (error as? StoreError)?.message
         == "\(folder.path)/Checklists.plist is not a regular file: it is a FIFO (named pipe)"
@@ -94,7 +94,7 @@ struct StoreLoadErrorTests {
     try FileManager.default.createDirectory(
       atPath: folder.path + "/Checklists.plist/inside", withIntermediateDirectories: true)
     #expect {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: false)
+      _ = try ChecklistsStore.open(location: folder.location())
     } throws: { error in
       (error as? StoreError)?.message
         == "\(folder.path)/Checklists.plist is not a regular file: it is a folder"
@@ -105,7 +105,7 @@ struct StoreLoadErrorTests {
   @Test func devZeroIsRefused() throws {
     let location = DataFileLocation(dataFile: "/dev/zero", stateFile: "/nonexistent/state.json")
     #expect {
-      _ = try ChecklistsStore.open(location: location, lock: false)
+      _ = try ChecklistsStore.open(location: location)
     } throws: { error in
       (error as? StoreError)?.message == "/dev/zero is not a regular file: it is a character device"
     }
@@ -119,7 +119,7 @@ struct StoreLoadErrorTests {
     #expect(truncate(path, off_t(ChecklistsStore.sizeLimit + 1)) == 0)  // Sparse: no disk used.
     let faulty = FaultyFileSystem()
     #expect {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: false, fileSystem: faulty)
+      _ = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
     } throws: { error in
       (error as? StoreError)?.message
         == "\(path) is too large to be a checklists file (1073741825 bytes; the limit is 1 GiB)"
@@ -133,7 +133,7 @@ struct StoreLoadErrorTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let faulty = FaultyFileSystem(fault: .init(call: "read", code: EIO) { _ in true })
     #expect {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: false, fileSystem: faulty)
+      _ = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
     } throws: { error in
       (error as? StoreError)?.message
         == "Could not read \(folder.path)/Checklists.plist: Input/output error"

@@ -3,28 +3,52 @@ import Testing
 
 @testable import ChecklistsCore
 
-@Suite("Store: one checklists at a time per file")
+@Suite("Store: short locks, held only to read, merge and write")
 struct StoreLockTests {
-  @Test func aSecondOpenIsRefusedWithOurPidAndAllowedAfterClose() throws {
+  @Test func openingTakesNoLockAndASaveLocksOnlyWhileItWrites() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }
-    let location = DataFileLocation(
-      dataFile: folder.path + "/Checklists.plist", stateFile: folder.path + "/s.json",
-      homeDirectory: folder.path)
-    let (first, _) = try ChecklistsStore.open(location: location, lock: true)
-    #expect {
-      _ = try ChecklistsStore.open(location: location, lock: true)
-    } throws: { error in
-      (error as? StoreError)?.message
-        == "~/Checklists.plist is open in another checklists (pid \(getpid()))"
-    }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (first, load) = try ChecklistsStore.open(location: folder.location())
+    let (second, _) = try ChecklistsStore.open(location: folder.location())
+    #expect(folder.names() == ["Checklists.plist"])
+    #expect(try first.save(adding("One", to: load.model)).outcome == .saved)
     #expect(
       String(decoding: folder.bytes("Checklists.plist.lock") ?? Data(), as: UTF8.self)
         == "\(getpid())\n")
-    // Reading without the lock is still possible (e.g. for a rescue).
-    _ = try ChecklistsStore.open(location: location, lock: false)
-    first.close()
-    _ = try ChecklistsStore.open(location: location, lock: true)
+    // The lock is free again: a lock taken now does not wait.
+    let lock = try DataFileLock.acquire(
+      dataFile: folder.path + "/Checklists.plist", shownPath: "Checklists.plist")
+    lock.release()
+    // The second store merges the first one's change with its own.
+    guard case .merged = try second.save(adding("Two", to: load.model)).outcome else {
+      Issue.record("expected a merge")
+      return
+    }
+    let saved = try ChecklistsFileCoding.decode(
+      bytes: [UInt8](try #require(folder.bytes("Checklists.plist"))))
+    #expect(
+      saved.lists.first { $0.name == "Chores" }?.items.map(\.text) == ["Dishes", "Two", "One"])
+  }
+
+  @Test func aSaveWaitsForAnotherWriterThenNamesIt() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    store.lockTimeout = 0.1
+    let held = try DataFileLock.acquire(
+      dataFile: folder.path + "/Checklists.plist", shownPath: "Checklists.plist")
+    #expect {
+      try store.save(adding("More", to: load.model))
+    } throws: { error in
+      (error as? StoreError)?.message
+        == "\(folder.path)/Checklists.plist is being saved by another checklists "
+        + "(pid \(getpid())) that does not finish; try again"
+    }
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
+    held.release()
+    #expect(try store.save(adding("More", to: load.model)).outcome == .saved)
   }
 
   @Test func aSymbolicLinkAndItsTargetShareTheLock() throws {
@@ -32,23 +56,28 @@ struct StoreLockTests {
     defer { folder.remove() }
     folder.write("Target.plist", encodedBytes(sampleModel()))
     #expect(symlink("Target.plist", folder.path + "/Checklists.plist") == 0)
-    let (held, _) = try ChecklistsStore.open(location: folder.location("Target.plist"), lock: true)
+    let held = try DataFileLock.acquire(
+      dataFile: folder.path + "/Target.plist", shownPath: "Target.plist")
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    store.lockTimeout = 0.05
     #expect(throws: StoreError.self) {
-      _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+      try store.save(adding("More", to: load.model))
     }
     withExtendedLifetime(held) {}
   }
 
-  @Test func aReadOnlyFolderIsReadWithoutTheLockAndAWarning() throws {
+  @Test func aReadOnlyFolderIsReadAndASaveSaysWhyItFails() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let faulty = FaultyFileSystem(
       fault: .init(call: "open", code: EROFS) { $0.hasSuffix(".lock") })
-    let (_, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
     #expect(load.model == sampleModel())
-    #expect(load.warnings.count == 1)
-    #expect(load.warnings.first?.contains("changes cannot be saved") == true)
+    #expect {
+      try store.save(adding("More", to: load.model))
+    } throws: { error in
+      (error as? StoreError)?.message.contains("Read-only file system") == true
+    }
   }
 }

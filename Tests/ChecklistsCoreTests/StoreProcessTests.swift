@@ -15,14 +15,16 @@ extension CoreProcesses {
       let location = folder.location()
       let holder = try ChildProcess(Self.bench, ["hold-lock", location.dataFile])
       #expect(holder.waitForOutput("locked"))
+      // Reading needs no lock; a save waits for it, then names the holder.
+      let (store, load) = try ChecklistsStore.open(location: location)
+      store.lockTimeout = 0.2
       #expect {
-        _ = try ChecklistsStore.open(location: location, lock: true)
+        try store.save(adding("More", to: load.model))
       } throws: { error in
         (error as? StoreError)?.kind == .locked(pid: holder.pid)
       }
       holder.kill(SIGKILL)
-      let (store, _) = try ChecklistsStore.open(location: location, lock: true)
-      store.close()
+      #expect(try store.save(adding("More", to: load.model)).outcome == .saved)
     }
 
     @Test func killingASaveLoopAtRandomMomentsAlwaysLeavesACompleteVersion() throws {
@@ -55,7 +57,7 @@ extension CoreProcesses {
         }
       }
       // The next open removes what a killed save left behind.
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       #expect(!folder.names().contains { $0.contains(".tmp-") })
       #expect(load.model.lists.first { $0.name == "Loop" }?.items.count == previousCount)
       store.close()
@@ -112,7 +114,7 @@ extension CoreProcesses {
       folder.write("Checklists.plist", encodedBytes(sampleModel()))
       let faulty = FaultyFileSystem()
       let (seamStore, seamLoad) = try ChecklistsStore.open(
-        location: folder.location(), lock: true, fileSystem: faulty)
+        location: folder.location(), fileSystem: faulty)
       faulty.setFault(.init(call: "write", code: ENOSPC) { $0.contains(".tmp-") })
       #expect(throws: StoreError.self) { try seamStore.save(Self.bigModel(seamLoad.model)) }
       #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
@@ -124,7 +126,7 @@ extension CoreProcesses {
       FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
-      let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, load) = try ChecklistsStore.open(location: location)
       let big = Self.bigModel(load.model)
       #expect(encodedBytes(big).count > 64 * 1024)
       #expect {
@@ -148,7 +150,7 @@ extension CoreProcesses {
       folder.write("Checklists.plist", encodedBytes(sampleModel()))
       let faulty = FaultyFileSystem()
       let (seamStore, seamLoad) = try ChecklistsStore.open(
-        location: folder.location(), lock: true, fileSystem: faulty)
+        location: folder.location(), fileSystem: faulty)
       faulty.setFault(.init(call: "open", code: EROFS) { $0.contains(".tmp-") })
       #expect(throws: StoreError.self) { try seamStore.save(adding("x", to: seamLoad.model)) }
       #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
@@ -161,7 +163,7 @@ extension CoreProcesses {
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
       // Unlocked: the lock file's open descriptor would make the remount busy.
-      let (store, load) = try ChecklistsStore.open(location: location, lock: false)
+      let (store, load) = try ChecklistsStore.open(location: location)
       #expect(Self.run("/bin/mount", ["-o", "remount,ro", point]) == 0)
       #expect(
         throws: StoreError(
@@ -177,7 +179,7 @@ extension CoreProcesses {
       #expect(rescue.hasPrefix(folder.path + "/Checklists.rescue-"))
       store.close()
       // Opening a read-only file works without the lock, with a warning.
-      let (_, reopened) = try ChecklistsStore.open(location: location, lock: true)
+      let (_, reopened) = try ChecklistsStore.open(location: location)
       #expect(reopened.model == sampleModel())
       #expect(reopened.warnings.contains { $0.contains("Read-only file system") })
     }

@@ -10,7 +10,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     let location = DataFileLocation(
       dataFile: folder.path + "/new/sub/Checklists.plist", stateFile: folder.path + "/s.json")
-    let (store, load) = try ChecklistsStore.open(location: location, lock: true)
+    let (store, load) = try ChecklistsStore.open(location: location)
     #expect(load.isFirstRun)
     #expect(load.model.lists.map(\.name) == ["List"])
     #expect(load.state.checklistIndex == 0)
@@ -30,7 +30,7 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let (_, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    let (_, load) = try ChecklistsStore.open(location: folder.location())
     #expect(!load.isFirstRun)
     #expect(load.model == sampleModel())
     #expect(load.state.firstTime == false)
@@ -42,7 +42,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     let old = encodedBytes(sampleModel())
     folder.write("Checklists.plist", old)
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     let changed = adding("Laundry", to: load.model)
     #expect(try store.save(changed).outcome == .saved)
     #expect(folder.bytes("Checklists.plist.bak") == old)
@@ -59,7 +59,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let before = try SystemFileSystem().stat(folder.path + "/Checklists.plist")
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(try store.save(load.model).outcome == .unchanged)
     let after = try SystemFileSystem().stat(folder.path + "/Checklists.plist")
     #expect(before == after)
@@ -75,7 +75,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     chmod(folder.path + "/Checklists.plist", 0o640)
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     try store.save(adding("Laundry", to: load.model))
     #expect(folder.permissions("Checklists.plist") == 0o640)
   }
@@ -87,7 +87,7 @@ struct StoreSaveTests {
       atPath: folder.path + "/real", withIntermediateDirectories: true)
     folder.write("real/Target.plist", encodedBytes(sampleModel()))
     #expect(symlink("real/Target.plist", folder.path + "/Checklists.plist") == 0)
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(store.resolvedPath == folder.path + "/real/Target.plist")
     let changed = adding("Laundry", to: load.model)
     #expect(try store.save(changed).outcome == .saved)
@@ -103,7 +103,7 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel(), format: .binary))
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: false)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(store.format == .binary)
     try store.save(adding("Laundry", to: load.model))
     let saved = try #require(folder.bytes("Checklists.plist"))
@@ -116,7 +116,7 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", original)
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(!load.model.lists.isEmpty)
     let expected = try ChecklistsFileCoding.decode(original)
     #expect(store.format == expected.format)
@@ -128,35 +128,94 @@ struct StoreSaveTests {
     #expect(folder.bytes("Checklists.plist.bak") == original)
   }
 
-  @Test func aFileChangedByAnotherProgramIsNotOverwrittenButAConflictCopyIsWritten() throws {
+  @Test func aFileChangedByAnotherProgramIsMergedWithAndTheConflictLogged() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
     let utc = try #require(TimeZone(identifier: "UTC"))
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, clock: clock, timeZone: utc)
-    let foreign = encodedBytes(sampleModel(extraItem: "Theirs"))
-    folder.write("Checklists.plist", foreign)
+      location: folder.location(), clock: clock, timeZone: utc)
+    // Theirs: a new item and Milk renamed; ours: a new item and Milk renamed differently.
+    var theirs = sampleModel(extraItem: "Theirs")
+    theirs.apply(
+      try #require(
+        theirs.replaceItem(
+          listID: theirs.lists[1].id, at: 0,
+          with: ChecklistItem(
+            text: "Oat milk", dueDate: theirs.lists[1].items[0].dueDate, itemID: 1))))
+    folder.write("Checklists.plist", encodedBytes(theirs))
+    var mine = adding("Mine", to: load.model)
+    mine.apply(
+      try #require(
+        mine.replaceItem(
+          listID: mine.lists[1].id, at: 0,
+          with: ChecklistItem(text: "Milk 2L", dueDate: mine.lists[1].items[0].dueDate, itemID: 1)
+        )))
+    let result = try store.save(mine)
+    guard case .merged(let report) = result.outcome else {
+      Issue.record("expected a merge: \(result.outcome)")
+      return
+    }
+    #expect(report.conflicts.count == 1)
+    #expect(report.renumbered.count == 1)  // "Mine" and "Theirs" both took itemID 4
+    #expect(
+      result.statusLine
+        == "Saved; 1 change made elsewhere merged; 1 conflict: kept your change; 1 new item "
+        + "renumbered (details in Checklists.plist.conflicts.log)")
+    let saved = try ChecklistsFileCoding.decode(
+      bytes: [UInt8](try #require(folder.bytes("Checklists.plist"))))
+    #expect(
+      saved.lists.map { $0.items.map(\.text) } == [
+        ["Dishes", "Mine", "Theirs"], ["Milk 2L", "Eggs"],
+      ])
+    let log = String(
+      decoding: folder.bytes("Checklists.plist.conflicts.log") ?? Data(), as: UTF8.self)
+    #expect(
+      log.contains(
+        "2026-09-21 14:13:20 Checklists.plist: list \"Groceries\", item \"Milk 2L\", text: kept "
+          + "\"Milk 2L\"; the other change was \"Oat milk\"\n"))
+    #expect(log.contains("ours is now itemID 5"))
+    // The result is what the store now holds: saving it again writes nothing.
+    let merged = try #require(result.merged?.model)
+    #expect(try store.save(merged).outcome == .unchanged)
+    #expect(!folder.names().contains { $0.contains("conflict-") })
+  }
+
+  @Test func aFileThatCannotBeReadNowGetsOneConflictCopyKeptUpToDate() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), clock: clock, timeZone: utc)
+    folder.write("Checklists.plist", Data("not a plist".utf8))
     let mine = adding("Mine", to: load.model)
     let result = try store.save(mine)
     let copy = folder.path + "/Checklists.conflict-20260921-141320.plist"
-    #expect(
-      result.outcome == .conflictCopy(dataFile: folder.path + "/Checklists.plist", copy: copy))
-    #expect(result.message?.contains("was changed by another program") == true)
-    #expect(folder.bytes("Checklists.plist") == foreign)
+    guard case .conflictCopy(_, let written, _) = result.outcome else {
+      Issue.record("expected a conflict copy: \(result.outcome)")
+      return
+    }
+    #expect(written == copy)
+    #expect(folder.bytes("Checklists.plist") == Data("not a plist".utf8))
     #expect(FileManager.default.contents(atPath: copy) == encodedBytes(mine))
-    // Saving the same model again does not write a second copy.
-    #expect(try store.save(mine) == result)
-    #expect(folder.names().filter { $0.contains("conflict") }.count == 1)
-    // A different model gets its own copy, never overwriting the first.
+    // Later saves update the same copy.
     let more = adding("More", to: mine)
-    guard case .conflictCopy(_, let second) = try store.save(more).outcome else {
+    guard case .conflictCopy(_, let second, _) = try store.save(more).outcome else {
       Issue.record("expected a conflict copy")
       return
     }
-    #expect(second == folder.path + "/Checklists.conflict-20260921-141320-2.plist")
-    #expect(FileManager.default.contents(atPath: copy) == encodedBytes(mine))
+    #expect(second == copy)
+    #expect(FileManager.default.contents(atPath: copy) == encodedBytes(more))
+    #expect(folder.names().filter { $0.contains("conflict-") }.count == 1)
+    // Once the file can be read again, saves merge with it.
+    folder.write("Checklists.plist", encodedBytes(sampleModel(extraItem: "Back")))
+    guard case .merged = try store.save(more).outcome else {
+      Issue.record("expected a merge")
+      return
+    }
   }
 
   @Test func aFileTouchedButNotChangedIsSavedNormally() throws {
@@ -164,7 +223,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     let bytes = encodedBytes(sampleModel())
     folder.write("Checklists.plist", bytes)
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     // Same content, new inode and mtime: not a foreign change.
     try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
     folder.write("Checklists.plist", bytes)
@@ -175,12 +234,12 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
     let changed = adding("Laundry", to: load.model)
     let result = try store.save(changed)
     #expect(result.outcome == .recreated)
-    #expect(result.message?.contains("had been deleted") == true)
+    #expect(result.statusLine.contains("had been deleted") == true)
     #expect(folder.bytes("Checklists.plist") == encodedBytes(changed))
   }
 
@@ -197,7 +256,7 @@ struct StoreSaveTests {
       atPath: folder.path + "/state", withIntermediateDirectories: true)
     let deadState = "state/.Checklists.plist.json.tmp-99999999-7"
     folder.write(deadState, Data("{".utf8))
-    _ = try ChecklistsStore.open(location: folder.location(), lock: true)
+    _ = try ChecklistsStore.open(location: folder.location())
     #expect(folder.bytes(deadState) == nil)
     #expect(!folder.names().contains(dead))
     #expect(folder.names().contains(alive))
@@ -210,7 +269,7 @@ struct StoreSaveTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let utc = try #require(TimeZone(identifier: "UTC"))
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true,
+      location: folder.location(),
       clock: { Date(timeIntervalSince1970: 1_790_000_000) }, timeZone: utc)
     let changed = adding("Laundry", to: load.model)
     let path = try store.writeRescueCopy(changed)
@@ -223,7 +282,7 @@ struct StoreSaveTests {
     defer { fallback.remove() }
     let faulty = FaultyFileSystem()
     let (faultyStore, _) = try ChecklistsStore.open(
-      location: folder.location(), lock: false, fileSystem: faulty,
+      location: folder.location(), fileSystem: faulty,
       clock: { Date(timeIntervalSince1970: 1_790_000_000) }, timeZone: utc)
     let folderPath = folder.path
     faulty.setFault(.init(call: "open", code: EROFS) { $0.hasPrefix(folderPath + "/") })
@@ -244,7 +303,7 @@ struct StoreSaveTests {
     folder.write("Checklists.plist", old)
     let faulty = FaultyFileSystem(fault: .init(call: "link", code: EPERM) { _ in true })
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
+      location: folder.location(), fileSystem: faulty)
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     #expect(folder.bytes("Checklists.plist.bak") == old)
     #expect(!folder.names().contains { $0.contains(".tmp-") })
@@ -260,7 +319,7 @@ struct StoreOwnershipTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     // Needs root (these machines run the tests as root): give the file to another user.
     try #require(chown(path, 1234, 1235) == 0, "chown needs root")
-    let (store, load) = try ChecklistsStore.open(location: folder.location(), lock: true)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     let saved = try SystemFileSystem().stat(path)
     #expect(saved.owner == 1234)
@@ -277,7 +336,7 @@ struct StoreOwnershipTests {
     try #require(chown(path, 1234, 1235) == 0, "chown needs root")
     let faulty = FaultyFileSystem(fault: .init(call: "fchown", code: EPERM) { _ in true })
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
+      location: folder.location(), fileSystem: faulty)
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     #expect(faulty.calls.contains { $0.hasPrefix("fchown ") })
     let saved = try SystemFileSystem().stat(path)
@@ -291,7 +350,7 @@ struct StoreOwnershipTests {
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let faulty = FaultyFileSystem()
     let (store, load) = try ChecklistsStore.open(
-      location: folder.location(), lock: true, fileSystem: faulty)
+      location: folder.location(), fileSystem: faulty)
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     #expect(!faulty.calls.contains { $0.hasPrefix("fchown ") })
   }

@@ -234,7 +234,7 @@ extension EndToEndProcesses {
       let fake = try FakeNotifySend(in: sandbox)
       let environment = DueFixture.berlin.merging(["PATH": fake.folder]) { $1 }
       let location = try DataFileLocation.resolve(environment: sandbox.environment)
-      let (app, _) = try ChecklistsStore.open(location: location, lock: true)
+      let (app, _) = try ChecklistsStore.open(location: location)
       let run = try sandbox.run("due", "--notify", extra: environment)
       #expect(run.status == 0)
       #expect(run.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)

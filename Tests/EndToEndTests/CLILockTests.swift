@@ -11,7 +11,7 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       let before = try #require(sandbox.bytes())
       let location = try DataFileLocation.resolve(environment: sandbox.environment)
-      let (store, _) = try ChecklistsStore.open(location: location, lock: true)
+      let (store, _) = try ChecklistsStore.open(location: location)
       let run = try sandbox.run("add", "Groceries", "Bread")
       #expect(run.status == 1)
       #expect(

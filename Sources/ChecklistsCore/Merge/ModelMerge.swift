@@ -1,11 +1,14 @@
 import Foundation
 
 /// The result of a three-way merge: the lists to keep and what to tell the user.
-public struct MergeResult: Sendable {
+public struct MergeResult: Equatable, Sendable {
   /// The merged lists; lists that ours has keep ours' run-time ids.
   public var model: DataModel
   /// Changes taken from elsewhere, conflicts, kept and renumbered items.
   public var report: MergeReport
+  /// Theirs, with the run-time ids of the result: the base of the next merge when the result is
+  /// not written (the file still holds theirs).
+  public var theirs: DataModel
 }
 
 /// A three-way merge of the model: base (what this process last read or wrote), ours (memory)
@@ -90,8 +93,8 @@ private struct Merger {
     indexItems()
     findMoves()
     let nextItemID = decideItems(baseNextItemID: baseNextItemID)
-    let model = buildModel(nextItemID: nextItemID)
-    return MergeResult(model: model, report: report)
+    let (model, theirsModel) = buildModel(nextItemID: nextItemID)
+    return MergeResult(model: model, report: report, theirs: theirsModel)
   }
 
   // MARK: - Lists
@@ -358,13 +361,21 @@ private struct Merger {
 
   // MARK: - The result
 
-  mutating func buildModel(nextItemID: Int) -> DataModel {
+  mutating func buildModel(nextItemID: Int) -> (merged: DataModel, theirs: DataModel) {
     var lists: [Checklist] = []
     lists.reserveCapacity(slots.count)
     var nextListID = ours.nextListIDValue
+    var theirsWithIDs = theirs
+    for slot in slots where !slot.survives {
+      if let t = slot.theirs {
+        theirsWithIDs[t].id = nextListID
+        nextListID += 1
+      }
+    }
     for (index, slot) in slots.enumerated() where slot.survives {
       if slot.quiet, let o = slot.ours {
         lists.append(ours.lists[o])
+        if let t = slot.theirs { theirsWithIDs[t].id = ours.lists[o].id }
         continue
       }
       var list: Checklist
@@ -398,10 +409,14 @@ private struct Merger {
       } else {
         continue
       }
+      if let t = slot.theirs { theirsWithIDs[t].id = list.id }
       list.setItems(orderedItems(slot: index))
       lists.append(list)
     }
-    return DataModel(listsKeepingIDs: lists, nextItemID: nextItemID, nextListID: nextListID)
+    return (
+      DataModel(listsKeepingIDs: lists, nextItemID: nextItemID, nextListID: nextListID),
+      DataModel(listsKeepingIDs: theirsWithIDs, nextItemID: nextItemID, nextListID: nextListID)
+    )
   }
 
   /// The items of a slot in merged order: ours' order, with the items theirs placed inserted

@@ -62,3 +62,34 @@ public enum ModelChange: Equatable, Sendable {
     }
   }
 }
+
+extension ModelChange {
+  /// The same change with items' ids replaced by `map` (old to new), after a merge renumbered
+  /// new items of ours.
+  public func renumberingItems(_ map: [Int: Int]) -> ModelChange {
+    func renumbered(_ item: ChecklistItem) -> ChecklistItem {
+      guard let newID = map[item.itemID] else { return item }
+      var copy = item
+      copy.itemID = newID
+      return copy
+    }
+    switch self {
+    case .insertList(var list):
+      list.setItems(list.items.map(renumbered))
+      return .insertList(list)
+    case .deleteList(var list):
+      list.setItems(list.items.map(renumbered))
+      return .deleteList(list)
+    case .editList:
+      return self
+    case .insertItem(let listID, let index, let item):
+      return .insertItem(listID: listID, index: index, item: renumbered(item))
+    case .deleteItem(let listID, let index, let item):
+      return .deleteItem(listID: listID, index: index, item: renumbered(item))
+    case .replaceItem(let listID, let index, let old, let new):
+      return .replaceItem(listID: listID, index: index, old: renumbered(old), new: renumbered(new))
+    case .moveItem(let listID, let itemID, let from, let to):
+      return .moveItem(listID: listID, itemID: map[itemID] ?? itemID, from: from, to: to)
+    }
+  }
+}

@@ -23,12 +23,16 @@ public struct LoadResult: Sendable {
 public enum StoreSaveOutcome: Equatable, Sendable {
   /// The file was replaced with the model.
   case saved
-  /// The model was the one last loaded or saved; nothing was written.
+  /// The model was the one last read or written; nothing was written.
   case unchanged
   /// The file had been deleted by someone else; it was written again.
   case recreated
-  /// The file had been changed by someone else; the model went to `copy` instead.
-  case conflictCopy(dataFile: String, copy: String)
+  /// Someone else had changed the file: their changes and ours were merged, and the result
+  /// written (or, when it equals the file, left as it is).
+  case merged(MergeReport)
+  /// The file on disk is not a readable checklists file now (`reason`): the model went to
+  /// `copy`, which later saves keep updating until the file can be read again.
+  case conflictCopy(dataFile: String, copy: String, reason: String)
 }
 
 /// The result of `ChecklistsStore.save`.
@@ -38,15 +42,99 @@ public struct SaveResult: Equatable, Sendable {
   /// Why the file was written in another format than before (e.g. binary for control
   /// characters XML cannot hold); nil when the format stayed.
   public var formatNote: String?
-  /// A sentence for the user when the outcome needs one (recreated, conflict copy, format note).
-  public var message: String?
+  /// The lists as now saved, when they differ from the model given (changes made elsewhere
+  /// were merged in): the caller shows these from now on.
+  public var merged: MergeResult?
+  /// How the file and the conflict log are named in messages.
+  public var names: StoreNames
+
+  /// Whether the lists are safely on disk (in the file or, for a conflict copy, in the copy).
+  public var isSafe: Bool { true }
+
+  /// The status line's sentence, e.g. "Saved", "Saved; 2 changes made elsewhere merged".
+  public var statusLine: String {
+    var parts: [String] = []
+    switch outcome {
+    case .saved: parts.append("Saved")
+    case .unchanged: parts.append("No changes to save")
+    case .recreated:
+      parts.append("Saved: \(names.file) had been deleted by another program; it is back")
+    case .merged(let report):
+      let wrote = merged.map { $0.wroteFile } ?? true
+      parts.append(wrote ? "Saved" : "Nothing of yours to save")
+      if let summary = report.summary(logName: names.log) { parts.append(summary) }
+    case .conflictCopy(_, let copy, let reason):
+      // The copy's name comes first so that a narrow status line still shows it.
+      parts.append(
+        "Saved to \(names.display(copy)): \(names.file) cannot be read now (\(reason))")
+    }
+    if let formatNote { parts.append(formatNote) }
+    return parts.joined(separator: "; ")
+  }
+
+  /// A line worth repeating on standard error after the screen is gone, or nil.
+  public var exitNotice: String? {
+    switch outcome {
+    case .saved, .unchanged, .merged: return nil
+    case .recreated:
+      return "\(names.shownPath) had been deleted by another program; it was saved again"
+    case .conflictCopy(_, let copy, let reason):
+      return
+        "\(names.shownPath) could not be read (\(reason)); your lists were saved to "
+        + "\(names.display(copy))"
+    }
+  }
 }
 
-/// Loads and saves one `Checklists.plist` safely: a lock against a second instance, atomic
-/// replacement with a `.bak`, detection of changes made by others, and a state file beside it.
+/// How a store's files are named in messages.
+public struct StoreNames: Equatable, Sendable {
+  /// The data file's name, e.g. `Checklists.plist`.
+  public var file: String
+  /// The data file as shown (`~/…`).
+  public var shownPath: String
+  /// The conflict log's name, e.g. `Checklists.plist.conflicts.log`.
+  public var log: String
+  /// The home folder, to show other paths with `~`.
+  var home: String
+
+  /// A path as shown in messages (`~/…`).
+  public func display(_ path: String) -> String {
+    guard !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
+    return "~" + path.dropFirst(home.count)
+  }
+}
+
+extension MergeResult {
+  /// Whether the save wrote the merged lists (false when they equal the file as it was).
+  public var wroteFile: Bool { !model.lists.elementsEqual(theirs.lists) }
+}
+
+/// Changes made elsewhere, merged into the lists in memory without saving.
+public struct RefreshResult: Sendable {
+  /// The merged lists, to show from now on.
+  public var merged: MergeResult
+  /// Whether they equal the file (nothing of ours is left to save).
+  public var matchesFile: Bool
+  /// The status line's sentence, e.g. "3 changes made elsewhere merged".
+  public var statusLine: String
+}
+
+/// Loads and saves one `Checklists.plist` among other writers: the app, the CLI, a second
+/// terminal, a synced folder.
+///
+/// - The lock (`flock` on `<file>.lock`) is held only to read, merge and write, so other
+///   writers wait milliseconds, never a session.
+/// - A save merges, item by item, with what the file holds now (`ModelMerge`): base is what this
+///   store last read or wrote. Conflicts keep ours and go to `<file>.conflicts.log`.
+/// - `refresh` merges changes made elsewhere into the lists in memory without writing.
+/// - Saving is atomic with a `.bak` of the previous version (`AtomicFileWriter`).
 public final class ChecklistsStore {
   /// The largest data file the store reads.
   public static let sizeLimit: Int64 = 1 << 30
+  /// How long a save waits for another writer's lock, by default.
+  public static let lockWait: TimeInterval = 5
+  /// How long this store's saves wait for another writer's lock.
+  public var lockTimeout: TimeInterval = ChecklistsStore.lockWait
 
   /// Where the files are.
   public let location: DataFileLocation
@@ -58,10 +146,13 @@ public final class ChecklistsStore {
   private let fileSystem: any FileSystem
   private let clock: @Sendable () -> Date
   private let timeZone: TimeZone
-  private var lock: DataFileLock?
-  private var savedModel: DataModel?
+  /// What this store last read or wrote, with the run-time list ids of the caller's model.
+  private var base: DataModel
+  /// Whether the file existed when last read or written.
+  private var baseExists: Bool
   private var diskFingerprint: DiskFingerprint?
-  private var lastConflict: (model: DataModel, result: SaveResult)?
+  /// The conflict copy later saves keep updating while the file cannot be read.
+  private var conflictCopyPath: String?
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
@@ -73,20 +164,29 @@ public final class ChecklistsStore {
     self.clock = clock
     self.timeZone = timeZone
     self.format = .xml
+    self.base = DataModel()
+    self.baseExists = false
   }
 
-  deinit { lock?.release() }
+  /// How files are named in messages.
+  public var names: StoreNames {
+    StoreNames(
+      file: location.fileName, shownPath: location.displayPath,
+      log: (conflictLogPath as NSString).lastPathComponent, home: location.homeDirectory ?? "")
+  }
+
+  /// The conflict log beside the file: `<file>.conflicts.log`.
+  public var conflictLogPath: String { resolvedPath + ".conflicts.log" }
 
   // MARK: - Opening
 
-  /// Opens the data file: takes the lock (when `lock`), removes stale temporary files, reads
-  /// and decodes the file and the state.
+  /// Opens the data file: removes stale temporary files, reads and decodes the file and the
+  /// state. Takes no lock and creates no file.
   ///
   /// A file that cannot be read or decoded is never replaced: the error says why. No data file
   /// means a first run: the model gets one list named "List".
   public static func open(
     location: DataFileLocation,
-    lock: Bool,
     fileSystem: any FileSystem = SystemFileSystem(),
     clock: @escaping @Sendable () -> Date = { Date() },
     timeZone: TimeZone = .current
@@ -96,21 +196,7 @@ public final class ChecklistsStore {
       location: location, resolvedPath: resolved, fileSystem: fileSystem, clock: clock,
       timeZone: timeZone)
     var warnings: [String] = []
-    // Refuse what is not a regular file before the lock file is made beside it (no
-    // `/dev/zero.lock`, no `fifo.lock`); the read checks again once the file is open.
     if let status = try? fileSystem.stat(resolved) { try store.checkReadable(status) }
-    if lock {
-      do {
-        store.lock = try DataFileLock.acquire(
-          dataFile: resolved, shownPath: location.displayPath, fileSystem: fileSystem)
-      } catch {
-        // Nobody can write a read-only folder, so reading it unlocked is safe.
-        guard case .lockFailed = error.kind, let code = error.cause?.code,
-          code == EROFS || code == EACCES
-        else { throw error }
-        warnings.append("\(error.message); changes cannot be saved")
-      }
-    }
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
@@ -123,12 +209,14 @@ public final class ChecklistsStore {
     if let document {
       model = DataModel(lists: document.lists, nextItemID: state.nextItemID)
       store.format = document.format
-      store.savedModel = model
+      store.base = model
+      store.baseExists = true
       isFirstRun = false
     } else {
       var fresh = DataModel(nextItemID: state.nextItemID)
       fresh.apply(fresh.insertList(fresh.makeList(name: "List")))
       model = fresh
+      store.base = DataModel(nextItemID: state.nextItemID)
       loadedState.checklistIndex = 0
       isFirstRun = true
     }
@@ -142,56 +230,100 @@ public final class ChecklistsStore {
     )
   }
 
-  /// Releases the lock; the store should not be used afterwards.
-  public func close() {
-    lock?.release()
-    lock = nil
-  }
+  /// Kept for callers that end a session; the store holds nothing between saves.
+  public func close() {}
 
   // MARK: - Saving
 
-  /// Saves `model` unless it is the one last loaded or saved.
+  /// Saves `model`: under the lock, merges it with the file as it is now, then replaces the
+  /// file atomically.
   ///
-  /// When someone else changed the file since, the file is left alone and the model goes to
-  /// `Checklists.conflict-YYYYMMDD-HHMMSS.plist` beside it. On failure the old file is intact,
-  /// no temporary file remains and the error names the step and the cause.
+  /// `model` must descend from what this store last read or wrote (the loaded model, or a
+  /// `merged` model this store returned). When the file cannot be read as a checklists file now,
+  /// it is left alone and the model goes to one conflict copy beside it. On failure the old file
+  /// is intact, no temporary file remains and the error names the step and the cause.
   @discardableResult
   public func save(_ model: DataModel) throws(StoreError) -> SaveResult {
-    if let savedModel, savedModel == model {
-      return SaveResult(outcome: .unchanged, formatNote: nil, message: nil)
-    }
-    if let lastConflict, lastConflict.model == model { return lastConflict.result }
-    let encoded = try encode(model)
-    let change = detectForeignChange()
-    if change == .modified {
-      let copy = try writeSibling(encoded.data, kind: "conflict")
-      let result = SaveResult(
-        outcome: .conflictCopy(dataFile: location.dataFile, copy: copy),
-        formatNote: encoded.formatNote,
-        message:
-          "\(location.displayPath) was changed by another program; your lists were saved to "
-          + "\(location.display(copy)) instead")
-      lastConflict = (model, result)
-      return result
+    if baseExists, conflictCopyPath == nil, model == base,
+      let status = try? fileSystem.stat(resolvedPath), diskFingerprint?.matches(status) == true
+    {
+      return result(.unchanged)
     }
     do {
-      try AtomicFileWriter(fileSystem: fileSystem).write(
-        encoded.data, to: resolvedPath, keepBackup: true)
+      try AtomicFileWriter(fileSystem: fileSystem).createFolders(
+        (resolvedPath as NSString).deletingLastPathComponent)
     } catch {
-      if error.step == .syncingFolder { recordSaved(model, encoded) }
       throw StoreError(
-        .saveFailed(step: error.step), path: resolvedPath, shownPath: location.displayPath,
-        cause: error.cause)
+        .saveFailed(step: .creatingFolder), path: resolvedPath, shownPath: location.displayPath,
+        cause: error)
     }
-    recordSaved(model, encoded)
-    var messages: [String] = []
-    if change == .deleted {
-      messages.append("\(location.displayPath) had been deleted by another program; saved it again")
+    let lock = try DataFileLock.acquire(
+      dataFile: resolvedPath, shownPath: location.displayPath, fileSystem: fileSystem,
+      wait: lockTimeout)
+    defer { lock.release() }
+    let change = detectForeignChange()
+    switch change {
+    case .none:
+      if model == base && baseExists && conflictCopyPath == nil { return result(.unchanged) }
+      let encoded = try encode(model)
+      try write(encoded, model: model)
+      return result(.saved, formatNote: encoded.formatNote)
+    case .deleted:
+      let encoded = try encode(model)
+      try write(encoded, model: model)
+      return result(.recreated, formatNote: encoded.formatNote)
+    case .modified:
+      let theirs: ChecklistsDocument?
+      do {
+        theirs = try readDocument()
+      } catch {
+        return try writeConflictCopy(model, reason: error.reasonForCopy)
+      }
+      guard let theirs else {
+        let encoded = try encode(model)
+        try write(encoded, model: model)
+        return result(.recreated, formatNote: encoded.formatNote)
+      }
+      let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
+      appendToLog(merged.report)
+      if !merged.wroteFile {
+        base = merged.model
+        baseExists = true
+        format = theirs.format
+        conflictCopyPath = nil
+        return result(.merged(merged.report), merged: merged)
+      }
+      format = theirs.format
+      let encoded = try encode(merged.model)
+      try write(encoded, model: merged.model)
+      return result(
+        .merged(merged.report), formatNote: encoded.formatNote,
+        merged: merged.model == model ? nil : merged)
     }
-    if let note = encoded.formatNote { messages.append(note) }
-    return SaveResult(
-      outcome: change == .deleted ? .recreated : .saved, formatNote: encoded.formatNote,
-      message: messages.isEmpty ? nil : messages.joined(separator: "; "))
+  }
+
+  /// Merges changes made elsewhere since the last read or write into `model`, without writing;
+  /// nil when the file did not change (or cannot be read now: the next save deals with that).
+  public func refresh(_ model: DataModel) -> RefreshResult? {
+    guard detectForeignChange() == .modified else { return nil }
+    guard let theirs = try? readDocument() else { return nil }
+    let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
+    base = merged.theirs
+    baseExists = true
+    format = theirs.format
+    conflictCopyPath = nil
+    appendToLog(merged.report)
+    let summary =
+      merged.report.summary(logName: names.log)
+      ?? "\(location.fileName) was changed elsewhere; nothing to merge"
+    return RefreshResult(
+      merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
+  }
+
+  /// Whether the file differs from what this store last read or wrote (cheap: a `stat`, and a
+  /// read only when the size is the same but the times are not).
+  public func fileChanged() -> Bool {
+    detectForeignChange() != .none
   }
 
   /// Saves the state file atomically.
@@ -230,6 +362,73 @@ public final class ChecklistsStore {
     return folders
   }
 
+  private func result(
+    _ outcome: StoreSaveOutcome, formatNote: String? = nil, merged: MergeResult? = nil
+  ) -> SaveResult {
+    SaveResult(outcome: outcome, formatNote: formatNote, merged: merged, names: names)
+  }
+
+  private func write(_ encoded: EncodedChecklists, model: DataModel) throws(StoreError) {
+    do {
+      try AtomicFileWriter(fileSystem: fileSystem).write(
+        encoded.data, to: resolvedPath, keepBackup: true)
+    } catch {
+      if error.step == .syncingFolder { recordSaved(model, encoded) }
+      throw StoreError(
+        .saveFailed(step: error.step), path: resolvedPath, shownPath: location.displayPath,
+        cause: error.cause)
+    }
+    recordSaved(model, encoded)
+  }
+
+  /// The last resort: the file is not a readable checklists file, so ours goes to one copy.
+  private func writeConflictCopy(_ model: DataModel, reason: String) throws(StoreError)
+    -> SaveResult
+  {
+    let encoded = try encode(model)
+    let copy: String
+    if let existing = conflictCopyPath {
+      do {
+        try AtomicFileWriter(fileSystem: fileSystem).write(
+          encoded.data, to: existing, keepBackup: false)
+      } catch {
+        throw StoreError(
+          .saveFailed(step: error.step), path: existing, shownPath: location.display(existing),
+          cause: error.cause)
+      }
+      copy = existing
+    } else {
+      copy = try writeSibling(encoded.data, kind: "conflict")
+      conflictCopyPath = copy
+    }
+    return result(
+      .conflictCopy(dataFile: location.dataFile, copy: copy, reason: reason),
+      formatNote: encoded.formatNote)
+  }
+
+  /// Appends what a merge must not lose to the conflict log; a log that cannot be written does
+  /// not stop the save (the report is also on the status line).
+  private func appendToLog(_ report: MergeReport) {
+    guard report.hasLogEntries else { return }
+    let stamp = Self.logStamp(clock(), timeZone: timeZone)
+    let lines = report.logLines(stamp: stamp, file: location.fileName)
+    let text = lines.joined(separator: "\n") + "\n"
+    guard
+      let fd = try? fileSystem.open(
+        conflictLogPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+    else { return }
+    defer { try? fileSystem.close(fd) }
+    try? fileSystem.write(fd, Data(text.utf8))
+  }
+
+  static func logStamp(_ date: Date, timeZone: TimeZone) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = timeZone
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    return formatter.string(from: date)
+  }
+
   // MARK: - Private
 
   private func encode(_ model: DataModel) throws(StoreError) -> EncodedChecklists {
@@ -242,9 +441,10 @@ public final class ChecklistsStore {
   }
 
   private func recordSaved(_ model: DataModel, _ encoded: EncodedChecklists) {
-    savedModel = model
+    base = model
+    baseExists = true
     format = encoded.format
-    lastConflict = nil
+    conflictCopyPath = nil
     if let status = try? fileSystem.stat(resolvedPath) {
       diskFingerprint = DiskFingerprint(status: status, content: encoded.data)
     } else {
@@ -260,7 +460,7 @@ public final class ChecklistsStore {
     do {
       status = try fileSystem.stat(resolvedPath)
     } catch {
-      if error.code == ENOENT { return diskFingerprint == nil ? .none : .deleted }
+      if error.code == ENOENT { return baseExists ? .deleted : .none }
       return .none  // The write reports what is wrong.
     }
     guard let expected = diskFingerprint else { return .modified }

@@ -4,8 +4,8 @@ import Foundation
   import Glibc
 #endif
 
-/// An exclusive `flock` on `<file>.lock`, holding our pid, so that only one checklists edits a
-/// file at a time.
+/// An exclusive `flock` on `<file>.lock`, holding our pid, so that only one checklists reads,
+/// merges and writes a file at a time (for milliseconds: no process holds it for a session).
 ///
 /// The kernel releases the lock when the process ends, however it ends, so a lock left by a
 /// killed process never blocks. The lock file itself is never removed (removing it would let two
@@ -23,11 +23,13 @@ public final class DataFileLock: @unchecked Sendable {
     self.descriptor = descriptor
   }
 
-  /// Takes the lock for the data file at `dataFile` (a real path), without waiting.
+  /// Takes the lock for the data file at `dataFile` (a real path), waiting up to `wait` seconds
+  /// for another writer to finish.
   ///
   /// - Parameter shownPath: the data file as shown in the message when another process has it.
   public static func acquire(
-    dataFile: String, shownPath: String, fileSystem: any FileSystem = SystemFileSystem()
+    dataFile: String, shownPath: String, fileSystem: any FileSystem = SystemFileSystem(),
+    wait: TimeInterval = 0
   ) throws(StoreError) -> DataFileLock {
     let path = dataFile + ".lock"
     let folder = (dataFile as NSString).deletingLastPathComponent
@@ -42,8 +44,17 @@ public final class DataFileLock: @unchecked Sendable {
     } catch {
       throw StoreError(.lockFailed, path: path, shownPath: shownPath, cause: error)
     }
-    do {
-      try fileSystem.flock(fd, operation: LOCK_EX | LOCK_NB)
+    let deadline = Date().addingTimeInterval(wait)
+    do throws(SystemCallError) {
+      while true {
+        do {
+          try fileSystem.flock(fd, operation: LOCK_EX | LOCK_NB)
+          break
+        } catch {
+          guard error.code == EWOULDBLOCK, Date() < deadline else { throw error }
+          usleep(2_000)
+        }
+      }
     } catch {
       let holder = error.code == EWOULDBLOCK ? readPid(fd, fileSystem: fileSystem) : nil
       try? fileSystem.close(fd)

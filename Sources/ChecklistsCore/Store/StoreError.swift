@@ -14,7 +14,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable
     /// The file's content is not a checklists file (`formatError` tells where).
     case invalidContent
-    /// Another checklists holds the file's lock.
+    /// Another checklists held the file's lock for longer than a save waits.
     case locked(pid: Int32?)
     /// The lock file could not be opened or locked.
     case lockFailed
@@ -68,7 +68,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(shownPath): \(formatError?.message ?? detail ?? "not a checklists file")"
     case .locked(let pid):
       let owner = pid.map { "pid \($0)" } ?? "pid unknown"
-      return "\(shownPath) is open in another checklists (\(owner))"
+      return "\(shownPath) is being saved by another checklists (\(owner)) that does not finish;"
+        + " try again"
     case .lockFailed:
       return "Could not lock \(shownPath): \(reason)"
     case .saveFailed(let step):
@@ -82,6 +83,14 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// The message.
   public var description: String { message }
+
+  /// Why the file cannot be merged with, in the words of a conflict copy's message.
+  var reasonForCopy: String {
+    switch kind {
+    case .invalidContent: return formatError?.message ?? detail ?? "not a checklists file"
+    default: return message
+    }
+  }
 }
 
 /// The steps of a save, named in error messages.

@@ -31,6 +31,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
 
   /// How long an unfinished escape sequence or paste may wait for the rest, in milliseconds.
   static var sequenceTimeout: Int32 { 300 }
+  /// How often the file is looked at when no watcher tells of changes, in seconds.
+  static var fileCheckInterval: TimeInterval { 2 }
+  private var lastFileCheck = Date.distantPast
 
   /// Creates a driver for a started terminal.
   public init(
@@ -66,12 +69,22 @@ public final class TerminalDriver<Program: TerminalProgram> {
       pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0),
     ]
+    if let watcher = hooks.watcher {
+      fds.append(pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0))
+    }
     let count = poll(&fds, nfds_t(fds.count), pollTimeout())
     if count < 0 {
       if errno != EINTR { exitReason = exitReason ?? .terminalGone }
       return
     }
     if fds[1].revents & Int16(POLLIN) != 0 { handleSignals() }
+    if fds.count > 2, fds[2].revents & Int16(POLLIN) != 0, hooks.watcher?.drain() == true {
+      mergeChangesMadeElsewhere()
+    } else if hooks.watcher == nil,
+      clock().timeIntervalSince(lastFileCheck) >= Self.fileCheckInterval
+    {
+      mergeChangesMadeElsewhere()
+    }
     let ttyEvents = fds[0].revents
     if ttyEvents & Int16(POLLIN) != 0 {
       if ct_bytes_available(STDIN_FILENO) == 0 && ttyEvents & Int16(POLLHUP) == 0 {
@@ -88,10 +101,22 @@ public final class TerminalDriver<Program: TerminalProgram> {
     tickIfDue()
   }
 
-  /// Milliseconds until something is due: an unfinished sequence, or the next wake-up.
+  /// Merges changes another program made to the file into the screen.
+  private func mergeChangesMadeElsewhere() {
+    lastFileCheck = clock()
+    guard let (lists, message) = hooks.refresh(program.dataModel) else { return }
+    dispatch(.mergedFromElsewhere(lists, message: message))
+  }
+
+  /// Milliseconds until something is due: an unfinished sequence, the next wake-up, or (without
+  /// a file watcher) the next look at the file.
   private func pollTimeout() -> Int32 {
     var timeout: Int32 = -1
     if decoder.isWaitingForMore { timeout = Self.sequenceTimeout }
+    if hooks.watcher == nil {
+      let check = Int32(Self.fileCheckInterval * 1000)
+      timeout = timeout < 0 ? check : min(timeout, check)
+    }
     let now = clock()
     if let wake = program.nextWakeUp(after: now) {
       var milliseconds = Int32(clamping: Int(ceil(wake.timeIntervalSince(now) * 1000)))

@@ -9,16 +9,24 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   public var rescue: (DataModel) -> String?
   /// Keeps the UI state (list on screen, sort modes) on every way out and on suspend.
   public var persistState: (Program) -> Void
+  /// Merges changes made elsewhere to the file into the lists; nil when the file did not change.
+  public var refresh: (DataModel) -> (lists: MergedLists, message: String)?
+  /// Wakes the loop when the file may have changed; nil: the file is checked every 2 s instead.
+  public var watcher: FileWatcher?
 
   /// Creates the hooks.
   public init(
     save: @escaping (DataModel) -> SaveOutcome,
     rescue: @escaping (DataModel) -> String?,
-    persistState: @escaping (Program) -> Void
+    persistState: @escaping (Program) -> Void,
+    refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
+    watcher: FileWatcher? = nil
   ) {
     self.save = save
     self.rescue = rescue
     self.persistState = persistState
+    self.refresh = refresh
+    self.watcher = watcher
   }
 }
 

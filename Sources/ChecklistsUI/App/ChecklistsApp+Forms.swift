@@ -115,13 +115,26 @@ extension ChecklistsApp {
     let listID = form.listID
     let count = dataModel.lists[listIndex].items.count
     self.form = nil
-    if let index = form.itemIndex, let original = form.original {
-      guard index < count, dataModel.lists[listIndex].items[index].itemID == original.itemID
-      else { return }
-      var item = original
+    if let hint = form.itemIndex, let original = form.original {
+      var item =
+        dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint).map {
+          dataModel.lists[listIndex].items[$0]
+        } ?? original
       item.text = form.text.text
       item.shouldRemind = form.remind
       item.dueDate = dueDate
+      // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
+      guard let index = dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint)
+      else {
+        if let change = dataModel.insertItem(item, listID: listID) {
+          commit(change, now: now)
+          selectItem(count)
+        }
+        status = StatusMessage(
+          text: "Kept \(quoted(item.text)): it was deleted elsewhere while you edited it",
+          isError: false)
+        return
+      }
       guard let change = dataModel.replaceItem(listID: listID, at: index, with: item) else {
         status = StatusMessage(text: "No changes", isError: false)
         return

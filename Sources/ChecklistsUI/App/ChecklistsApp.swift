@@ -127,7 +127,11 @@ public struct ChecklistsApp: TerminalProgram {
     case .saveFinished(let outcome):
       let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
+      if let merged = outcome.merged { adopt(merged, now: now) }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    case .mergedFromElsewhere(let merged, let message):
+      adopt(merged, now: now)
+      status = StatusMessage(text: message, isError: false)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
     }

@@ -1,3 +1,4 @@
+import ChecklistsCore
 import Foundation
 
 /// A key as the terminal layer decodes it.
@@ -33,15 +34,36 @@ public struct MouseEvent: Hashable, Sendable {
 
 /// How a save the program asked for ended, reported back by the driver.
 public struct SaveOutcome: Equatable, Sendable {
-  /// Whether the data is now safely on disk (false: failed, or went to a conflict copy).
+  /// Whether the data is now safely on disk (in the file, or in a conflict copy the message
+  /// names); false when the save failed.
   public var succeeded: Bool
   /// What to show on the status line, e.g. "Saved" or "Save failed: … (No space left on device)".
   public var message: String
+  /// The lists as saved when changes made elsewhere were merged in: shown from now on.
+  public var merged: MergedLists?
 
   /// Creates an outcome.
-  public init(succeeded: Bool, message: String) {
+  public init(succeeded: Bool, message: String, merged: MergedLists? = nil) {
     self.succeeded = succeeded
     self.message = message
+    self.merged = merged
+  }
+}
+
+/// Lists merged with changes made elsewhere, for the app to show instead of its own.
+public struct MergedLists: Equatable, Sendable {
+  /// The merged lists; lists the app had keep their run-time ids.
+  public var model: DataModel
+  /// Items of ours that got a new `itemID` (old to new).
+  public var renumbered: [Int: Int]
+  /// Whether the file now holds exactly these lists (nothing is left to save).
+  public var matchesFile: Bool
+
+  /// Creates merged lists.
+  public init(model: DataModel, renumbered: [Int: Int] = [:], matchesFile: Bool) {
+    self.model = model
+    self.renumbered = renumbered
+    self.matchesFile = matchesFile
   }
 }
 
@@ -63,6 +85,8 @@ public enum InputEvent: Equatable, Sendable {
   case saveFinished(SaveOutcome)
   /// Something the user should read on the status line (e.g. a warning from loading).
   case notice(String)
+  /// Changes made elsewhere to the file were merged into the lists (with a status line).
+  case mergedFromElsewhere(MergedLists, message: String)
 }
 
 /// What the state machine asks the driver to do.

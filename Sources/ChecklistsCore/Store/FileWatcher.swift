@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Tells when a file may have changed, without polling: an inotify watch on its folder (files
+/// are replaced by rename, so the folder is what changes).
+///
+/// The owner waits on `descriptor` (with `poll`) and calls `drain()` when it is readable; the
+/// answer says whether the file's name was among the events. Where inotify is missing, `open`
+/// returns nil and the owner checks the file now and then instead.
+public final class FileWatcher {
+  /// The descriptor to wait on for reading.
+  public let descriptor: Int32
+  private let name: String
+
+  private init(descriptor: Int32, name: String) {
+    self.descriptor = descriptor
+    self.name = name
+  }
+
+  /// Watches the folder of `path` for changes to `path`'s name; nil when that is not possible.
+  public static func open(path: String) -> FileWatcher? {
+    #if os(Linux)
+      let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      guard fd >= 0 else { return nil }
+      let folder = (path as NSString).deletingLastPathComponent
+      let mask = UInt32(
+        IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+          | IN_MOVE_SELF | IN_ATTRIB)
+      guard inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) >= 0 else {
+        close(fd)
+        return nil
+      }
+      return FileWatcher(descriptor: fd, name: (path as NSString).lastPathComponent)
+    #else
+      return nil
+    #endif
+  }
+
+  deinit { close(descriptor) }
+
+  /// Reads every pending event; true when one concerned the file (or the folder itself, or
+  /// events were lost), so the file should be checked.
+  public func drain() -> Bool {
+    #if os(Linux)
+      var concerned = false
+      let size = 64 * 1024
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+      defer { buffer.deallocate() }
+      let header = MemoryLayout<inotify_event>.size
+      while true {
+        let count = read(descriptor, buffer, size)
+        if count <= 0 { break }
+        var offset = 0
+        while offset + header <= count {
+          let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+          let nameLength = Int(event.len)
+          if event.mask & UInt32(IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+            concerned = true
+          } else if nameLength > 0 {
+            let start = buffer.advanced(by: offset + header).assumingMemoryBound(to: CChar.self)
+            if String(cString: start) == name { concerned = true }
+          }
+          offset += header + nameLength
+        }
+      }
+      return concerned
+    #else
+      return false
+    #endif
+  }
+}
