@@ -54,6 +54,8 @@ public final class ChecklistsStore {
   public let resolvedPath: String
   /// The format the next save writes (the format the file was read in; XML for a new file).
   public private(set) var format: PlistFormat
+  /// Whether the file is still the old keyed archive it was read as, until the first save.
+  private var convertingKeyedArchive = false
 
   private let fileSystem: any FileSystem
   private let clock: @Sendable () -> Date
@@ -123,6 +125,7 @@ public final class ChecklistsStore {
     if let document {
       model = DataModel(lists: document.lists, nextItemID: state.nextItemID)
       store.format = document.format
+      store.convertingKeyedArchive = document.isKeyedArchive
       store.savedModel = model
       isFirstRun = false
     } else {
@@ -189,6 +192,12 @@ public final class ChecklistsStore {
       messages.append("\(location.displayPath) had been deleted by another program; saved it again")
     }
     if let note = encoded.formatNote { messages.append(note) }
+    if convertingKeyedArchive {
+      // Said once: the first save of a keyed archive; the writer kept the original as .bak.
+      convertingKeyedArchive = false
+      messages.append(
+        "converted from the old archive format; the original is in \(location.displayPath).bak")
+    }
     return SaveResult(
       outcome: change == .deleted ? .recreated : .saved, formatNote: encoded.formatNote,
       message: messages.isEmpty ? nil : messages.joined(separator: "; "))
