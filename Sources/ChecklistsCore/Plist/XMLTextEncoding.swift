@@ -73,7 +73,7 @@ enum XMLTextEncoding: Equatable {
   private static func declaredEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
     guard bytes.starts(with: Array("<?xml".utf8)) else { return nil }
     let limit = min(bytes.count, 512)
-    guard let end = (0..<limit).first(where: { bytes[$0] == UInt8(ascii: "?") }) else {
+    guard let end = (5..<limit).first(where: { bytes[$0] == UInt8(ascii: "?") }) else {
       return nil
     }
     let declaration = String(decoding: bytes[0..<end], as: UTF8.self)
