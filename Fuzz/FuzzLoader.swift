@@ -45,7 +45,7 @@ private func sameValue(_ expected: PlistValue, _ actual: PlistValue, whole: Bool
 }
 
 private func sameFields(
-  _ expected: [String: PlistValue], _ actual: [String: PlistValue], whole: Bool
+  _ expected: [PlistKey: PlistValue], _ actual: [PlistKey: PlistValue], whole: Bool
 ) -> Bool {
   guard expected.count == actual.count else { return false }
   for (key, value) in expected {

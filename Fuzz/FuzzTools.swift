@@ -312,7 +312,7 @@ func seedFiles() -> [(String, Data)] {
   xml("empty-item-dict.xml", xmlList(item: ""))
   xml("empty-top-array.xml", "<array/>")
   xml("missing-keys.xml", "<array><dict/></array>")
-  let unknown: [String: PlistValue] = [
+  let unknown: [PlistKey: PlistValue] = [
     "uString": .string("s"), "uInteger": .integer(-42), "uUnsigned": .unsignedInteger(.max),
     "uReal": .real(2.5), "uNaN": .real(.nan), "uBool": .bool(true),
     "uDate": .date(Date(timeIntervalSinceReferenceDate: 12.75)), "uData": .data(Data([0, 1, 255])),
@@ -335,6 +335,98 @@ func seedFiles() -> [(String, Data)] {
   seeds.append(("array-claims-2p60.bplist", LargeInput.count2p60Array.bytes()))
   seeds.append(("empty", Data()))
   seeds.append(("magic-only.bplist", Data("bplist00".utf8)))
+  seeds += compatibilitySeeds()
+  return seeds
+}
+
+/// Seeds of the files other writers make: odd reference sizes, UIDs, keyed archives, XML in
+/// UTF-16, UTF-32 and a declared legacy encoding.
+func compatibilitySeeds() -> [(String, Data)] {
+  var seeds: [(String, Data)] = []
+  // One list of one item, references 3 bytes wide and offsets 5 (CoreFoundation reads any
+  // size from 1 to 8).
+  func ref(_ index: Int) -> [UInt8] { BinaryBuilder.bigEndian(UInt64(index), size: 3) }
+  let ascii = BinaryBuilder.ascii
+  let objects: [[UInt8]] = [
+    [0xA1] + ref(1),
+    [0xD3] + ref(2) + ref(3) + ref(4) + ref(5) + ref(6) + ref(7),
+    ascii("name"), ascii("iconName"), ascii("items"), ascii("N"), ascii("Inbox"),
+    [0xA1] + ref(8),
+    [0xD5] + ref(9) + ref(10) + ref(11) + ref(12) + ref(13) + ref(14) + ref(15) + ref(16)
+      + ref(17) + ref(18),
+    ascii("checked"), ascii("dueDate"), ascii("itemID"), ascii("shouldRemind"), ascii("text"),
+    [0x09], [0x33] + BinaryBuilder.bigEndian(Double(700_000_000).bitPattern, size: 8),
+    [0x10, 0x05], [0x08], ascii("t"),
+  ]
+  var out = Array("bplist00".utf8)
+  var offsets: [Int] = []
+  for object in objects {
+    offsets.append(out.count)
+    out += object
+  }
+  let table = out.count
+  for offset in offsets { out += BinaryBuilder.bigEndian(UInt64(offset), size: 5) }
+  out += [0, 0, 0, 0, 0, 0, 5, 3]
+  out += BinaryBuilder.bigEndian(UInt64(objects.count), size: 8)
+  out += BinaryBuilder.bigEndian(0, size: 8) + BinaryBuilder.bigEndian(UInt64(table), size: 8)
+  seeds.append(("refsize-3-offsets-5.bplist", Data(out)))
+
+  // UIDs among an item's unknown keys.
+  let withUIDs = [
+    Checklist(
+      name: "U",
+      items: [
+        ChecklistItem(
+          text: "u", dueDate: Date(timeIntervalSinceReferenceDate: 5), itemID: 1,
+          unknownFields: ["uid": .uid(7), "uids": .array([.uid(0), .uid(300), .uid(70_000)])])
+      ])
+  ]
+  seeds.append(("uid-values.bplist", encoded(withUIDs, .binary)))
+  seeds.append(("uid-values.xml", encoded(withUIDs, .xml)))
+
+  // A keyed archive of the book's first editions, as Apple's archiver lays it out.
+  func classInfo(_ name: String) -> PlistValue {
+    .dictionary(["$classname": .string(name), "$classes": .array([.string(name)])])
+  }
+  let archive = PlistValue.dictionary([
+    "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
+    "$top": .dictionary(["Checklists": .uid(1)]),
+    "$objects": .array([
+      .string("$null"),
+      .dictionary(["NS.objects": .array([.uid(2)]), "$class": .uid(9)]),
+      .dictionary(["Name": .uid(3), "Items": .uid(4), "IconName": .uid(3), "$class": .uid(10)]),
+      .string("Trips"),
+      .dictionary(["NS.objects": .array([.uid(5)]), "$class": .uid(9)]),
+      .dictionary([
+        "Text": .uid(6), "Checked": .bool(true), "DueDate": .uid(7),
+        "ShouldRemind": .bool(false), "ItemID": .integer(3), "$class": .uid(11),
+      ]),
+      .string("Pack"),
+      .dictionary(["NS.time": .real(700_000_000.5), "$class": .uid(8)]),
+      classInfo("NSDate"), classInfo("NSMutableArray"), classInfo("Checklists.Checklist"),
+      classInfo("ChecklistItem"),
+    ]),
+  ])
+  if let binary = try? archive.encoded(as: .binary), let xml = try? archive.encoded(as: .xml) {
+    seeds.append(("keyed-archive.bplist", binary))
+    seeds.append(("keyed-archive.xml", xml))
+  }
+
+  // XML in other encodings.
+  let body =
+    "<plist version=\"1.0\"><array><dict><key>iconName</key><string>Inbox</string>"
+    + "<key>items</key><array/><key>name</key><string>Café 日本</string></dict></array></plist>"
+  let encodings: [(String, String, String.Encoding, Bool)] = [
+    ("utf16le-bom.xml", "UTF-16", .utf16LittleEndian, true),
+    ("utf16be-no-bom.xml", "UTF-16", .utf16BigEndian, false),
+    ("utf32be-bom.xml", "UTF-32", .utf32BigEndian, true),
+    ("shift-jis.xml", "Shift_JIS", .shiftJIS, false),
+  ]
+  for (name, declared, encoding, bom) in encodings {
+    let text =
+      (bom ? "\u{FEFF}" : "") + "<?xml version=\"1.0\" encoding=\"\(declared)\"?>\n" + body
+    if let data = text.data(using: encoding) { seeds.append((name, data)) }
+  }
   return seeds
 }
 

@@ -129,8 +129,8 @@ import Testing
       }
       #expect(fields[0] as? String == list.name)
       #expect(fields[1] as? String == list.iconName)
-      let listKeys = Set(["name", "iconName", "items"]).union(list.unknownFields.keys)
-      #expect(Set(fields[2] as? [String] ?? []) == listKeys)
+      let listKeys = Set<PlistKey>(["name", "iconName", "items"]).union(list.unknownFields.keys)
+      #expect(Set((fields[2] as? [String] ?? []).map { PlistKey($0) }) == listKeys)
       #expect(items.count == list.items.count)
       for (itemFields, item) in zip(items, list.items) {
         #expect(itemFields[0] as? String == item.text)
@@ -139,9 +139,9 @@ import Testing
         #expect(abs(seconds - item.dueDate.timeIntervalSinceReferenceDate) < 1e-5)
         #expect(itemFields[3] as? Bool == item.shouldRemind)
         #expect(itemFields[4] as? String == String(item.itemID))
-        let keys = Set(["text", "checked", "dueDate", "shouldRemind", "itemID"]).union(
+        let keys = Set<PlistKey>(["text", "checked", "dueDate", "shouldRemind", "itemID"]).union(
           item.unknownFields.keys)
-        #expect(Set(itemFields[5] as? [String] ?? []) == keys)
+        #expect(Set((itemFields[5] as? [String] ?? []).map { PlistKey($0) }) == keys)
       }
     }
   }

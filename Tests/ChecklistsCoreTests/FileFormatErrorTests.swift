@@ -4,8 +4,8 @@ import Testing
 @testable import ChecklistsCore
 
 @Suite struct FileFormatErrorTests {
-  private func item(_ overrides: [String: PlistValue?] = [:]) -> PlistValue {
-    var fields: [String: PlistValue] = [
+  private func item(_ overrides: [PlistKey: PlistValue?] = [:]) -> PlistValue {
+    var fields: [PlistKey: PlistValue] = [
       "text": .string("Milk"), "checked": .bool(false),
       "dueDate": .date(Date(timeIntervalSinceReferenceDate: 0)), "shouldRemind": .bool(false),
       "itemID": .integer(7),
@@ -14,10 +14,10 @@ import Testing
     return .dictionary(fields)
   }
 
-  private func list(_ name: String, items: [PlistValue], _ overrides: [String: PlistValue?] = [:])
+  private func list(_ name: String, items: [PlistValue], _ overrides: [PlistKey: PlistValue?] = [:])
     -> PlistValue
   {
-    var fields: [String: PlistValue] = [
+    var fields: [PlistKey: PlistValue] = [
       "name": .string(name), "iconName": .string("Groceries"), "items": .array(items),
     ]
     for (key, value) in overrides { fields[key] = value }
@@ -63,7 +63,7 @@ import Testing
       ),
     ]
     for (key, value, text) in cases {
-      let got = try message(fileWithBadItem(item([key: value])), format)
+      let got = try message(fileWithBadItem(item([PlistKey(key): value])), format)
       #expect(got == "list 2 (\"Groceries\"), item 3: " + text)
     }
   }
@@ -71,7 +71,7 @@ import Testing
   @Test(arguments: [PlistFormat.binary, .xml])
   func missingItemKeys(format: PlistFormat) throws {
     for key in ["text", "checked", "dueDate", "shouldRemind", "itemID"] {
-      let file = PlistValue.array([list("Trips", items: [item(), item([key: nil])])])
+      let file = PlistValue.array([list("Trips", items: [item(), item([PlistKey(key): nil])])])
       #expect(try message(file, format) == "list 1 (\"Trips\"), item 2: \"\(key)\" is missing")
     }
   }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct FileFormatUnknownKeysTests {
   private typealias Support = FileFormatTestSupport
 
-  private let everyType: [String: PlistValue] = [
+  private let everyType: [PlistKey: PlistValue] = [
     "aString": .string("héllo 😀"),
     "anInteger": .integer(-42),
     "aBigInteger": .unsignedInteger(UInt64.max),

@@ -114,7 +114,13 @@ import Testing
       message(bplist([[0xA1, 1], [0x09]], patchOffsets: [1: 200]))
         == "binary property list has a bad offset for object 1")
     #expect(
-      message(bplist([[0x09]], refSize: 3)) == "binary property list has a damaged trailer")
+      message(bplist([[0x09]], refSize: 9))
+        == "binary property list has a damaged trailer (offset size 1, reference size 9; "
+        + "each must be 1 to 8 bytes)")
+    #expect(
+      message(bplist([[0x09]], refSize: 0))
+        == "binary property list has a damaged trailer (offset size 1, reference size 0; "
+        + "each must be 1 to 8 bytes)")
     #expect(message(bplist([[0x09]], top: 1)) == "binary property list has a damaged trailer")
     #expect(
       message(bplist([[0x09]], tableOffset: 2))
@@ -128,8 +134,8 @@ import Testing
     #expect(
       message(bplist([[0x5F, 0x10, 200, 0x41]])) == "binary property list is truncated")
     #expect(
-      message(bplist([[0x80, 1]]))
-        == "binary property list has an unsupported object type 0x80 (object 0)")
+      message(bplist([[0x90, 1]]))
+        == "binary property list has an unsupported object type 0x90 (object 0)")
     #expect(
       message(bplist([[0x61, 0xDC, 0x00]]))
         == "binary property list has a string with a broken UTF-16 surrogate")
@@ -206,7 +212,8 @@ import Testing
     let cases: [(String, String)] = [
       ("<plist><string>&bogus;</string></plist>", "XML error at line 1: unknown entity &bogus;"),
       (
-        "<plist><string>&#0;</string></plist>", "XML error at line 1: &#0; is not a valid character"
+        "<plist><string>&#0;</string></plist>",
+        "XML error at line 1: &#0; is not a character XML allows"
       ),
       (
         "<plist>\n<dict><key>a</key></dict></plist>",

@@ -4,13 +4,17 @@ import Foundation
 public struct ChecklistsDocument: Equatable, Sendable {
   /// The lists, in file order.
   public var lists: [Checklist]
-  /// The format the bytes were in.
+  /// The format the bytes were in; binary (what saving writes) for a keyed archive.
   public var format: PlistFormat
+  /// Whether the file was an `NSKeyedArchiver` archive of the book's first editions (see
+  /// `KeyedArchiveDecoder`), which saving turns into today's format.
+  public var isKeyedArchive: Bool
 
   /// Creates a document.
-  public init(lists: [Checklist], format: PlistFormat) {
+  public init(lists: [Checklist], format: PlistFormat, isKeyedArchive: Bool = false) {
     self.lists = lists
     self.format = format
+    self.isKeyedArchive = isKeyedArchive
   }
 }
 
@@ -55,13 +59,20 @@ public enum ChecklistsFileCoding {
       switch format {
       case .binary:
         let reader = try BinaryPlistReader(bytes: bytes)
+        if let archive = try KeyedArchiveDecoder.archive(in: reader) {
+          return try keyedArchive(archive)
+        }
         let lists = try ChecklistsSchemaDecoder(source: reader).decode()
         return ChecklistsDocument(lists: lists, format: .binary)
       case .xml:
         let tree = try bytes.withUnsafeBytes { raw throws(PlistError) in
           try XMLPlistReader.parse(raw, decodingItems: true)
         }
-        let lists = try ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree)).decode()
+        let source = PlistTreeSource(root: tree)
+        if let archive = try KeyedArchiveDecoder.archive(in: source) {
+          return try keyedArchive(archive)
+        }
+        let lists = try ChecklistsSchemaDecoder(source: source).decode()
         return ChecklistsDocument(lists: lists, format: .xml)
       }
     } catch let error as PlistError {
@@ -71,6 +82,14 @@ public enum ChecklistsFileCoding {
     } catch {
       throw FileFormatError("\(error)")
     }
+  }
+
+  /// The document of a keyed archive; saving it writes binary.
+  private static func keyedArchive(_ archive: PlistValue) throws(FileFormatError)
+    -> ChecklistsDocument
+  {
+    ChecklistsDocument(
+      lists: try KeyedArchiveDecoder.lists(archive), format: .binary, isKeyedArchive: true)
   }
 
   /// Encodes lists in `format` (binary instead when the text cannot be XML 1.0).

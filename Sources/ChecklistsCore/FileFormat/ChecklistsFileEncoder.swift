@@ -5,11 +5,13 @@ import Foundation
 /// Keys are written in `PlistKeyOrder`; unknown keys are merged in; a key that is also a
 /// known field is written once, from the field.
 enum ChecklistsFileEncoder {
-  private static let listKeys = ["iconName", "items", "name"]
-  private static let itemKeys = ["checked", "dueDate", "itemID", "shouldRemind", "text"]
+  private static let listKeys: [PlistKey] = ["iconName", "items", "name"]
+  private static let itemKeys: [PlistKey] = [
+    "checked", "dueDate", "itemID", "shouldRemind", "text",
+  ]
 
   /// The order of a dictionary's keys: the known ones plus the unknown ones, sorted.
-  private static func keys(known: [String], unknown: [String: PlistValue]) -> [String] {
+  private static func keys(known: [PlistKey], unknown: [PlistKey: PlistValue]) -> [PlistKey] {
     if unknown.isEmpty { return known }
     let extra = unknown.keys.filter { !known.contains($0) }
     return PlistKeyOrder.sorted(known + extra)
@@ -36,7 +38,7 @@ enum ChecklistsFileEncoder {
     let texts = concurrent ? ConcurrentTextEncoding(lists, itemCount: itemCount) : nil
     let top = writer.reserve()
     // The known item keys, shared by every item without unknown keys.
-    let itemKeyRefs = itemKeys.map { writer.string($0) }
+    let itemKeyRefs = itemKeys.map { writer.string($0.string) }
     var listRefs: [Int] = []
     listRefs.reserveCapacity(lists.count)
     for list in lists {
@@ -45,7 +47,7 @@ enum ChecklistsFileEncoder {
       var keyRefs: [Int] = []
       var valueRefs: [Int] = []
       let names = keys(known: listKeys, unknown: list.unknownFields)
-      for key in names { keyRefs.append(writer.string(key)) }
+      for key in names { keyRefs.append(writer.string(key.string)) }
       for key in names {
         switch key {
         case "name": valueRefs.append(writer.string(list.name))
@@ -96,7 +98,7 @@ enum ChecklistsFileEncoder {
     }
     // An item with unknown keys: its own key list, in `PlistKeyOrder`.
     let names = keys(known: itemKeys, unknown: item.unknownFields)
-    let keyRefs = names.map { writer.string($0) }
+    let keyRefs = names.map { writer.string($0.string) }
     var valueRefs: [Int] = []
     valueRefs.reserveCapacity(names.count)
     for key in names {
@@ -118,8 +120,10 @@ enum ChecklistsFileEncoder {
 
   /// Why the lists cannot be XML 1.0, as the end of a sentence ("an item holds …"), or nil.
   static func xmlProblem(_ lists: [Checklist]) -> String? {
-    func problem(_ fields: [String: PlistValue]) -> Bool {
-      fields.contains { !XMLPlistWriter.canStore($0.key) || !XMLPlistWriter.canStore($0.value) }
+    func problem(_ fields: [PlistKey: PlistValue]) -> Bool {
+      fields.contains {
+        !XMLPlistWriter.canStore($0.key.string) || !XMLPlistWriter.canStore($0.value)
+      }
     }
     for list in lists {
       if !XMLPlistWriter.canStore(list.name) || !XMLPlistWriter.canStore(list.iconName)
@@ -157,13 +161,13 @@ enum ChecklistsFileEncoder {
       for key in keys(known: listKeys, unknown: list.unknownFields) {
         switch key {
         case "name":
-          writer.key(key, level: 2)
+          writer.key(key.string, level: 2)
           writer.string(list.name, level: 2)
         case "iconName":
-          writer.key(key, level: 2)
+          writer.key(key.string, level: 2)
           writer.string(list.iconName, level: 2)
         case "items":
-          writer.key(key, level: 2)
+          writer.key(key.string, level: 2)
           if list.items.isEmpty {
             writer.empty(dictionary: false, level: 2)
           } else {
@@ -173,7 +177,7 @@ enum ChecklistsFileEncoder {
           }
         default:
           if let value = list.unknownFields[key] {
-            writer.key(key, level: 2)
+            writer.key(key.string, level: 2)
             writer.value(value, level: 2)
           }
         }
@@ -189,23 +193,23 @@ enum ChecklistsFileEncoder {
     for key in keys(known: itemKeys, unknown: item.unknownFields) {
       switch key {
       case "checked":
-        writer.key(key, level: 4)
+        writer.key(key.string, level: 4)
         writer.bool(item.checked, level: 4)
       case "dueDate":
-        writer.key(key, level: 4)
+        writer.key(key.string, level: 4)
         writer.date(item.dueDate, level: 4)
       case "itemID":
-        writer.key(key, level: 4)
+        writer.key(key.string, level: 4)
         writer.integer(Int64(item.itemID), level: 4)
       case "shouldRemind":
-        writer.key(key, level: 4)
+        writer.key(key.string, level: 4)
         writer.bool(item.shouldRemind, level: 4)
       case "text":
-        writer.key(key, level: 4)
+        writer.key(key.string, level: 4)
         writer.string(item.text, level: 4)
       default:
         if let value = item.unknownFields[key] {
-          writer.key(key, level: 4)
+          writer.key(key.string, level: 4)
           writer.value(value, level: 4)
         }
       }

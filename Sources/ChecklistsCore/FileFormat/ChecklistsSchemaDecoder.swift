@@ -91,7 +91,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var path: FileLocation
     var name: String
     var iconName: String
-    var unknown: [String: PlistValue]
+    var unknown: [PlistKey: PlistValue]
     var itemNodes: [Source.Node]
 
     /// The list with `items`.
@@ -111,13 +111,13 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var nameNode: Source.Node?
     var iconNode: Source.Node?
     var itemsNode: Source.Node?
-    var unknown: [String: PlistValue] = [:]
+    var unknown: [PlistKey: PlistValue] = [:]
     for entry in entries {
-      switch entry.key {
+      switch PlistKey(entry.key) {
       case "name": nameNode = entry.value
       case "iconName": iconNode = entry.value
       case "items": itemsNode = entry.value
-      default: unknown[entry.key] = try value(entry.value, at: path)
+      default: unknown[PlistKey(entry.key)] = try value(entry.value, at: path)
       }
     }
     let name = try string(nameNode, key: "name", at: path)
@@ -148,15 +148,15 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var dueNode: Source.Node?
     var remindNode: Source.Node?
     var idNode: Source.Node?
-    var unknown: [String: PlistValue] = [:]
+    var unknown: [PlistKey: PlistValue] = [:]
     for entry in entries {
-      switch entry.key {
+      switch PlistKey(entry.key) {
       case "text": textNode = entry.value
       case "checked": checkedNode = entry.value
       case "dueDate": dueNode = entry.value
       case "shouldRemind": remindNode = entry.value
       case "itemID": idNode = entry.value
-      default: unknown[entry.key] = try value(entry.value, at: path)
+      default: unknown[PlistKey(entry.key)] = try value(entry.value, at: path)
       }
     }
     let text = try string(textNode, key: "text", at: path)

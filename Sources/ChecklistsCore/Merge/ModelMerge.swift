@@ -477,14 +477,14 @@ struct FieldMerge {
   /// Key by key, the same rule over a dictionary of extra fields (a key deleted counts as a
   /// change).
   mutating func pickFields(
-    _ base: [String: PlistValue], _ ours: [String: PlistValue], _ theirs: [String: PlistValue]
-  ) -> [String: PlistValue] {
+    _ base: [PlistKey: PlistValue], _ ours: [PlistKey: PlistValue], _ theirs: [PlistKey: PlistValue]
+  ) -> [PlistKey: PlistValue] {
     if theirs == base || theirs == ours { return ours }
     if ours == base { return theirs }
     var result = ours
     let keys = Set(base.keys).union(ours.keys).union(theirs.keys)
     for key in keys.sorted() {
-      let value = pick(base[key], ours[key], theirs[key], field: key) {
+      let value = pick(base[key], ours[key], theirs[key], field: key.string) {
         $0.map { $0.kindDescription } ?? "removed"
       }
       result[key] = value

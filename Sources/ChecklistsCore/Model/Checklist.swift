@@ -19,14 +19,14 @@ public struct Checklist: Sendable {
   /// How many items are not checked yet.
   public private(set) var uncheckedCount: Int
   /// Keys a newer app wrote that this version does not know; written back unchanged.
-  public var unknownFields: [String: PlistValue]
+  public var unknownFields: [PlistKey: PlistValue]
 
   /// Creates a list; `id` is replaced when the list is added to a `DataModel`.
   public init(
     name: String,
     iconName: String = IconName.noIcon.rawValue,
     items: [ChecklistItem] = [],
-    unknownFields: [String: PlistValue] = [:],
+    unknownFields: [PlistKey: PlistValue] = [:],
     id: ID = 0
   ) {
     self.id = id

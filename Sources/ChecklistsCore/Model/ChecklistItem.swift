@@ -13,7 +13,7 @@ public struct ChecklistItem: Equatable, Sendable {
   /// The app's identifier for the item's notification; unique across the file.
   public var itemID: Int
   /// Keys a newer app wrote that this version does not know; written back unchanged.
-  public var unknownFields: [String: PlistValue]
+  public var unknownFields: [PlistKey: PlistValue]
 
   /// Creates an item; the defaults are the app's (unchecked, due now, no reminder).
   public init(
@@ -22,7 +22,7 @@ public struct ChecklistItem: Equatable, Sendable {
     dueDate: Date = Date(),
     shouldRemind: Bool = false,
     itemID: Int,
-    unknownFields: [String: PlistValue] = [:]
+    unknownFields: [PlistKey: PlistValue] = [:]
   ) {
     self.text = text
     self.checked = checked

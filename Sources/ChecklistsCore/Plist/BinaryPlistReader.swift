@@ -49,8 +49,11 @@ struct BinaryPlistReader: PlistNodeSource {
     let objectCount = Self.readUInt(bytes, at: trailer + 8, size: 8)
     let top = Self.readUInt(bytes, at: trailer + 16, size: 8)
     let tableOffset = Self.readUInt(bytes, at: trailer + 24, size: 8)
-    guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(refSize) else {
-      throw PlistError("binary property list has a damaged trailer")
+    // Any size from 1 to 8 bytes, as CoreFoundation reads (iOS has written 3-byte references).
+    guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
+      throw PlistError(
+        "binary property list has a damaged trailer (offset size \(offsetSize), reference "
+          + "size \(refSize); each must be 1 to 8 bytes)")
     }
     guard objectCount >= 1, objectCount <= UInt64(trailer), top < objectCount else {
       throw PlistError("binary property list has a damaged trailer")
@@ -143,7 +146,11 @@ struct BinaryPlistReader: PlistNodeSource {
     case 0x3:
       guard header.info == 3 else { throw unsupported(marker, object) }
       payload = 8
-    case 0x4, 0x5, 0x6, 0x7, 0xA, 0xD:
+    case 0x8:
+      // A keyed archive's UID: 1 to 8 big-endian bytes.
+      guard header.info <= 7 else { throw unsupported(marker, object) }
+      payload = Int(header.info) + 1
+    case 0x4, 0x5, 0x6, 0xA, 0xD:
       if header.info == 0xF {
         guard header.start < dataEnd else { throw PlistError("binary property list is truncated") }
         let intMarker = bytes[header.start]
@@ -180,6 +187,11 @@ struct BinaryPlistReader: PlistNodeSource {
 
   private func unsupported(_ marker: UInt8, _ object: Int) -> PlistError {
     let hex = String(marker, radix: 16, uppercase: true)
+    if marker >> 4 == 0x7 {
+      return PlistError(
+        "binary property list has object type 0x\(hex) (object \(object)), which bplist00 "
+          + "does not define (strings are 0x5n or 0x6n)")
+    }
     return PlistError(
       "binary property list has an unsupported object type 0x\(hex) (object \(object))")
   }
@@ -331,7 +343,9 @@ struct BinaryPlistReader: PlistNodeSource {
       return .date(Date(timeIntervalSinceReferenceDate: seconds))
     case 0x4:
       return .data(Data(bytes[start..<(start + header.count)]))
-    case 0x5, 0x7:
+    case 0x8:
+      return .uid(readUInt(at: start, size: Int(header.info) + 1))
+    case 0x5:
       guard let string = UTF8Text.string(bytes[start..<(start + header.count)]) else {
         throw PlistError("binary property list has a string that is not valid text")
       }
@@ -357,7 +371,7 @@ struct BinaryPlistReader: PlistNodeSource {
   /// The text of a string object (ASCII or UTF-16), or nil.
   private func stringValue(_ header: Header) -> String? {
     switch header.type {
-    case 0x5, 0x7: return UTF8Text.string(bytes[header.start..<(header.start + header.count)])
+    case 0x5: return UTF8Text.string(bytes[header.start..<(header.start + header.count)])
     case 0x6: return utf16String(header)
     default: return nil
     }
@@ -443,9 +457,9 @@ struct BinaryPlistReader: PlistNodeSource {
       for element in elements { values.append(try value(of: element)) }
       return .array(values)
     case .dictionary(let entries):
-      var dictionary: [String: PlistValue] = [:]
+      var dictionary: [PlistKey: PlistValue] = [:]
       dictionary.reserveCapacity(entries.count)
-      for entry in entries { dictionary[entry.key] = try value(of: entry.value) }
+      for entry in entries { dictionary[PlistKey(entry.key)] = try value(of: entry.value) }
       return .dictionary(dictionary)
     }
   }

@@ -18,6 +18,7 @@ struct BinaryPlistWriter {
     case date(UInt64)
     case bool(Bool)
     case data(Data)
+    case uid(UInt64)
   }
 
   fileprivate typealias Object = ObjectPosition
@@ -158,6 +159,7 @@ struct BinaryPlistWriter {
     case .bool(let bool): return add(.bool(bool))
     case .date(let date): return self.date(date)
     case .data(let data): return add(.data(data))
+    case .uid(let uid): return add(.uid(uid))
     case .array(let elements):
       let index = reserve()
       var refs: [Int] = []
@@ -172,7 +174,7 @@ struct BinaryPlistWriter {
       var valueRefs: [Int] = []
       keyRefs.reserveCapacity(keys.count)
       valueRefs.reserveCapacity(keys.count)
-      for key in keys { keyRefs.append(string(key)) }
+      for key in keys { keyRefs.append(string(key.string)) }
       for key in keys {
         if let element = dictionary[key] { valueRefs.append(self.value(element)) }
       }
@@ -337,6 +339,11 @@ struct BinaryPlistWriter {
     case .data(let data):
       writeMarker(0x4, count: data.count, to: out)
       data.withUnsafeBytes { out.append($0) }
+    case .uid(let value):
+      // 1, 2, 4 or 8 bytes, marker 0x80 + size - 1.
+      let size = byteCount(for: value)
+      out.append(0x80 | UInt8(size - 1))
+      out.appendUInt(value, size: size)
     }
   }
 
@@ -493,11 +500,6 @@ private struct ScalarTable {
 
 /// The order keys are written in: by UTF-16 code units, as Apple's writer sorts them.
 enum PlistKeyOrder {
-  /// Whether `lhs` sorts before `rhs`.
-  static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
-  }
-
-  /// The keys in writing order.
-  static func sorted(_ keys: [String]) -> [String] { keys.sorted(by: precedes) }
+  /// The keys in writing order (see `PlistKey.<`).
+  static func sorted(_ keys: [PlistKey]) -> [PlistKey] { keys.sorted() }
 }

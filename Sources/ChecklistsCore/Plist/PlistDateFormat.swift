@@ -54,8 +54,12 @@ enum PlistDateFormat {
       guard index > start else { return nil }
     }
     guard expect(UInt8(ascii: "Z")), index == end else { return nil }
-    guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23,
-      minute <= 59, second <= 60
+    // Day 32 of a 31-day month is the next month's first day: Apple's XML encoder wrote such
+    // dates in 2024, and Foundation reads them by rolling over. Other impossible days are refused.
+    let monthLength = (1...12).contains(month) ? daysInMonth(year, month) : 0
+    guard (1...12).contains(month), day >= 1,
+      day <= monthLength || (monthLength == 31 && day == 32), hour <= 23, minute <= 59,
+      second <= 60
     else { return nil }
     let days = daysFromCivil(year, month, day)
     let unix = days * 86_400 + hour * 3_600 + minute * 60 + second

@@ -97,9 +97,9 @@ struct PlistTree {
     case .scalar(let value): return value
     case .array(let elements): return .array(elements.map { $0.value() })
     case .dictionary(let entries):
-      var dictionary: [String: PlistValue] = [:]
+      var dictionary: [PlistKey: PlistValue] = [:]
       dictionary.reserveCapacity(entries.count)
-      for entry in entries { dictionary[entry.key] = entry.value.value() }
+      for entry in entries { dictionary[PlistKey(entry.key)] = entry.value.value() }
       return .dictionary(dictionary)
     }
   }

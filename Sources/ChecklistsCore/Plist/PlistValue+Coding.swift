@@ -50,6 +50,10 @@ enum PlistFormatSniffer {
       let version = String(decoding: bytes.prefix(8).suffix(2), as: UTF8.self)
       throw PlistError("binary property list version \"\(version)\" is not supported")
     }
+    switch try? XMLTextEncoding.detect(bytes).encoding {
+    case .utf16, .utf32: return .xml
+    default: break
+    }
     var index = 0
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
     while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }

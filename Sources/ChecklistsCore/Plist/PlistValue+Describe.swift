@@ -10,6 +10,7 @@ extension PlistValue {
     case .bool: return "a boolean"
     case .date: return "a date"
     case .data: return "data"
+    case .uid: return "a keyed-archive reference (UID)"
     case .array: return "an array"
     case .dictionary: return "a dictionary"
     }

@@ -27,8 +27,21 @@ struct XMLPlistReader {
   static func parse(_ raw: UnsafeRawBufferPointer, decodingItems: Bool = false)
     throws(PlistError) -> PlistTree
   {
-    var reader = XMLPlistReader(bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
-    return try reader.document()
+    let (encoding, bomLength) = try XMLTextEncoding.detect(raw)
+    if encoding == .utf8 {
+      var reader = XMLPlistReader(
+        bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
+      return try reader.document()
+    }
+    let utf8 = try XMLTextEncoding.utf8(
+      UnsafeRawBufferPointer(rebasing: raw[bomLength...]), encoding: encoding)
+    let result = utf8.withUnsafeBufferPointer { buffer in
+      Result { () throws(PlistError) -> PlistTree in
+        var reader = XMLPlistReader(bytes: buffer, decodesItems: decodingItems)
+        return try reader.document()
+      }
+    }
+    return try result.get()
   }
 
   private init(bytes: UnsafeBufferPointer<UInt8>, decodesItems: Bool) {
@@ -157,29 +170,50 @@ struct XMLPlistReader {
       position += 1
       return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
     }
-    var quote: UInt8? = nil
-    while position < bytes.count {
-      let byte = bytes[position]
-      position += 1
-      if let open = quote {
-        if byte == open { quote = nil }
-      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-        quote = byte
-      } else if byte == UInt8(ascii: ">") {
+    // Attributes: white space, a name, `=`, a quoted value; then `>` or `/>`.
+    let tagName = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+    while true {
+      let spaceStart = position
+      skipSpace()
+      guard position < bytes.count else { throw error("unterminated tag <\(tagName)>") }
+      if bytes[position] == UInt8(ascii: ">") {
+        position += 1
         return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: false)
-      } else if byte == UInt8(ascii: "/") {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
-          throw error(
-            "expected > after / in <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>"
-          )
+      }
+      if bytes[position] == UInt8(ascii: "/") {
+        guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
+          throw error("expected > after / in <\(tagName)>")
+        }
+        position += 2
+        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: true)
+      }
+      let attributeStart = position
+      while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
+      guard position > attributeStart, attributeStart > spaceStart else {
+        throw error("malformed attribute in <\(tagName)> (expected a name after a space)")
+      }
+      skipSpace()
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+        throw error("malformed attribute in <\(tagName)> (expected = after its name)")
+      }
+      position += 1
+      skipSpace()
+      guard position < bytes.count,
+        bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+      else {
+        throw error("malformed attribute in <\(tagName)> (expected a quoted value)")
+      }
+      let quote = bytes[position]
+      position += 1
+      while position < bytes.count, bytes[position] != quote {
+        if bytes[position] == UInt8(ascii: "<") {
+          throw error("malformed attribute in <\(tagName)> (< in a value)")
         }
         position += 1
-        return StartTag(nameStart: nameStart, nameEnd: nameEnd, empty: true)
-      } else if byte == UInt8(ascii: "<") {
-        break
       }
+      guard position < bytes.count else { throw error("unterminated tag <\(tagName)>") }
+      position += 1
     }
-    throw error("unterminated tag <\(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))>")
   }
 
   /// Reads `</name>` at the current position.
@@ -252,6 +286,7 @@ struct XMLPlistReader {
         try skipMisc()
         if peek("</") {
           try endTag("dict")
+          if let uid = Self.uid(entries) { return scalar(.uid(uid)) }
           return PlistTree(shape: .dictionary(entries))
         }
         guard peek("<key") else { throw error("expected <key> in <dict>") }
@@ -306,6 +341,19 @@ struct XMLPlistReader {
   }
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
+
+  /// The UID a dictionary of the one key `CF$UID` with a non-negative integer stands for, as
+  /// Foundation reads it (and writes a UID in XML); nil for any other dictionary.
+  private static func uid(_ entries: [(key: String, value: PlistTree)]) -> UInt64? {
+    guard entries.count == 1, PlistKey(entries[0].key) == XMLPlistWriter.uidKey,
+      case .scalar(let value) = entries[0].value.shape
+    else { return nil }
+    switch value {
+    case .integer(let integer) where integer >= 0: return UInt64(integer)
+    case .unsignedInteger(let integer): return integer
+    default: return nil
+    }
+  }
 
   // MARK: - Checklist items
 
@@ -487,8 +535,11 @@ struct XMLPlistReader {
       } else {
         throw error("unknown entity &\(name);")
       }
-      guard let code, code != 0, let scalar = Unicode.Scalar(code) else {
-        throw error("&\(name); is not a valid character")
+      // XML 1.0's Char: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF.
+      guard let code, code == 0x9 || code == 0xA || code == 0xD || code >= 0x20,
+        code != 0xFFFE, code != 0xFFFF, let scalar = Unicode.Scalar(code)
+      else {
+        throw error("&\(name); is not a character XML allows")
       }
       buffer.append(contentsOf: String(Character(scalar)).utf8)
     }
@@ -531,6 +582,10 @@ struct XMLPlistReader {
     return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .unsignedInteger(magnitude)
   }
 
+  /// A real: decimal (`-1.5`, `2e10`, `.5`), `nan`, `inf`/`infinity` with an optional sign.
+  ///
+  /// Hexadecimal (`0x1p-2`) and `nan(…)`, which `Double(String)` would take, are refused:
+  /// neither Foundation nor plistlib reads them.
   private func real(_ text: String) throws(PlistError) -> Double {
     let trimmed = text.trimmingXMLSpace()
     switch trimmed.lowercased() {
@@ -538,9 +593,41 @@ struct XMLPlistReader {
     case "+infinity", "infinity", "inf", "+inf": return .infinity
     case "-infinity", "-inf": return -.infinity
     default:
-      guard let value = Double(trimmed) else { throw error("\"\(text)\" is not a real number") }
+      guard Self.isDecimal(trimmed), let value = Double(trimmed) else {
+        throw error("\"\(text)\" is not a real number (a plist real is decimal)")
+      }
       return value
     }
+  }
+
+  /// Whether `text` is `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`.
+  private static func isDecimal(_ text: String) -> Bool {
+    var bytes = Substring(text).utf8[...]
+    func digits() -> Int {
+      var count = 0
+      while let byte = bytes.first, byte >= 0x30, byte <= 0x39 {
+        bytes = bytes.dropFirst()
+        count += 1
+      }
+      return count
+    }
+    if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
+      bytes = bytes.dropFirst()
+    }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+      bytes = bytes.dropFirst()
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      bytes = bytes.dropFirst()
+      if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
+        bytes = bytes.dropFirst()
+      }
+      guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
   }
 }
 

@@ -54,10 +54,10 @@ struct XMLPlistWriter {
     switch value {
     case .string(let string): return canStore(string)
     case .date(let date): return canStore(date)
-    case .integer, .unsignedInteger, .real, .bool, .data: return true
+    case .integer, .unsignedInteger, .real, .bool, .data, .uid: return true
     case .array(let elements): return elements.allSatisfy { canStore($0) }
     case .dictionary(let dictionary):
-      return dictionary.allSatisfy { canStore($0.key) && canStore($0.value) }
+      return dictionary.allSatisfy { canStore($0.key.string) && canStore($0.value) }
     }
   }
 
@@ -181,6 +181,9 @@ struct XMLPlistWriter {
       }
       indent(level)
       append("</data>\n")
+    case .uid(let uid):
+      // As Apple writes a keyed archive's reference in XML: a one-key dictionary.
+      self.value(.dictionary([Self.uidKey: .unsignedInteger(uid)]), level: level)
     case .array(let elements):
       if elements.isEmpty {
         empty(dictionary: false, level: level)
@@ -197,12 +200,15 @@ struct XMLPlistWriter {
       open(dictionary: true, level: level)
       for name in PlistKeyOrder.sorted(Array(dictionary.keys)) {
         guard let element = dictionary[name] else { continue }
-        key(name, level: level + 1)
+        key(name.string, level: level + 1)
         self.value(element, level: level + 1)
       }
       close(dictionary: true, level: level)
     }
   }
+
+  /// The key of the one-key dictionary that stands for a UID in XML.
+  static let uidKey: PlistKey = "CF$UID"
 
   /// A real as Apple writes it: 17 significant digits, `nan`, `+infinity`, `-infinity`.
   static func realText(_ value: Double) -> String {

@@ -142,6 +142,10 @@ public final class ChecklistsStore {
   public let resolvedPath: String
   /// The format the next save writes (the format the file was read in; XML for a new file).
   public private(set) var format: PlistFormat
+  /// Whether the file is still the old keyed archive it was read as, until the first save.
+  private var convertingKeyedArchive = false
+  /// Said once, by the save that wrote a keyed archive over in the current format.
+  private var archiveNote: String?
 
   private let fileSystem: any FileSystem
   private let clock: @Sendable () -> Date
@@ -211,6 +215,7 @@ public final class ChecklistsStore {
       store.format = document.format
       store.base = model
       store.baseExists = true
+      store.convertingKeyedArchive = document.isKeyedArchive
       isFirstRun = false
     } else {
       var fresh = DataModel(nextItemID: state.nextItemID)
@@ -284,6 +289,7 @@ public final class ChecklistsStore {
         try write(encoded, model: model)
         return result(.recreated, formatNote: encoded.formatNote)
       }
+      convertingKeyedArchive = theirs.isKeyedArchive
       let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
       appendToLog(merged.report)
       if !merged.wroteFile {
@@ -307,6 +313,7 @@ public final class ChecklistsStore {
   public func refresh(_ model: DataModel) -> RefreshResult? {
     guard detectForeignChange() == .modified else { return nil }
     guard let theirs = try? readDocument() else { return nil }
+    convertingKeyedArchive = theirs.isKeyedArchive
     let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
     base = merged.theirs
     baseExists = true
@@ -365,7 +372,11 @@ public final class ChecklistsStore {
   private func result(
     _ outcome: StoreSaveOutcome, formatNote: String? = nil, merged: MergeResult? = nil
   ) -> SaveResult {
-    SaveResult(outcome: outcome, formatNote: formatNote, merged: merged, names: names)
+    let notes = [formatNote, archiveNote].compactMap { $0 }
+    archiveNote = nil
+    return SaveResult(
+      outcome: outcome, formatNote: notes.isEmpty ? nil : notes.joined(separator: "; "),
+      merged: merged, names: names)
   }
 
   private func write(_ encoded: EncodedChecklists, model: DataModel) throws(StoreError) {
@@ -379,6 +390,12 @@ public final class ChecklistsStore {
         cause: error.cause)
     }
     recordSaved(model, encoded)
+    if convertingKeyedArchive {
+      // The writer kept the original archive as .bak.
+      convertingKeyedArchive = false
+      archiveNote =
+        "converted from the old archive format; the original is in \(location.displayPath).bak"
+    }
   }
 
   /// The last resort: the file is not a readable checklists file, so ours goes to one copy.
