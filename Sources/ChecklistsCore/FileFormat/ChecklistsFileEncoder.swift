@@ -7,6 +7,16 @@ import Foundation
 enum ChecklistsFileEncoder {
   private static let listKeys = ["iconName", "items", "name"]
   private static let itemKeys = ["checked", "dueDate", "itemID", "shouldRemind", "text"]
+  /// The keys of an item with a due date given: `hasDueDate` is written only when true, so a
+  /// file the app never gave a due date stays byte for byte the iPhone app's.
+  private static let datedItemKeys = [
+    "checked", "dueDate", "hasDueDate", "itemID", "shouldRemind", "text",
+  ]
+
+  /// The known keys written for `item`, sorted.
+  private static func knownKeys(_ item: ChecklistItem) -> [String] {
+    item.hasDueDate ? datedItemKeys : itemKeys
+  }
 
   /// The order of a dictionary's keys: the known ones plus the unknown ones, sorted.
   private static func keys(known: [String], unknown: [String: PlistValue]) -> [String] {
@@ -82,7 +92,7 @@ enum ChecklistsFileEncoder {
     _ writer: inout BinaryPlistWriter
   ) -> Int {
     let ref = writer.reserve()
-    if item.unknownFields.isEmpty {
+    if item.unknownFields.isEmpty && !item.hasDueDate {
       // The usual item: the five known keys in `itemKeys` order, values added in that order.
       // Texts and dates are almost always unique: they are not looked up for sharing.
       let checked = writer.bool(item.checked)
@@ -94,8 +104,8 @@ enum ChecklistsFileEncoder {
         ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
       return ref
     }
-    // An item with unknown keys: its own key list, in `PlistKeyOrder`.
-    let names = keys(known: itemKeys, unknown: item.unknownFields)
+    // An item with a due date given or unknown keys: its own key list, in `PlistKeyOrder`.
+    let names = keys(known: knownKeys(item), unknown: item.unknownFields)
     let keyRefs = names.map { writer.string($0) }
     var valueRefs: [Int] = []
     valueRefs.reserveCapacity(names.count)
@@ -103,6 +113,7 @@ enum ChecklistsFileEncoder {
       switch key {
       case "checked": valueRefs.append(writer.bool(item.checked))
       case "dueDate": valueRefs.append(writer.uniqueDate(item.dueDate))
+      case "hasDueDate": valueRefs.append(writer.bool(true))
       case "itemID": valueRefs.append(writer.integer(Int64(item.itemID)))
       case "shouldRemind": valueRefs.append(writer.bool(item.shouldRemind))
       case "text": valueRefs.append(text(item, texts, &writer))
@@ -186,7 +197,7 @@ enum ChecklistsFileEncoder {
 
   private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
     writer.open(dictionary: true, level: 3)
-    for key in keys(known: itemKeys, unknown: item.unknownFields) {
+    for key in keys(known: knownKeys(item), unknown: item.unknownFields) {
       switch key {
       case "checked":
         writer.key(key, level: 4)
@@ -194,6 +205,9 @@ enum ChecklistsFileEncoder {
       case "dueDate":
         writer.key(key, level: 4)
         writer.date(item.dueDate, level: 4)
+      case "hasDueDate":
+        writer.key(key, level: 4)
+        writer.bool(true, level: 4)
       case "itemID":
         writer.key(key, level: 4)
         writer.integer(Int64(item.itemID), level: 4)
