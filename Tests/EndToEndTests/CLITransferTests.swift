@@ -16,10 +16,12 @@ extension EndToEndProcesses {
       #expect(
         lists.map { Set($0.keys) } == Array(repeating: ["name", "iconName", "items"], count: 3))
       let item = try #require((lists.first?["items"] as? [[String: Any]])?.first)
-      #expect(Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID"])
+      #expect(
+        Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID", "hasDueDate"])
       #expect(item["dueDate"] as? String == "2027-01-15T08:00:00Z")
 
-      // Importing the export into another file adds the lists with fresh item IDs.
+      // Importing the export into a file that does not exist yet gives just those lists (no
+      // extra "List"), with fresh item IDs.
       let exported = sandbox.root + "/export.json"
       FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes)
       let other = sandbox.root + "/other.plist"
@@ -27,11 +29,28 @@ extension EndToEndProcesses {
       #expect(imported.status == 0)
       #expect(imported.stdout == "Imported 3 lists (3 items) from export.json.\n")
       let result = try sandbox.lists(other)
-      #expect(result.map(\.name) == ["Chores", "Empty", "Groceries", "List"])
+      #expect(result.map(\.name) == ["Chores", "Empty", "Groceries"])
       #expect(result.flatMap(\.items).map(\.itemID).sorted() == [0, 1, 2])
       let groceries = try #require(result.first { $0.name == "Groceries" })
       #expect(groceries.items.map(\.checked) == [false, true])
       #expect(groceries.items.first?.dueDate == Date(timeIntervalSince1970: 1_800_000_000))
+
+      // The same export again: every list is already there; nothing changes.
+      let before = sandbox.bytes(other)
+      let again = try sandbox.run("--file", other, "import", exported)
+      #expect(again.status == 0)
+      #expect(
+        again.stdout == """
+          Skipped 3 lists already in your file (same name and items): "Chores", "Empty", \
+          "Groceries"; --duplicate imports them anyway.
+          Nothing imported from export.json.
+
+          """)
+      #expect(sandbox.bytes(other) == before)
+      // --duplicate forces them in.
+      let forced = try sandbox.run("--file", other, "import", "--duplicate", exported)
+      #expect(forced.stdout == "Imported 3 lists (3 items) from export.json.\n")
+      #expect(try sandbox.lists(other).count == 6)
     }
 
     @Test func exportPlistRoundTripsThroughImport() throws {
@@ -45,7 +64,7 @@ extension EndToEndProcesses {
       let path = sandbox.root + "/copy.plist"
       FileManager.default.createFile(atPath: path, contents: export.stdoutBytes)
       #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
-      #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 4)
+      #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 3)
     }
 
     @Test(arguments: [
