@@ -121,7 +121,7 @@ extension CoreProcesses {
       guard let point = Self.mountTmpfs(folder, size: "64k") else { return }
       defer { _ = Self.run("/bin/umount", [point]) }
       let old = encodedBytes(sampleModel())
-      FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
+      #expect(FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old))
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
       let (store, load) = try ChecklistsStore.open(location: location, lock: true)
@@ -157,7 +157,7 @@ extension CoreProcesses {
       guard let point = Self.mountTmpfs(folder, size: "1m") else { return }
       defer { _ = Self.run("/bin/umount", [point]) }
       let old = encodedBytes(sampleModel())
-      FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old)
+      #expect(FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old))
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
       // Unlocked: the lock file's open descriptor would make the remount busy.

@@ -189,7 +189,7 @@ extension EndToEndProcesses {
       try FileManager.default.createDirectory(
         atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
       let garbage = Data("<plist><array><dict><key>name</key></dict>".utf8)
-      FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage)
+      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage))
       let expected: String
       do {
         _ = try ChecklistsFileCoding.decode(garbage)
@@ -216,7 +216,7 @@ extension EndToEndProcesses {
       let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
       try FileManager.default.createDirectory(
         atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: sandbox.dataFile, contents: data)
+      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: data))
       let piped = try sandbox.run("show", "1")
       #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
       let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)

@@ -51,7 +51,9 @@ extension EndToEndProcesses {
     @Test func dueExitsThreeOnAnErrorTwoOnUsage() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
-      FileManager.default.createFile(atPath: sandbox.root + "/bad.plist", contents: Data("x".utf8))
+      #expect(
+        FileManager.default.createFile(
+          atPath: sandbox.root + "/bad.plist", contents: Data("x".utf8)))
       let broken = try sandbox.run("--file", sandbox.root + "/bad.plist", "due")
       #expect(broken.status == 3)
       #expect(try sandbox.run("due", "--within", "soon").status == 2)

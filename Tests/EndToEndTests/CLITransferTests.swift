@@ -23,7 +23,7 @@ extension EndToEndProcesses {
       // Importing the export into a file that does not exist yet gives just those lists (no
       // extra "List"), with fresh item IDs.
       let exported = sandbox.root + "/export.json"
-      FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes)
+      #expect(FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes))
       let other = sandbox.root + "/other.plist"
       let imported = try sandbox.run("--file", other, "import", exported)
       #expect(imported.status == 0)
@@ -62,7 +62,7 @@ extension EndToEndProcesses {
       let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
       #expect(exported == sampleLists().sorted { $0.name < $1.name })
       let path = sandbox.root + "/copy.plist"
-      FileManager.default.createFile(atPath: path, contents: export.stdoutBytes)
+      #expect(FileManager.default.createFile(atPath: path, contents: export.stdoutBytes))
       #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
       #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 3)
     }
@@ -95,7 +95,7 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       let before = try #require(sandbox.bytes())
       let path = sandbox.root + "/bad.json"
-      FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
       let run = try sandbox.run("import", path)
       #expect(run.status == 1)
       #expect(run.stderr == "checklists: \(message)\n")
@@ -110,7 +110,7 @@ extension EndToEndProcesses {
       let before = try #require(sandbox.bytes())
       let bad = Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)
       let path = sandbox.root + "/bad.plist"
-      FileManager.default.createFile(atPath: path, contents: bad)
+      #expect(FileManager.default.createFile(atPath: path, contents: bad))
       let expected: String
       do {
         _ = try ChecklistsFileCoding.decode(bad)
