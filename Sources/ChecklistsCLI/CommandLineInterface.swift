@@ -134,7 +134,7 @@ func storeCall<T>(_ body: () throws -> T) throws(CLIError) -> T {
   do {
     return try body()
   } catch let error as StoreError {
-    throw .failure(error.message)
+    throw .failure(error.message + (error.restoreHint.map { "\nchecklists: \($0)" } ?? ""))
   } catch {
     throw .failure("\(error)")
   }

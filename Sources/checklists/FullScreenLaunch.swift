@@ -16,6 +16,7 @@ enum FullScreenLaunch {
       opened = try ChecklistsStore.open(location: location, lock: true)
     } catch {
       printError("checklists: \(error.message)")
+      if let hint = error.restoreHint { printError("checklists: \(hint)") }
       exit(1)
     }
     let (store, load) = opened
