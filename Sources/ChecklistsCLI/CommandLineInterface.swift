@@ -9,7 +9,8 @@ public enum CommandLineInterface {
   /// Runs the command in `arguments` (the words after the program name).
   ///
   /// Returns nil when there is no command (the caller then starts the full-screen app), else
-  /// the exit status after printing: 0 done, 1 failed (or `due` found nothing), 2 usage error.
+  /// the exit status after printing: 0 done, 1 failed (`due`: nothing due; it fails with 3),
+  /// 2 usage error.
   public static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
     let output = CLIOutput()
     let global: GlobalOptions
@@ -49,6 +50,7 @@ public enum CommandLineInterface {
     } catch {
       var error = error
       if error.status == 2 && error.usage == nil { error.usage = spec.usage }
+      if error.status == 1 { error.status = spec.failureStatus }
       return output.fail(error)
     }
   }
@@ -132,7 +134,7 @@ func storeCall<T>(_ body: () throws -> T) throws(CLIError) -> T {
   do {
     return try body()
   } catch let error as StoreError {
-    throw .failure(error.message)
+    throw .failure(error.message + (error.restoreHint.map { "\nchecklists: \($0)" } ?? ""))
   } catch {
     throw .failure("\(error)")
   }

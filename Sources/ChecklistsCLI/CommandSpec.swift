@@ -15,6 +15,9 @@ struct CommandSpec: Sendable {
   var summary: String
   /// More lines for `--help`.
   var details: String = ""
+  /// The exit status of a failure that is not a usage error (`due` uses 3: its 1 means
+  /// "nothing due").
+  var failureStatus: Int32 = 1
   /// Runs the command; returns the exit status.
   var run: @Sendable (ParsedArguments, CommandContext) throws(CLIError) -> Int32
 
@@ -65,7 +68,15 @@ struct CommandSpec: Sendable {
       } else if flags.contains(argument) {
         parsed.flags.insert(argument)
       } else {
-        throw .usage("unknown option \(argument) for \(name)", usage: usage)
+        var message = "unknown option \(argument) for \(name)"
+        if let last = positionals.last, !positionals.isEmpty {
+          // "-5 eggs" is a text, not an option: say how to give it.
+          message += "; a \(last) that starts with - goes after --, e.g. checklists \(name) "
+          message += positionals.dropLast().joined(separator: " ")
+          message += positionals.count > 1 ? " " : ""
+          message += "-- \"\(argument)\""
+        }
+        throw .usage(message, usage: usage)
       }
     }
     if parsed.flags.contains("--help") { return parsed }
@@ -112,7 +123,8 @@ struct CommandSpec: Sendable {
         --version    print the version
 
       LIST is a list's name (any case) or its number in `checklists lists`;
-      ITEM is an item's number in `checklists show LIST` or its exact text.
+      ITEM is an item's number in `checklists show LIST` or its text (any case when
+      only one item matches). A text that starts with - goes after --.
 
       """
   }

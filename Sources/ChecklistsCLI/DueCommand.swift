@@ -1,20 +1,27 @@
 import ChecklistsCore
 import Foundation
 
-/// `due`: the unchecked reminders that are due, optionally sent to the desktop.
+/// `due`: the unchecked items with a due date that are due, reminders optionally sent to the
+/// desktop.
 enum DueCommand {
+  /// The exit status of a failure (a usage error is 2): 1 means "nothing is due".
+  static let failureStatus: Int32 = 3
+
   static let due = CommandSpec(
     name: "due", positionals: [], valueOptions: [("--within", "DURATION")],
     flags: ["--json", "--notify"],
-    summary: "Show unchecked reminders due now (or within DURATION), oldest first.",
+    summary: "Show unchecked items due now (or within DURATION), oldest first.",
     details: """
-      Each line: list, item, due date (and how long ago or ahead).
+      Each line: list, item, due date (and how long ago or ahead). An item has a due date
+      when one was given (in the app, add --due, edit --due, import) or Remind Me is on.
       DURATION is a number with m, h, d or w (30m, 2h, 3d, 1w); a day is 24 hours.
-      --notify also sends each item to the desktop with notify-send, once per item and
-      due date (changing an item's due date sends it again); for cron:
+      --notify also sends each due item with Remind Me on to the desktop with notify-send,
+      once per item and due date (changing an item's due date sends it again); for cron:
         */5 * * * * checklists due --notify >/dev/null
-      Exits 0 when something is due, 1 when nothing is.
-      """
+      Exits 0 when something is due, 1 when nothing is, 2 on a usage error, 3 when the
+      file cannot be read.
+      """,
+    failureStatus: failureStatus
   ) { arguments, context throws(CLIError) in
     var window: TimeInterval = 0
     if let text = arguments.options["--within"] {
@@ -45,7 +52,7 @@ enum DueCommand {
       var record = NotifiedRecord(state.notified)
       record.prune(keeping: load.model)
       let formatter = DueDateFormatter()
-      for due in found where !record.contains(due.item) {
+      for due in found where due.item.hasArmedReminder && !record.contains(due.item) {
         let when = formatter.relative(due.item.dueDate, now: context.now)
         guard sender.send(title: due.listName, body: "\(due.item.text) — due \(when)") else {
           break
@@ -92,10 +99,10 @@ enum ElapsedTime {
     let seconds = date.timeIntervalSince(now)
     let magnitude = abs(seconds)
     // Under an hour the app's own relative form already reads "25 min ago" or "now".
-    if magnitude < 3600 { return formatter.relative(date, now: now) }
+    if magnitude < 3570 { return formatter.relative(date, now: now) }
     let amount =
       magnitude < 48 * 3600
-      ? "\(Int(magnitude / 3600)) h" : "\(Int(magnitude / 86_400)) d"
+      ? "\(max(Int(magnitude / 3600), 1)) h" : "\(Int(magnitude / 86_400)) d"
     return seconds > 0 ? "in \(amount)" : "\(amount) ago"
   }
 }

@@ -7,14 +7,16 @@ enum ItemCommands {
     name: "add", positionals: ["LIST", "TEXT"], valueOptions: [("--due", "DATE")],
     flags: ["--remind"],
     summary: "Add an item at the end of a list.",
-    details: "--due takes what the app's date field takes (e.g. \"tomorrow 9am\"); "
-      + "--remind (needs --due) turns the reminder on."
+    details: "--due takes what the app's date field takes (e.g. \"tomorrow 9am\") and gives the "
+      + "item a due date; --remind (needs --due) turns the reminder on. Without --due the item "
+      + "has no due date (it stores the next whole hour, as the app's form starts with). A text "
+      + "that starts with - goes after --: checklists add Groceries -- \"-5 eggs\"."
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw .usage("the item text is empty")
     }
-    var dueDate = context.now
+    var dueDate = DefaultDueDate.nextWholeHour(after: context.now)
     if let dueText = arguments.options["--due"] {
       dueDate = try parseDue(dueText, now: context.now)
     } else if arguments.flags.contains("--remind") {
@@ -24,13 +26,15 @@ enum ItemCommands {
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
     let item = model.makeItem(
-      text: text, dueDate: dueDate, shouldRemind: arguments.flags.contains("--remind"))
+      text: text, dueDate: dueDate, shouldRemind: arguments.flags.contains("--remind"),
+      hasDueDate: arguments.options["--due"] != nil)
     if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
       let output = context.output
       output.line(
-        "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item \(list.items.count + 1)."
+        "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item "
+          + "\(list.items.count + 1)\(dueNote(item))."
       )
     }
     return status
@@ -39,17 +43,23 @@ enum ItemCommands {
   static let edit = CommandSpec(
     name: "edit", positionals: ["LIST", "ITEM"],
     valueOptions: [("--text", "TEXT"), ("--due", "DATE")],
-    flags: ["--remind", "--no-remind"],
+    flags: ["--remind", "--no-remind", "--no-due"],
     summary: "Change an item's text, due date or reminder.",
     details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
-      + "arms the reminder again. --remind / --no-remind turn the reminder on or off."
+      + "arms the reminder again. --no-due takes the due date (and the reminder) away. "
+      + "--remind / --no-remind turn the reminder on or off (--remind gives an item without a "
+      + "due date the next whole hour). The message says what changed."
   ) { arguments, context throws(CLIError) in
     let remind = arguments.flags.contains("--remind")
     let noRemind = arguments.flags.contains("--no-remind")
+    let noDue = arguments.flags.contains("--no-due")
     guard !(remind && noRemind) else { throw .usage("give --remind or --no-remind, not both") }
+    guard !(noDue && (remind || arguments.options["--due"] != nil)) else {
+      throw .usage("--no-due cannot go with --due or --remind")
+    }
     let newText = arguments.options["--text"]
-    guard newText != nil || arguments.options["--due"] != nil || remind || noRemind else {
-      throw .usage("edit needs --text, --due, --remind or --no-remind")
+    guard newText != nil || arguments.options["--due"] != nil || remind || noRemind || noDue else {
+      throw .usage("edit needs --text, --due, --no-due, --remind or --no-remind")
     }
     if let newText, newText.trimmingCharacters(in: .whitespaces).isEmpty {
       throw .usage("the item text is empty")
@@ -61,20 +71,42 @@ enum ItemCommands {
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
     let index = try ItemSelector.find(arguments.positionals[1], in: list)
-    var item = list.items[index]
+    let old = list.items[index]
+    var item = old
     if let newText { item.text = newText }
-    if let newDue { item.dueDate = newDue }
-    if remind || noRemind { item.shouldRemind = remind }
-    if let change = model.replaceItem(listID: list.id, at: index, with: item) {
-      model.apply(change)
+    if let newDue {
+      item.dueDate = newDue
+      item.hasDueDate = true
     }
+    if remind && !old.showsDueDate && newDue == nil {
+      item.dueDate = DefaultDueDate.nextWholeHour(after: context.now)
+    }
+    if remind || noRemind { item.shouldRemind = remind }
+    if remind { item.hasDueDate = true }
+    if noDue {
+      item.hasDueDate = false
+      item.shouldRemind = false
+    }
+    let output = context.output
+    guard let change = model.replaceItem(listID: list.id, at: index, with: item) else {
+      output.line("\"\(output.shown(item.text))\" in \(output.shown(list.name)) already reads so.")
+      return 0
+    }
+    model.apply(change)
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      let output = context.output
-      let due = item.shouldRemind ? ", due \(DueDateFormatter().full(item.dueDate))" : ""
-      output.line("Updated \"\(output.shown(item.text))\" in \(output.shown(list.name))\(due).")
+      let changes = ItemChangeDescription.changes(from: old, to: item, output: output)
+      output.line(
+        "Updated \"\(output.shown(old.text))\" in \(output.shown(list.name)): "
+          + changes.joined(separator: ", ") + ".")
     }
     return status
+  }
+
+  /// ", due Thu 24 Dec 2026, 18:00, reminds" for an item with a due date, else "".
+  static func dueNote(_ item: ChecklistItem) -> String {
+    guard item.showsDueDate else { return "" }
+    return ", due \(DueDateFormatter().full(item.dueDate))" + (item.shouldRemind ? ", reminds" : "")
   }
 
   /// Reads a `--due` value with the app's date parser; a bad date is a usage error.
@@ -136,5 +168,28 @@ enum ItemCommands {
       output.line("Deleted \"\(output.shown(item.text))\" from \(output.shown(list.name)).")
     }
     return status
+  }
+}
+
+/// What an edit changed, in words: `text "Milk" → "Oat milk"`, `due Fri 25 Dec 2026, 09:00`.
+enum ItemChangeDescription {
+  static func changes(from old: ChecklistItem, to new: ChecklistItem, output: CLIOutput)
+    -> [String]
+  {
+    var changes: [String] = []
+    if old.text != new.text {
+      changes.append("text \"\(output.shown(old.text))\" → \"\(output.shown(new.text))\"")
+    }
+    let formatter = DueDateFormatter()
+    if new.showsDueDate && (!old.showsDueDate || old.dueDate != new.dueDate) {
+      changes.append("due \(formatter.full(new.dueDate))")
+    } else if old.showsDueDate && !new.showsDueDate {
+      changes.append("no due date")
+    }
+    if old.shouldRemind != new.shouldRemind {
+      changes.append(new.shouldRemind ? "reminder on" : "reminder off")
+    }
+    if changes.isEmpty { changes.append("due date kept") }
+    return changes
   }
 }

@@ -3,12 +3,14 @@ import Foundation
 
 /// The JSON shapes the commands print; keys mirror the plist's, dates are ISO 8601.
 enum JSONOutput {
-  /// An item as in the plist.
+  /// An item as in the plist, plus whether its due date counts.
   struct Item: Codable {
     var text: String
     var checked: Bool
     var dueDate: Date
     var shouldRemind: Bool
+    /// Whether the due date counts (given by the user, or Remind Me on); not a plist key.
+    var hasDueDate: Bool
     var itemID: Int
 
     init(_ item: ChecklistItem) {
@@ -16,6 +18,7 @@ enum JSONOutput {
       checked = item.checked
       dueDate = item.dueDate
       shouldRemind = item.shouldRemind
+      hasDueDate = item.showsDueDate
       itemID = item.itemID
     }
   }

@@ -34,7 +34,8 @@ enum ListCommands {
   static let show = CommandSpec(
     name: "show", positionals: ["LIST"], flags: ["--json"],
     summary: "Show a list's items with their numbers.",
-    details: "Each line: number, [x] when checked, the text, and the due date when it reminds."
+    details: "Each line: number, [x] when checked, the text, and the due date when it has one "
+      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on)."
   ) { arguments, context throws(CLIError) in
     let (_, load) = try context.openToShow()
     let list = try ListSelector.find(arguments.positionals[0], in: load.model)
@@ -46,7 +47,13 @@ enum ListCommands {
     output.line("\(output.shown(list.name)) — \(list.subtitle)")
     for (offset, item) in list.items.enumerated() {
       let box = item.checked ? "[x]" : "[ ]"
-      let due = item.shouldRemind ? "  (due \(PlainDate.string(item.dueDate)))" : ""
+      var due = ""
+      if item.showsDueDate {
+        var notes = ["due \(PlainDate.string(item.dueDate))"]
+        if !item.checked && item.dueDate <= context.now { notes.append("overdue") }
+        if item.shouldRemind { notes.append("reminds") }
+        due = "  (\(notes.joined(separator: ", ")))"
+      }
       output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)")
     }
     return 0

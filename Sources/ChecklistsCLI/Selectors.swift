@@ -22,7 +22,8 @@ enum ListSelector {
   }
 }
 
-/// Finds the item an ITEM argument means: a 1-based number or the exact text.
+/// Finds the item an ITEM argument means: a 1-based number or its text (exactly, else in any
+/// case when only one item matches so).
 enum ItemSelector {
   static func find(_ selector: String, in list: Checklist) throws(CLIError) -> Int {
     if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
@@ -36,6 +37,15 @@ enum ItemSelector {
       throw .failure(
         "several items in \"\(list.name)\" read \"\(selector)\"; use its number from `checklists show`"
       )
+    }
+    let lowered = selector.lowercased()
+    let loose = list.items.indices.filter { list.items[$0].text.lowercased() == lowered }
+    if loose.count == 1 { return loose[0] }
+    if loose.count > 1 {
+      let numbers = loose.prefix(5).map { String($0 + 1) }.joined(separator: ", ")
+      throw .failure(
+        "several items in \"\(list.name)\" read \"\(selector)\" in some case (items \(numbers)); "
+          + "give the exact text or the number")
     }
     throw .failure("no item \"\(selector)\" in \"\(list.name)\" (see `checklists show`)")
   }

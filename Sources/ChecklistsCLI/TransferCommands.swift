@@ -7,7 +7,8 @@ enum TransferCommands {
     name: "export", positionals: [], valueOptions: [("--format", "json|plist")],
     summary: "Print all lists as JSON (default) or as an XML plist.",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
-      + "shouldRemind, itemID) with ISO 8601 dates."
+      + "shouldRemind, itemID) with ISO 8601 dates, and hasDueDate: whether the item has a due "
+      + "date (one was given, or it reminds)."
   ) { arguments, context throws(CLIError) in
     let format = arguments.options["--format"] ?? "json"
     guard format == "json" || format == "plist" else {
@@ -27,9 +28,14 @@ enum TransferCommands {
   }
 
   static let importFile = CommandSpec(
-    name: "import", positionals: ["FILE"],
+    name: "import", positionals: ["FILE"], flags: ["--duplicate"],
     summary: "Add the lists of a JSON or plist file (as `export` writes) to yours.",
-    details: "Items get new item IDs. A file with any error is rejected whole; nothing changes."
+    details: """
+      Items get new item IDs. A file with any error is rejected whole; nothing changes.
+      A list that is already in your file (same name, same items) is skipped and named;
+      --duplicate imports it again anyway. Importing into a file that does not exist yet
+      creates it with just the imported lists.
+      """
   ) { arguments, context throws(CLIError) in
     let path = arguments.positionals[0]
     let name = (path as NSString).lastPathComponent
@@ -49,31 +55,54 @@ enum TransferCommands {
     } catch {
       throw .failure("\(name): \(error.message)")
     }
+    let output = context.output
+    guard !lists.isEmpty else {
+      output.line("\(output.shown(name)) has no lists; nothing imported.")
+      return 0
+    }
     let (store, load) = try context.open()
-    var model = load.model
+    // A file that does not exist yet gets the imported lists only, not the first run's "List".
+    var model = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
+    let existing = model.lists
+    var skipped: [String] = []
+    var imported = 0
     var itemCount = 0
-    for imported in lists {
-      var list = model.makeList(name: imported.name, iconName: imported.iconName)
-      list.unknownFields = imported.unknownFields
-      for item in imported.items {
+    for incoming in lists {
+      if !arguments.flags.contains("--duplicate"),
+        existing.contains(where: { ImportedLists.sameContent($0, incoming) })
+      {
+        skipped.append(incoming.name)
+        continue
+      }
+      var list = model.makeList(name: incoming.name, iconName: incoming.iconName)
+      list.unknownFields = incoming.unknownFields
+      for item in incoming.items {
         var fresh = model.makeItem(
           text: item.text, checked: item.checked, dueDate: item.dueDate,
-          shouldRemind: item.shouldRemind)
+          shouldRemind: item.shouldRemind, hasDueDate: item.hasDueDate)
         fresh.unknownFields = item.unknownFields
         list.insertItem(fresh)
         itemCount += 1
       }
       model.apply(model.insertList(list))
+      imported += 1
     }
-    guard !lists.isEmpty else {
-      context.output.line("\(context.output.shown(name)) has no lists; nothing imported.")
+    if !skipped.isEmpty {
+      let names = skipped.map { "\"\(output.shown($0))\"" }.joined(separator: ", ")
+      let count = skipped.count
+      output.line(
+        "Skipped \(count) list\(count == 1 ? "" : "s") already in your file (same name and "
+          + "items): \(names); --duplicate imports \(count == 1 ? "it" : "them") anyway.")
+    }
+    guard imported > 0 else {
+      output.line("Nothing imported from \(output.shown(name)).")
       return 0
     }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      context.output.line(
-        "Imported \(lists.count) list\(lists.count == 1 ? "" : "s") (\(itemCount) item"
-          + "\(itemCount == 1 ? "" : "s")) from \(context.output.shown(name)).")
+      output.line(
+        "Imported \(imported) list\(imported == 1 ? "" : "s") (\(itemCount) item"
+          + "\(itemCount == 1 ? "" : "s")) from \(output.shown(name)).")
     }
     return status
   }
@@ -120,6 +149,7 @@ enum ImportedLists {
         let text: String = try field(item, "text", itemPath, required: true) ?? ""
         let checked: Bool = try field(item, "checked", itemPath) ?? false
         let remind: Bool = try field(item, "shouldRemind", itemPath) ?? false
+        let dated: Bool = try field(item, "hasDueDate", itemPath) ?? false
         var due = Date()
         if let rawDue = item["dueDate"] {
           guard let dueText = rawDue as? String, let parsed = parseISODate(dueText) else {
@@ -129,12 +159,32 @@ enum ImportedLists {
           due = parsed
         }
         list.insertItem(
-          ChecklistItem(text: text, checked: checked, dueDate: due, shouldRemind: remind, itemID: 0)
-        )
+          ChecklistItem(
+            text: text, checked: checked, dueDate: due, shouldRemind: remind, hasDueDate: dated,
+            itemID: 0))
       }
       lists.append(list)
     }
     return lists
+  }
+
+  /// Whether two lists hold the same: name, and items with the same text, check mark,
+  /// reminder and due date (to the second, as the JSON export keeps it; only when it counts).
+  static func sameContent(_ lhs: Checklist, _ rhs: Checklist) -> Bool {
+    guard lhs.name == rhs.name, lhs.items.count == rhs.items.count else { return false }
+    for (left, right) in zip(lhs.items, rhs.items) {
+      guard left.text == right.text, left.checked == right.checked,
+        left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate
+      else { return false }
+      if left.showsDueDate && wholeSeconds(left.dueDate) != wholeSeconds(right.dueDate) {
+        return false
+      }
+    }
+    return true
+  }
+
+  private static func wholeSeconds(_ date: Date) -> Double {
+    date.timeIntervalSinceReferenceDate.rounded(.down)
   }
 
   private static func field<T>(

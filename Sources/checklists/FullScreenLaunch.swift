@@ -16,6 +16,7 @@ enum FullScreenLaunch {
       opened = try ChecklistsStore.open(location: location)
     } catch {
       printError("checklists: \(error.message)")
+      if let hint = error.restoreHint { printError("checklists: \(hint)") }
       exit(1)
     }
     let (store, load) = opened
@@ -30,7 +31,7 @@ enum FullScreenLaunch {
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
         var next = state
-        next.checklistIndex = app.checklistIndex
+        next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
         next.nextItemID = app.dataModel.nextItemID
         next.firstTime = false
@@ -47,7 +48,7 @@ enum FullScreenLaunch {
       // On a first run the app itself makes the list "List", so that it is saved on quit.
       var app = ChecklistsApp(
         model: load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model,
-        checklistIndex: state.checklistIndex,
+        checklistIndex: state.openListIndex(in: load.model),
         sortByDue: Set(state.sortByDue),
         isFirstRun: load.isFirstRun,
         options: options,

@@ -34,13 +34,18 @@ import Testing
   static let relativeTable: [(Date, String)] = [
     (F.berlinNow, "now"),
     (F.berlinNow.addingTimeInterval(30), "now"),
-    (F.berlinNow.addingTimeInterval(-59), "now"),
+    (F.berlinNow.addingTimeInterval(-29), "now"),
+    (F.berlinNow.addingTimeInterval(31), "in 1 min"),
+    (F.berlinNow.addingTimeInterval(-30), "1 min ago"),
     (F.berlinNow.addingTimeInterval(60), "in 1 min"),
+    (F.berlinNow.addingTimeInterval(2 * 60 + 58), "in 3 min"),
+    (F.berlinNow.addingTimeInterval(-94), "2 min ago"),
     (F.berlinNow.addingTimeInterval(25 * 60), "in 25 min"),
-    (F.berlinNow.addingTimeInterval(25 * 60 + 59), "in 25 min"),
+    (F.berlinNow.addingTimeInterval(25 * 60 + 29), "in 25 min"),
+    (F.berlinNow.addingTimeInterval(25 * 60 + 31), "in 26 min"),
     (F.berlinNow.addingTimeInterval(-25 * 60), "25 min ago"),
-    (F.berlinNow.addingTimeInterval(59 * 60 + 59), "in 59 min"),
-    (F.berlinNow.addingTimeInterval(-(59 * 60 + 59)), "59 min ago"),
+    (F.berlinNow.addingTimeInterval(59 * 60 + 29), "in 59 min"),
+    (F.berlinNow.addingTimeInterval(-(59 * 60 + 29)), "59 min ago"),
     (F.local(F.berlin, 2026, 12, 16, 18, 0), "today 18:00"),
     (F.local(F.berlin, 2026, 12, 16, 9, 0), "today 09:00"),
     (F.local(F.berlin, 2026, 12, 17, 9, 0), "tomorrow 09:00"),
@@ -66,6 +71,47 @@ import Testing
     let soon = F.local(F.berlin, 2026, 12, 17, 0, 20)
     #expect(berlin.relative(soon, now: lateEvening) == "in 30 min")
     #expect(berlin.relative(lateEvening, now: soon) == "30 min ago")
+  }
+
+  /// Every change of the relative text falls exactly on an instant `nextChange` names, and the
+  /// text holds between two of them (walking second by second around a due date).
+  @Test func nextChangeNamesEveryInstantTheTextChanges() {
+    let due = F.berlinNow.addingTimeInterval(3 * 3600 + 17.25)
+    let end = due.addingTimeInterval(2 * 3600)
+    var from = due.addingTimeInterval(-2 * 3600)
+    var steps = 0
+    while from < end {
+      let change = berlin.nextChange(of: due, after: from)
+      #expect(change > from)
+      let text = berlin.relative(due, now: from)
+      let overdue = due <= from
+      var instant = from.addingTimeInterval(1)
+      while instant < change && instant < end {
+        #expect(berlin.relative(due, now: instant) == text, "changed at \(instant)")
+        #expect((due <= instant) == overdue)
+        instant = instant.addingTimeInterval(1)
+      }
+      if change < end {
+        #expect(berlin.relative(due, now: change) != text || (due <= change) != overdue)
+      }
+      from = change
+      steps += 1
+    }
+    // 60 steps ahead (the hour mark first), the due instant, 60 behind, then midnight.
+    #expect(steps == 122)
+  }
+
+  @Test func nextChangeOfAnIdleRow() {
+    // Due at 06:42:55, looked at from 06:40:00: "in 3 min" until 06:40:25 (2 min 30 s left).
+    let due = F.local(F.berlin, 2026, 12, 16, 6, 42, 55)
+    let now = F.local(F.berlin, 2026, 12, 16, 6, 40, 0)
+    #expect(berlin.relative(due, now: now) == "in 3 min")
+    #expect(berlin.nextChange(of: due, after: now) == F.local(F.berlin, 2026, 12, 16, 6, 40, 25))
+    // 06:44:29 is 94 s after: no longer "now".
+    #expect(berlin.relative(due, now: F.local(F.berlin, 2026, 12, 16, 6, 44, 29)) == "2 min ago")
+    // Far away, the next change is the next midnight.
+    let later = F.local(F.berlin, 2026, 12, 20, 9, 0)
+    #expect(berlin.nextChange(of: later, after: now) == F.local(F.berlin, 2026, 12, 17, 0, 0))
   }
 
   @Test func relativeAcrossTheNewYear() {

@@ -27,7 +27,7 @@ struct StoreTestFolder {
   func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
 
   func write(_ name: String, _ data: Data) {
-    FileManager.default.createFile(atPath: path + "/" + name, contents: data)
+    #expect(FileManager.default.createFile(atPath: path + "/" + name, contents: data))
   }
 
   func permissions(_ name: String) -> mode_t? {

@@ -47,6 +47,25 @@ import Testing
     #expect(app.press(.character("q")) == [])
     #expect(itemForm(app) != nil)
     #expect(app.statusMessage == "Enter saves, Esc cancels; q quits from the lists")
+    #expect(app.press(.control("c"), .control("c")) == [.quit])
+  }
+
+  /// Ctrl-C in a half-filled form keeps the form and the draft and says how to leave; only a
+  /// second Ctrl-C right after quits.
+  @Test func ctrlCInAFormKeepsTheDraft() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("Oat mi")
+    #expect(app.press(.control("c")) == [])
+    #expect(itemForm(app)?.text.text == "Oat mi")
+    #expect(
+      app.statusMessage == "Enter saves the item, Esc cancels it; Ctrl-C again quits without it")
+    app.type("lk")
+    // Any other key in between: the next Ctrl-C asks again.
+    #expect(app.press(.control("c")) == [])
+    app.press(.enter)
+    #expect(app.openList?.items.last?.text == "Oat milk")
+    // Outside a form, Ctrl-C quits at once.
     #expect(app.press(.control("c")) == [.quit])
   }
 
@@ -76,10 +95,55 @@ import Testing
     #expect(app.screen().contains("→ Fri 15 Jan 2027, 08:10"))
   }
 
-  @Test func plusAndMinusAreTextOnceTheFieldIsEdited() {
+  /// `+`/`-` move a typed date that parses a day; where the key makes a date of its own
+  /// ("+2h") or the text does not parse yet, it is text.
+  @Test func plusAndMinusMoveATypedDate() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("a"), .backTab, .backspace, .character("+"))
-    #expect(itemForm(app)?.dueText.text == "2027-01-15 09:0+")
+    app.press(.character("a"), .backTab)
+    app.type("tomorrow 9am")
+    #expect(itemForm(app)?.dueDate == Date(timeIntervalSince1970: 1_800_090_000))
+    app.press(.character("+"))
+    #expect(itemForm(app)?.dueText.text == "2027-01-17 09:00")
+    #expect(itemForm(app)?.dueError == nil)
+    app.press(.character("-"), .character("-"))
+    #expect(itemForm(app)?.dueText.text == "2027-01-15 09:00")
+    app.press(.control("u"))
+    app.type("+2h")
+    #expect(itemForm(app)?.dueText.text == "+2h")
+    #expect(itemForm(app)?.dueDate == testNow.addingTimeInterval(7200))
+    app.press(.control("u"))
+    app.type("2027-01-")
+    app.type("-")
+    #expect(itemForm(app)?.dueText.text == "2027-01--")
+    #expect(itemForm(app)?.dueDate == nil)
+  }
+
+  @Test func anEmptyDueDateIsNoDueDate() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("Soap")
+    #expect(itemForm(app)?.dueText.text == "")
+    app.press(.enter)
+    let soap = app.openList?.items.last
+    #expect(soap?.hasDueDate == false)
+    #expect(soap?.showsDueDate == false)
+    // Remind Me fills an empty field with the next whole hour.
+    app.press(.character("a"))
+    app.type("Call")
+    app.press(.tab, .character(" "))
+    #expect(itemForm(app)?.dueText.text == "2027-01-15 09:00")
+    app.press(.tab, .control("u"), .enter)
+    #expect(app.statusMessage == "Remind Me needs a due date")
+    app.type("mon 17:00")
+    app.press(.enter)
+    let call = app.openList?.items.last
+    #expect(call?.hasDueDate == true)
+    #expect(call?.shouldRemind == true)
+    #expect(app.statusMessage == "Added \"Call\", due Mon 17:00")
+    // Clearing the field takes the due date away; the message says what changed.
+    app.press(.enter, .tab, .character(" "), .tab, .control("u"), .enter)
+    #expect(app.openList?.items.last?.showsDueDate == false)
+    #expect(app.statusMessage == "\"Call\": no due date; reminder off")
   }
 
   @Test func editingKeepsTheItemIDAndCheckedState() {
@@ -120,7 +184,9 @@ import Testing
     app.press(.end, .character(" "))
     #expect(listForm(app)?.iconName == "Trips")
     #expect(listForm(app)?.picker == nil)
-    app.press(.character(" "), .character("?"))
+    // Picking moves on to the name, where Enter is Done.
+    #expect(listForm(app)?.focus == .name)
+    app.press(.tab, .character(" "), .character("?"))
     #expect(app.help?.context == .iconPicker)
     app.press(.character("?"), .escape, .backTab)
     #expect(listForm(app)?.focus == .name)

@@ -88,8 +88,11 @@ import Testing
     }
     #expect(form.picker == IconName.allCases.firstIndex(of: .chores))
     app.press(.down, .enter)
-    app.press(.tab, .enter)
+    // Picking moves the focus on to the name: Enter is Done, not the picker again.
+    if case .list(let form) = app.form { #expect(form.focus == .name) }
+    app.press(.enter)
     #expect(app.form == nil)
+    #expect(app.statusMessage == "Renamed list \"Chores\" to \"Housework\"; icon Drinks")
     let list = app.dataModel.lists.first { $0.name == "Housework" }
     #expect(list?.iconName == "Drinks")
     #expect(list?.items.isEmpty == true)
@@ -110,7 +113,7 @@ import Testing
     #expect(app.dataModel.lists.count == 3)
     app.press(.delete, .character("y"))
     #expect(app.dataModel.lists.map(\.name) == ["Chores", "Trips"])
-    #expect(app.statusMessage == "Deleted list \"Groceries\"")
+    #expect(app.statusMessage == "Deleted list \"Groceries\" (u undoes)")
     app.press(.character("u"))
     #expect(app.dataModel == sampleModel())
     #expect(app.statusMessage == "Undid: delete list \"Groceries\"")

@@ -89,40 +89,40 @@ import Testing
 
          Remind Me ○ Off
 
-         Due Date  2027-01-15 08:10
-                   → Fri 15 Jan 2027, 08:10
+         Due Date
+                   none: type one (tomorrow 9am, fri 17:00, +2h)
 
 
 
 
 
 
-        Enter done  Esc cancel  Tab next field  ? help
+        Enter done  Esc cancel  Tab next field  F1 help
         """)
   }
 
-  @Test func addItemFormScrollsLongText() {
+  @Test func addItemFormWrapsLongText() {
     var app = makeApp(wideModel(), checklistIndex: 1)
     app.press(.character("a"))
     app.type("日本語のテキストはとても長いのでスクロールが必要です")
-    #expect(app.grid().cursor == GridPosition(row: 2, column: 57))
+    #expect(app.grid().cursor == GridPosition(row: 3, column: 17))
     #expect(
       app.screen() == """
          Add Item
 
-         Text      のテキストはとても長いのでスクロールが必要です
+         Text      日本語のテキストはとても長いのでスクロールが必
+                   要です
 
          Remind Me ○ Off
 
-         Due Date  2027-01-15 09:00
-                   → Fri 15 Jan 2027, 09:00
+         Due Date
+                   none: type one (tomorrow 9am, fri 17:00, +2h)
 
 
 
 
 
-
-        Enter done  Esc cancel  Tab next field  ? help
+        Enter done  Esc cancel  Tab next field  F1 help
         """)
   }
 
@@ -145,7 +145,7 @@ import Testing
                     🛒 Groceries
                     📥 Inbox
                     📷 Photos
-        Enter pick  Esc back
+        Enter pick  Esc back  ? help
         """)
   }
 
@@ -171,13 +171,13 @@ import Testing
                          check mark)
            a             add an item
            e Enter       edit the item
-           d Delete      delete the item (u undoes)
+           d Delete      delete the item (u undoes; a second d
+                         within 0.5 s is ignored)
            J / K         move the item down / up (manual order
                          only)
-           s             sort by due date (reminders first) /
-                         manual order
+           s             sort by due date (items with a due date
+                         first) / manual order
            Esc h Left    back to All Lists (Esc clears a filter
-                         first)
         Esc close  Up/Down scroll
         """)
   }

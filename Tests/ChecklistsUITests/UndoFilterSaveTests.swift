@@ -233,9 +233,9 @@ import Testing
     app.type("Stretch")
     app.press(.tab, .character(" "), .enter)
     let due = Date(timeIntervalSince1970: 1_800_003_600)
-    #expect(app.nextWakeUp(after: testNow) == testNow.addingTimeInterval(30 * 60))
+    #expect(app.reminders.nextDue == testNow.addingTimeInterval(30 * 60))
     _ = app.handle(.tick, now: testNow.addingTimeInterval(30 * 60))
-    #expect(app.nextWakeUp(after: testNow) == due)
+    #expect(app.reminders.nextDue == due)
     #expect(app.handle(.tick, now: due) == [.bell])
     #expect(app.statusMessage?.contains("\"Stretch\" (Chores)") == true)
   }
@@ -278,7 +278,7 @@ import Testing
     #expect(app.handle(.tick, now: due) == [.bell])
     app.press(.end, .enter, .backTab, .character("+"), .enter, now: due)
     let later = due.addingTimeInterval(86_400)
-    #expect(app.nextWakeUp(after: due) == later)
+    #expect(app.reminders.nextDue == later)
     #expect(app.handle(.tick, now: later.addingTimeInterval(-1)) == [])
     #expect(app.handle(.tick, now: later) == [.bell])
   }

@@ -124,7 +124,8 @@ extension EndToEndProcesses {
       try session.waitFor("the picker closed with Birthdays chosen") {
         $0.contains("Add List") && $0.contains("Birthdays") && !$0.contains("Appointments")
       }
-      try session.sendKeys("Tab", "Enter")
+      // Picking moved the focus on to the name: Enter is Done.
+      try session.sendKeys("Enter")
       try session.waitFor("the new list on All Lists") {
         !$0.contains("Add List") && $0.contains("Holidays")
       }
@@ -141,7 +142,8 @@ extension EndToEndProcesses {
       let session = shell.session
       try shell.launch(waitingFor: "zeta")
       func order(_ screen: String) -> [String] {
-        screen.split(separator: "\n").compactMap { row in
+        // The rows only, not the status line's "Renamed list …" message.
+        screen.split(separator: "\n").filter { !$0.contains("Renamed") }.compactMap { row in
           ["list 9", "list 10", "list 11", "zeta"].first { row.contains($0) }
         }
       }

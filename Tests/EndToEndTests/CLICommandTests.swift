@@ -110,7 +110,8 @@ extension EndToEndProcesses {
       let original = try #require(sandbox.bytes())
       let added = try sandbox.run("add", "groceries", "Bread", "--due", "now", "--remind")
       #expect(added.status == 0)
-      #expect(added.stdout == "Added \"Bread\" to Groceries as item 3.\n")
+      #expect(added.stdout.hasPrefix("Added \"Bread\" to Groceries as item 3, due "))
+      #expect(added.stdout.hasSuffix(", reminds.\n"))
       #expect(sandbox.bytes(sandbox.dataFile + ".bak") == original)
       var groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
       #expect(groceries.items.map(\.text) == ["Milk", "Eggs", "Bread"])
@@ -188,7 +189,7 @@ extension EndToEndProcesses {
       try FileManager.default.createDirectory(
         atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
       let garbage = Data("<plist><array><dict><key>name</key></dict>".utf8)
-      FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage)
+      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: garbage))
       let expected: String
       do {
         _ = try ChecklistsFileCoding.decode(garbage)
@@ -215,7 +216,7 @@ extension EndToEndProcesses {
       let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
       try FileManager.default.createDirectory(
         atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: sandbox.dataFile, contents: data)
+      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: data))
       let piped = try sandbox.run("show", "1")
       #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
       let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)

@@ -71,7 +71,10 @@ extension EndToEndProcesses {
         "edit", "groceries", "Milk", "--text", "Oat milk", "--due", "fri 17:00", "--remind",
         extra: DueFixture.berlin)
       #expect(run.status == 0)
-      #expect(run.stdout == "Updated \"Oat milk\" in Groceries, due Fri 4 Dec 2026, 17:00.\n")
+      #expect(
+        run.stdout
+          == "Updated \"Milk\" in Groceries: text \"Milk\" → \"Oat milk\", due Fri 4 Dec 2026, "
+          + "17:00, reminder on.\n")
       var milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
       #expect(milk.text == "Oat milk")
       #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
@@ -79,7 +82,7 @@ extension EndToEndProcesses {
       #expect(milk.itemID == 1)
 
       let off = try sandbox.run("edit", "Groceries", "1", "--no-remind", extra: DueFixture.berlin)
-      #expect(off.stdout == "Updated \"Oat milk\" in Groceries.\n")
+      #expect(off.stdout == "Updated \"Oat milk\" in Groceries: reminder off.\n")
       milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
       #expect(!milk.shouldRemind)
       #expect(milk.dueDate == DueFixture.utc("2026-12-04T16:00:00Z"))
@@ -88,7 +91,8 @@ extension EndToEndProcesses {
 
     @Test(arguments: [
       (
-        ["edit", "Groceries", "1"], "checklists: edit needs --text, --due, --remind or --no-remind"
+        ["edit", "Groceries", "1"],
+        "checklists: edit needs --text, --due, --no-due, --remind or --no-remind"
       ),
       (
         ["edit", "Groceries", "1", "--remind", "--no-remind"],

@@ -34,7 +34,7 @@ struct CLITestSandbox {
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     let data = try ChecklistsFileCoding.encode(lists, format: .xml).data
-    FileManager.default.createFile(atPath: path, contents: data)
+    #expect(FileManager.default.createFile(atPath: path, contents: data))
   }
 
   /// The data file's bytes.

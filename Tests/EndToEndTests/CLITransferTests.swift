@@ -16,22 +16,41 @@ extension EndToEndProcesses {
       #expect(
         lists.map { Set($0.keys) } == Array(repeating: ["name", "iconName", "items"], count: 3))
       let item = try #require((lists.first?["items"] as? [[String: Any]])?.first)
-      #expect(Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID"])
+      #expect(
+        Set(item.keys) == ["text", "checked", "dueDate", "shouldRemind", "itemID", "hasDueDate"])
       #expect(item["dueDate"] as? String == "2027-01-15T08:00:00Z")
 
-      // Importing the export into another file adds the lists with fresh item IDs.
+      // Importing the export into a file that does not exist yet gives just those lists (no
+      // extra "List"), with fresh item IDs.
       let exported = sandbox.root + "/export.json"
-      FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes)
+      #expect(FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes))
       let other = sandbox.root + "/other.plist"
       let imported = try sandbox.run("--file", other, "import", exported)
       #expect(imported.status == 0)
       #expect(imported.stdout == "Imported 3 lists (3 items) from export.json.\n")
       let result = try sandbox.lists(other)
-      #expect(result.map(\.name) == ["Chores", "Empty", "Groceries", "List"])
+      #expect(result.map(\.name) == ["Chores", "Empty", "Groceries"])
       #expect(result.flatMap(\.items).map(\.itemID).sorted() == [0, 1, 2])
       let groceries = try #require(result.first { $0.name == "Groceries" })
       #expect(groceries.items.map(\.checked) == [false, true])
       #expect(groceries.items.first?.dueDate == Date(timeIntervalSince1970: 1_800_000_000))
+
+      // The same export again: every list is already there; nothing changes.
+      let before = sandbox.bytes(other)
+      let again = try sandbox.run("--file", other, "import", exported)
+      #expect(again.status == 0)
+      #expect(
+        again.stdout == """
+          Skipped 3 lists already in your file (same name and items): "Chores", "Empty", \
+          "Groceries"; --duplicate imports them anyway.
+          Nothing imported from export.json.
+
+          """)
+      #expect(sandbox.bytes(other) == before)
+      // --duplicate forces them in.
+      let forced = try sandbox.run("--file", other, "import", "--duplicate", exported)
+      #expect(forced.stdout == "Imported 3 lists (3 items) from export.json.\n")
+      #expect(try sandbox.lists(other).count == 6)
     }
 
     @Test func exportPlistRoundTripsThroughImport() throws {
@@ -43,9 +62,9 @@ extension EndToEndProcesses {
       let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
       #expect(exported == sampleLists().sorted { $0.name < $1.name })
       let path = sandbox.root + "/copy.plist"
-      FileManager.default.createFile(atPath: path, contents: export.stdoutBytes)
+      #expect(FileManager.default.createFile(atPath: path, contents: export.stdoutBytes))
       #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
-      #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 4)
+      #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 3)
     }
 
     @Test(arguments: [
@@ -76,7 +95,7 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       let before = try #require(sandbox.bytes())
       let path = sandbox.root + "/bad.json"
-      FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
       let run = try sandbox.run("import", path)
       #expect(run.status == 1)
       #expect(run.stderr == "checklists: \(message)\n")
@@ -91,7 +110,7 @@ extension EndToEndProcesses {
       let before = try #require(sandbox.bytes())
       let bad = Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)
       let path = sandbox.root + "/bad.plist"
-      FileManager.default.createFile(atPath: path, contents: bad)
+      #expect(FileManager.default.createFile(atPath: path, contents: bad))
       let expected: String
       do {
         _ = try ChecklistsFileCoding.decode(bad)

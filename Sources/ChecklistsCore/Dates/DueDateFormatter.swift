@@ -26,18 +26,20 @@ public struct DueDateFormatter: Sendable {
     return "\(parts.weekdayName) \(parts.dayMonth) \(parts.yearText), \(parts.timeText)"
   }
 
-  /// The short form for a list row, relative to `now`.
+  /// The short form for a list row, relative to `now`, rounded as a person would.
   ///
-  /// - less than a minute away either way: "now"
-  /// - less than an hour ahead or ago: "in 25 min", "25 min ago"
+  /// - within half a minute either way: "now"
+  /// - up to 59 minutes ahead or ago, to the nearest minute: "in 3 min" with 2 min 58 s to go,
+  ///   "2 min ago" 1 min 30 s after
   /// - today, tomorrow, yesterday: "today 18:00", "tomorrow 09:00", "yesterday 18:00"
   /// - 2 to 6 days ahead: "Fri 17:00"
   /// - otherwise "Fri 24 Dec" in the same year as `now`, else "24 Dec 2027".
+  ///
+  /// The text changes only at the instants `nextChange(of:after:)` names.
   public func relative(_ date: Date, now: Date) -> String {
     let seconds = date.timeIntervalSince(now)
-    if abs(seconds) < 60 { return "now" }
-    if abs(seconds) < 3600 {
-      let minutes = Int(abs(seconds) / 60)
+    if let minutes = Self.roundedMinutes(seconds) {
+      if minutes == 0 { return "now" }
       return seconds > 0 ? "in \(minutes) min" : "\(minutes) min ago"
     }
     let clock = ZonedWallClock(timeZone: calendar.timeZone)
@@ -54,6 +56,45 @@ public struct DueDateFormatter: Sendable {
       }
       return "\(parts.dayMonth) \(parts.yearText)"
     }
+  }
+
+  /// Minutes to the nearest one (half a minute rounds away from "now"), or nil beyond 59.
+  ///
+  /// Ahead (`seconds` > 0) the count drops at 30 s, 90 s, … 3570 s before the date; behind, it
+  /// grows at 30 s, 90 s, … after it, so each text holds for a whole minute.
+  private static func roundedMinutes(_ seconds: TimeInterval) -> Int? {
+    let minutes: Double
+    if seconds > 0 {
+      minutes = ((seconds - 30) / 60).rounded(.up)
+    } else {
+      minutes = ((-seconds + 30) / 60).rounded(.down)
+    }
+    guard minutes < 60 else { return nil }
+    return max(Int(minutes), 0)
+  }
+
+  /// The first instant after `now` at which `relative(date, now:)` reads differently, or
+  /// whether the date has passed changes: a minute step near the date, the hour before it,
+  /// the date itself, or the next local midnight.
+  public func nextChange(of date: Date, after now: Date) -> Date {
+    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    var next = clock.date(days: clock.day(of: now) + 1, hour: 0, minute: 0)
+    func consider(_ candidate: Date) {
+      if candidate > now && candidate < next { next = candidate }
+    }
+    consider(date)
+    let seconds = date.timeIntervalSince(now)
+    if seconds > 0 {
+      // Ahead: the steps fall at date - (60k + 30) s; the next is the largest one still ahead.
+      let k = ((seconds - 30) / 60).rounded(.up) - 1
+      if k >= 0 && k < 60 { consider(date.addingTimeInterval(-(60 * k + 30))) }
+      if k >= 60 { consider(date.addingTimeInterval(-3570)) }
+    } else {
+      // Behind: the steps fall at date + (60k + 30) s; the next is the first one after now.
+      let k = ((-seconds - 30) / 60).rounded(.down) + 1
+      if k >= 0 && k < 60 { consider(date.addingTimeInterval(60 * k + 30)) }
+    }
+    return next
   }
 
   /// The wall-clock pieces of one date.

@@ -9,6 +9,16 @@ enum ChecklistsFileEncoder {
   private static let itemKeys: [PlistKey] = [
     "checked", "dueDate", "itemID", "shouldRemind", "text",
   ]
+  /// The keys of an item with a due date given: `hasDueDate` is written only when true, so a
+  /// file the app never gave a due date stays byte for byte the iPhone app's.
+  private static let datedItemKeys: [PlistKey] = [
+    "checked", "dueDate", "hasDueDate", "itemID", "shouldRemind", "text",
+  ]
+
+  /// The known keys written for `item`, sorted.
+  private static func knownKeys(_ item: ChecklistItem) -> [PlistKey] {
+    item.hasDueDate ? datedItemKeys : itemKeys
+  }
 
   /// The order of a dictionary's keys: the known ones plus the unknown ones, sorted.
   private static func keys(known: [PlistKey], unknown: [PlistKey: PlistValue]) -> [PlistKey] {
@@ -84,7 +94,7 @@ enum ChecklistsFileEncoder {
     _ writer: inout BinaryPlistWriter
   ) -> Int {
     let ref = writer.reserve()
-    if item.unknownFields.isEmpty {
+    if item.unknownFields.isEmpty && !item.hasDueDate {
       // The usual item: the five known keys in `itemKeys` order, values added in that order.
       // Texts and dates are almost always unique: they are not looked up for sharing.
       let checked = writer.bool(item.checked)
@@ -96,8 +106,8 @@ enum ChecklistsFileEncoder {
         ref, keys: knownKeyRefs, values: (checked, dueDate, itemID, shouldRemind, text))
       return ref
     }
-    // An item with unknown keys: its own key list, in `PlistKeyOrder`.
-    let names = keys(known: itemKeys, unknown: item.unknownFields)
+    // An item with a due date given or unknown keys: its own key list, in `PlistKeyOrder`.
+    let names = keys(known: knownKeys(item), unknown: item.unknownFields)
     let keyRefs = names.map { writer.string($0.string) }
     var valueRefs: [Int] = []
     valueRefs.reserveCapacity(names.count)
@@ -105,6 +115,7 @@ enum ChecklistsFileEncoder {
       switch key {
       case "checked": valueRefs.append(writer.bool(item.checked))
       case "dueDate": valueRefs.append(writer.uniqueDate(item.dueDate))
+      case "hasDueDate": valueRefs.append(writer.bool(true))
       case "itemID": valueRefs.append(writer.integer(Int64(item.itemID)))
       case "shouldRemind": valueRefs.append(writer.bool(item.shouldRemind))
       case "text": valueRefs.append(text(item, texts, &writer))
@@ -190,7 +201,7 @@ enum ChecklistsFileEncoder {
 
   private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
     writer.open(dictionary: true, level: 3)
-    for key in keys(known: itemKeys, unknown: item.unknownFields) {
+    for key in keys(known: knownKeys(item), unknown: item.unknownFields) {
       switch key {
       case "checked":
         writer.key(key.string, level: 4)
@@ -198,6 +209,9 @@ enum ChecklistsFileEncoder {
       case "dueDate":
         writer.key(key.string, level: 4)
         writer.date(item.dueDate, level: 4)
+      case "hasDueDate":
+        writer.key(key.string, level: 4)
+        writer.bool(true, level: 4)
       case "itemID":
         writer.key(key.string, level: 4)
         writer.integer(Int64(item.itemID), level: 4)

@@ -148,10 +148,12 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var dueNode: Source.Node?
     var remindNode: Source.Node?
     var idNode: Source.Node?
+    var datedNode: Source.Node?
     var unknown: [PlistKey: PlistValue] = [:]
     for entry in entries {
       switch PlistKey(entry.key) {
       case "text": textNode = entry.value
+      case "hasDueDate": datedNode = entry.value
       case "checked": checkedNode = entry.value
       case "dueDate": dueNode = entry.value
       case "shouldRemind": remindNode = entry.value
@@ -164,9 +166,11 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     let dueDate = try date(dueNode, key: "dueDate", at: path)
     let shouldRemind = try bool(remindNode, key: "shouldRemind", at: path)
     let itemID = try integer(idNode, key: "itemID", at: path)
+    // Our own key: files from the iPhone app do not have it (no due date given).
+    let hasDueDate = datedNode == nil ? false : try bool(datedNode, key: "hasDueDate", at: path)
     return ChecklistItem(
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
-      itemID: itemID, unknownFields: unknown)
+      hasDueDate: hasDueDate, itemID: itemID, unknownFields: unknown)
   }
 
   // MARK: - Fields

@@ -338,6 +338,8 @@ private struct Merger {
     merged.dueDate = fields.pick(b.dueDate, o.dueDate, t.dueDate, field: "due date") {
       Self.describe($0)
     }
+    merged.hasDueDate = fields.pick(b.hasDueDate, o.hasDueDate, t.hasDueDate, field: "has due date")
+    { $0 ? "set" : "not set" }
     merged.shouldRemind = fields.pick(
       b.shouldRemind, o.shouldRemind, t.shouldRemind, field: "remind me"
     ) { $0 ? "on" : "off" }

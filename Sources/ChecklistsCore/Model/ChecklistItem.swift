@@ -6,10 +6,13 @@ public struct ChecklistItem: Equatable, Sendable {
   public var text: String
   /// Whether the item is done.
   public var checked: Bool
-  /// When the item is due; meaningful for reminders only when `shouldRemind` is on.
+  /// When the item is due; it counts only when `showsDueDate` (the app stores one on every item).
   public var dueDate: Date
   /// Whether a reminder fires at `dueDate`.
   public var shouldRemind: Bool
+  /// Whether the user gave the item a due date (form, `--due`, import); kept in the file under
+  /// the extra key `hasDueDate`, which the iPhone app ignores; false in files without it.
+  public var hasDueDate: Bool
   /// The app's identifier for the item's notification; unique across the file.
   public var itemID: Int
   /// Keys a newer app wrote that this version does not know; written back unchanged.
@@ -21,6 +24,7 @@ public struct ChecklistItem: Equatable, Sendable {
     checked: Bool = false,
     dueDate: Date = Date(),
     shouldRemind: Bool = false,
+    hasDueDate: Bool = false,
     itemID: Int,
     unknownFields: [PlistKey: PlistValue] = [:]
   ) {
@@ -28,17 +32,22 @@ public struct ChecklistItem: Equatable, Sendable {
     self.checked = checked
     self.dueDate = dueDate
     self.shouldRemind = shouldRemind
+    self.hasDueDate = hasDueDate
     self.itemID = itemID
     self.unknownFields = unknownFields
   }
+
+  /// Whether the item has a due date that counts: one was given, or Remind Me is on.
+  public var showsDueDate: Bool { hasDueDate || shouldRemind }
 }
 
 extension ChecklistItem: Codable {
   enum CodingKeys: String, CodingKey {
-    case text, checked, dueDate, shouldRemind, itemID
+    case text, checked, dueDate, shouldRemind, itemID, hasDueDate
   }
 
-  /// Decodes the five known keys; unknown keys are kept only by the fast codec.
+  /// Decodes the five known keys and `hasDueDate` when present; unknown keys are kept only by
+  /// the fast codec.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -46,11 +55,12 @@ extension ChecklistItem: Codable {
       checked: try container.decode(Bool.self, forKey: .checked),
       dueDate: try container.decode(Date.self, forKey: .dueDate),
       shouldRemind: try container.decode(Bool.self, forKey: .shouldRemind),
+      hasDueDate: try container.decodeIfPresent(Bool.self, forKey: .hasDueDate) ?? false,
       itemID: try container.decode(Int.self, forKey: .itemID)
     )
   }
 
-  /// Encodes the five known keys, as the app does.
+  /// Encodes the five known keys, as the app does, and `hasDueDate` when it is true.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(text, forKey: .text)
@@ -58,5 +68,6 @@ extension ChecklistItem: Codable {
     try container.encode(dueDate, forKey: .dueDate)
     try container.encode(shouldRemind, forKey: .shouldRemind)
     try container.encode(itemID, forKey: .itemID)
+    if hasDueDate { try container.encode(true, forKey: .hasDueDate) }
   }
 }

@@ -80,12 +80,14 @@ public struct DataModel: Equatable, Sendable {
     text: String,
     checked: Bool = false,
     dueDate: Date = Date(),
-    shouldRemind: Bool = false
+    shouldRemind: Bool = false,
+    hasDueDate: Bool = false
   ) -> ChecklistItem {
     let id = nextItemID
     if nextItemID < Int.max { nextItemID += 1 }
     return ChecklistItem(
-      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: id)
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
+      hasDueDate: hasDueDate, itemID: id)
   }
 
   /// The change that adds `list` (from `makeList`).

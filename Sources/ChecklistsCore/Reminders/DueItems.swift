@@ -22,14 +22,14 @@ public struct DueItem: Equatable, Sendable {
 
 /// Finds due items for the `due` command.
 public enum DueItems {
-  /// The unchecked remind-me items due at or before `now + within`, oldest first (ties in list
-  /// and item order). Scans every item once.
+  /// The unchecked items with a due date (`showsDueDate`) due at or before `now + within`,
+  /// oldest first (ties in list and item order). Scans every item once.
   public static func query(_ model: DataModel, now: Date, within: TimeInterval = 0) -> [DueItem] {
     let limit = now.addingTimeInterval(max(within, 0))
     var found: [DueItem] = []
     for (listIndex, list) in model.lists.enumerated() {
       for (itemIndex, item) in list.items.enumerated()
-      where item.hasArmedReminder && item.dueDate <= limit {
+      where !item.checked && item.showsDueDate && item.dueDate <= limit {
         found.append(
           DueItem(listName: list.name, listIndex: listIndex, itemIndex: itemIndex, item: item))
       }

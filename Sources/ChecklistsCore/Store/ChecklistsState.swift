@@ -4,8 +4,12 @@ import Foundation
 ///
 /// Stored as JSON in the state file; unknown or missing keys fall back to the defaults.
 public struct ChecklistsState: Codable, Equatable, Sendable {
-  /// The open list's index, or -1 for All Lists (the app's `ChecklistIndex`).
+  /// The open list's index, or -1 for All Lists (the app's `ChecklistIndex`); with
+  /// `checklistName` it only tells lists of the same name apart.
   public var checklistIndex: Int
+  /// The open list's name, nil for All Lists: which list to reopen, whatever lists were added
+  /// or removed since (`openListIndex(in:)`).
+  public var checklistName: String?
   /// Whether the app has not run yet (the app's `FirstTime`).
   public var firstTime: Bool
   /// The next item identifier (the app's `ChecklistItemID`).
@@ -19,10 +23,12 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
 
   /// Creates a state; the defaults are the app's first launch.
   public init(
-    checklistIndex: Int = -1, firstTime: Bool = true, nextItemID: Int = 0,
-    sortByDue: [String] = [], notified: [String] = [], dataFile: String? = nil
+    checklistIndex: Int = -1, checklistName: String? = nil, firstTime: Bool = true,
+    nextItemID: Int = 0, sortByDue: [String] = [], notified: [String] = [],
+    dataFile: String? = nil
   ) {
     self.checklistIndex = checklistIndex
+    self.checklistName = checklistName
     self.firstTime = firstTime
     self.nextItemID = nextItemID
     self.sortByDue = sortByDue
@@ -31,7 +37,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case checklistIndex, firstTime, nextItemID, sortByDue, notified, dataFile
+    case checklistIndex, checklistName, firstTime, nextItemID, sortByDue, notified, dataFile
   }
 
   /// Decodes a state, using the default for each key that is missing.
@@ -40,12 +46,41 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     let defaults = ChecklistsState()
     checklistIndex =
       try container.decodeIfPresent(Int.self, forKey: .checklistIndex) ?? defaults.checklistIndex
+    checklistName = try container.decodeIfPresent(String.self, forKey: .checklistName)
     firstTime = try container.decodeIfPresent(Bool.self, forKey: .firstTime) ?? defaults.firstTime
     nextItemID =
       try container.decodeIfPresent(Int.self, forKey: .nextItemID) ?? defaults.nextItemID
     sortByDue = try container.decodeIfPresent([String].self, forKey: .sortByDue) ?? []
     notified = try container.decodeIfPresent([String].self, forKey: .notified) ?? []
     dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
+  }
+
+  /// Remembers the list on screen by its name (and index, to tell same-named lists apart).
+  public mutating func remember(openList index: Int, in model: DataModel) {
+    guard index >= 0, index < model.lists.count else {
+      checklistIndex = -1
+      checklistName = nil
+      return
+    }
+    checklistIndex = index
+    checklistName = model.lists[index].name
+  }
+
+  /// The index of the list to reopen in `model`, -1 for All Lists.
+  ///
+  /// The list is found by name, so lists added or deleted since (by the scripting commands, or
+  /// on the phone) do not open another one; of several lists with that name, the one nearest
+  /// the saved index. When the list is gone, All Lists. A state without a name (older
+  /// versions) uses the index.
+  public func openListIndex(in model: DataModel) -> Int {
+    guard let name = checklistName else {
+      return checklistIndex >= 0 && checklistIndex < model.lists.count ? checklistIndex : -1
+    }
+    var best = -1
+    for (index, list) in model.lists.enumerated() where list.name == name {
+      if best < 0 || abs(index - checklistIndex) < abs(best - checklistIndex) { best = index }
+    }
+    return best
   }
 }
 
@@ -90,8 +125,48 @@ struct StateFile {
     return (state, nil, true)
   }
 
-  /// Writes the state atomically (temporary file, fsync, rename).
+  /// Writes the state atomically (temporary file, fsync, rename), then removes the state files
+  /// of data files that no longer exist, so the folder does not grow without bound.
   func save(_ state: ChecklistsState) throws(StoreError) {
+    try write(state)
+    pruneOrphans()
+  }
+
+  /// Removes the other state files (ours by name: `stem-<16 hex digits>.json`) whose data file
+  /// is gone; a state file that cannot be read or names no data file is left alone.
+  func pruneOrphans() {
+    let folder = (location.stateFile as NSString).deletingLastPathComponent
+    let own = (location.stateFile as NSString).lastPathComponent
+    guard let names = try? fileSystem.listDirectory(folder) else { return }
+    for name in names where name != own && Self.isStateFileName(name) {
+      let path = folder + "/" + name
+      guard let status = try? fileSystem.stat(path), status.kind == .regular,
+        status.size <= Self.sizeLimit,
+        let fd = try? fileSystem.open(path, flags: O_RDONLY | O_NONBLOCK, mode: 0)
+      else { continue }
+      let data = try? fileSystem.readAll(fd, limit: Self.sizeLimit)
+      try? fileSystem.close(fd)
+      guard let data, let other = try? JSONDecoder().decode(ChecklistsState.self, from: data),
+        let dataFile = other.dataFile
+      else { continue }
+      do {
+        _ = try fileSystem.lstat(dataFile)
+      } catch {
+        if error.code == ENOENT || error.code == ENOTDIR { try? fileSystem.unlink(path) }
+      }
+    }
+  }
+
+  /// Whether `name` is a state file's name: `stem-<16 lowercase hex digits>.json`.
+  static func isStateFileName(_ name: String) -> Bool {
+    guard name.hasSuffix(".json") else { return false }
+    let stem = name.dropLast(5)
+    guard let dash = stem.lastIndex(of: "-") else { return false }
+    let hash = stem[stem.index(after: dash)...]
+    return hash.count == 16 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+  }
+
+  private func write(_ state: ChecklistsState) throws(StoreError) {
     var state = state
     state.dataFile = location.dataFile
     let encoder = JSONEncoder()

@@ -201,6 +201,7 @@ public final class ChecklistsStore {
       timeZone: timeZone)
     var warnings: [String] = []
     if let status = try? fileSystem.stat(resolved) { try store.checkReadable(status) }
+    if let warning = store.readOnlyWarning() { warnings.append(warning) }
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
@@ -233,6 +234,20 @@ public final class ChecklistsStore {
         model: model, state: loadedState, warnings: warnings, isFirstRun: isFirstRun,
         storedState: stateStored ? state : nil)
     )
+  }
+
+  /// A warning when the file's folder cannot be written (a read-only disk, no permission).
+  private func readOnlyWarning() -> String? {
+    let folder = (resolvedPath as NSString).deletingLastPathComponent
+    var info = statvfs()
+    if statvfs(folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
+      return "\(location.displayPath) is on a read-only file system; changes cannot be saved"
+    }
+    if access(folder, W_OK) != 0, errno == EACCES || errno == EROFS {
+      return "\(location.displayPath): \(String(cString: strerror(errno))) writing its folder; "
+        + "changes cannot be saved"
+    }
+    return nil
   }
 
   /// Kept for callers that end a session; the store holds nothing between saves.

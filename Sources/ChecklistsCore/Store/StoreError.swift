@@ -52,6 +52,16 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     self.detail = detail
   }
 
+  /// For a damaged data file with a `.bak` beside it: a second line saying where the previous
+  /// version is and how to bring it back; nil otherwise.
+  public var restoreHint: String? {
+    guard case .invalidContent = kind else { return nil }
+    let backup = path + ".bak"
+    guard FileManager.default.fileExists(atPath: backup) else { return nil }
+    return "the version before the last save is in \(backup); to go back to it (after keeping "
+      + "a copy of the damaged file if you want one): cp '\(backup)' '\(path)'"
+  }
+
   /// The message for the user, e.g. `Checklists.plist: list 2 ("Groceries"), item 3: …`.
   public var message: String {
     let reason = cause?.reason ?? "unknown error"

@@ -4,28 +4,25 @@ import Foundation
 extension ChecklistsApp {
   // MARK: - Item detail
 
-  /// The form for a new item: unchecked, remind off, due at the next whole hour.
+  /// The form for a new item: unchecked, remind off, no due date (an empty Due Date field).
   func newItemForm(listID: Checklist.ID, now: Date) -> ItemForm {
-    let due = nextWholeHour(after: now)
-    return ItemForm(
+    ItemForm(
       listID: listID, itemIndex: nil, original: nil, text: TextField(), remind: false,
-      dueText: TextField(editableText(for: due)), dueDate: due)
+      dueText: TextField(), dueDate: nil)
   }
 
-  /// The form for editing an item.
+  /// The form for editing an item: the Due Date field is empty when the item has none.
   func editItemForm(listID: Checklist.ID, index: Int, item: ChecklistItem) -> ItemForm {
     ItemForm(
       listID: listID, itemIndex: index, original: item, text: TextField(item.text),
-      remind: item.shouldRemind, dueText: TextField(editableText(for: item.dueDate)),
-      dueDate: item.dueDate)
+      remind: item.shouldRemind,
+      dueText: TextField(item.showsDueDate ? editableText(for: item.dueDate) : ""),
+      dueDate: item.showsDueDate ? item.dueDate : nil)
   }
 
-  /// `now` rounded up to the next whole hour in the app's calendar.
+  /// `now` rounded up to the next whole hour in the app's calendar (as `checklists add` does).
   func nextWholeHour(after now: Date) -> Date {
-    let calendar = options.calendar
-    guard let hourStart = calendar.dateInterval(of: .hour, for: now)?.start else { return now }
-    if hourStart == now { return now }
-    return calendar.date(byAdding: .hour, value: 1, to: hourStart) ?? now
+    DefaultDueDate.nextWholeHour(after: now, calendar: options.calendar)
   }
 
   /// A date as the user would type it: `2026-12-24 18:00`.
@@ -39,9 +36,14 @@ extension ChecklistsApp {
       "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
   }
 
-  /// Reads the Due Date field again after the user typed in it.
+  /// Reads the Due Date field again after the user typed in it; an empty field is no due date.
   func updateDue(_ form: inout ItemForm, now: Date) {
     form.dueEdited = true
+    if form.dueText.isBlank {
+      form.dueDate = nil
+      form.dueError = nil
+      return
+    }
     do {
       form.dueDate = try parser.parse(form.dueText.text, now: now)
       form.dueError = nil
@@ -49,6 +51,34 @@ extension ChecklistsApp {
       form.dueDate = nil
       form.dueError = error.message
     }
+  }
+
+  /// Turns Remind Me on or off; on, an empty Due Date field gets the next whole hour.
+  func setRemind(_ on: Bool, form: inout ItemForm, now: Date) {
+    form.remind = on
+    guard on, form.dueText.isBlank else { return }
+    let due = nextWholeHour(after: now)
+    form.dueText.setText(editableText(for: due))
+    form.dueDate = due
+    form.dueError = nil
+  }
+
+  /// `+`/`-` in the Due Date field: when the field holds a date that parses and the key would
+  /// not make it read as something else ("+2h" is typed, "tomorrow 9am" is moved), the date
+  /// moves a day and the field shows it in full; returns false when the key is text.
+  func moveDueDate(_ key: Key, form: inout ItemForm, now: Date) -> Bool {
+    guard key == .character("+") || key == .character("-"), let date = form.dueDate else {
+      return false
+    }
+    var typed = form.dueText
+    _ = typed.handle(key)
+    if (try? parser.parse(typed.text, now: now)) != nil { return false }
+    let days = key == .character("+") ? 1 : -1
+    let moved = options.calendar.date(byAdding: .day, value: days, to: date) ?? date
+    form.dueDate = moved
+    form.dueError = nil
+    form.dueText.setText(editableText(for: moved))
+    return true
   }
 
   mutating func handleItemFormKey(_ key: Key, form: inout ItemForm, now: Date) -> [Effect] {
@@ -73,21 +103,13 @@ extension ChecklistsApp {
       _ = form.text.handle(key)
     case .remind:
       switch key {
-      case .character(" "), .character("x"): form.remind.toggle()
+      case .character(" "), .character("x"): setRemind(!form.remind, form: &form, now: now)
       case .character("q"): refuseQuitInForm()
       case .character("?"): help = HelpState(context: .itemForm)
-      default: break
+      default: unknownKey(key)
       }
     case .due:
-      if !form.dueEdited, key == .character("+") || key == .character("-"),
-        let date = form.dueDate
-      {
-        let days = key == .character("+") ? 1 : -1
-        let moved = options.calendar.date(byAdding: .day, value: days, to: date) ?? date
-        form.dueDate = moved
-        form.dueText.setText(editableText(for: moved))
-        return []
-      }
+      if moveDueDate(key, form: &form, now: now) { return [] }
       let before = form.dueText
       _ = form.dueText.handle(key)
       if form.dueText != before && form.dueText.text != before.text {
@@ -103,11 +125,18 @@ extension ChecklistsApp {
       status = StatusMessage(text: "The item needs some text", isError: true)
       return
     }
-    guard let dueDate = form.dueDate else {
-      status = StatusMessage(
-        text: "Can't read the due date: \(form.dueError ?? "unknown")", isError: true)
+    if let dueError = form.dueError {
+      status = StatusMessage(text: "Can't read the due date: \(dueError)", isError: true)
       return
     }
+    if form.remind && form.dueDate == nil {
+      status = StatusMessage(text: "Remind Me needs a due date", isError: true)
+      return
+    }
+    // Without a due date the item keeps the date it had (the file needs one), else the form's
+    // default.
+    let hasDueDate = form.dueDate != nil
+    let dueDate = form.dueDate ?? form.original?.dueDate ?? nextWholeHour(after: now)
     guard let listIndex = dataModel.index(ofList: form.listID) else {
       self.form = nil
       return
@@ -123,6 +152,7 @@ extension ChecklistsApp {
       item.text = form.text.text
       item.shouldRemind = form.remind
       item.dueDate = dueDate
+      item.hasDueDate = hasDueDate
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
       guard let index = dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint)
       else {
@@ -141,14 +171,37 @@ extension ChecklistsApp {
       }
       commit(change, now: now)
       selectItem(index)
+      status = StatusMessage(text: editMessage(from: original, to: item, now: now), isError: false)
     } else {
       let item = dataModel.makeItem(
-        text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind)
+        text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind,
+        hasDueDate: hasDueDate)
       guard let change = dataModel.insertItem(item, listID: listID) else { return }
       commit(change, now: now)
       selectItem(count)
-      status = StatusMessage(text: "Added \(quoted(item.text))", isError: false)
+      var text = "Added \(quoted(item.text))"
+      if item.showsDueDate { text += ", due \(formatter.relative(item.dueDate, now: now))" }
+      status = StatusMessage(text: text, isError: false)
     }
+  }
+
+  /// What an edit changed, e.g. `Renamed "Milk" to "Oat milk"; due tomorrow 09:00`.
+  func editMessage(from old: ChecklistItem, to new: ChecklistItem, now: Date) -> String {
+    var parts: [String] = []
+    if old.text != new.text {
+      parts.append("Renamed \(quoted(old.text)) to \(quoted(new.text))")
+    }
+    if new.showsDueDate && (!old.showsDueDate || old.dueDate != new.dueDate) {
+      parts.append("due \(formatter.relative(new.dueDate, now: now))")
+    } else if old.showsDueDate && !new.showsDueDate {
+      parts.append("no due date")
+    }
+    if old.shouldRemind != new.shouldRemind {
+      parts.append(new.shouldRemind ? "reminder on" : "reminder off")
+    }
+    guard !parts.isEmpty else { return "Updated \(quoted(new.text))" }
+    if old.text == new.text { parts[0] = "\(quoted(new.text)): " + parts[0] }
+    return parts.joined(separator: "; ")
   }
 
   // MARK: - List detail
@@ -165,9 +218,11 @@ extension ChecklistsApp {
       case .enter, .character(" "):
         form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
         form.picker = nil
+        // On to the name, where Enter is Done (on the Icon row it would open the picker again).
+        form.focus = .name
       case .character("?"): help = HelpState(context: .iconPicker)
       case .character("q"): refuseQuitInForm()
-      default: break
+      default: unknownKey(key)
       }
       return []
     }
@@ -195,7 +250,7 @@ extension ChecklistsApp {
         form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
       case .character("q"): refuseQuitInForm()
       case .character("?"): help = HelpState(context: .listForm)
-      default: break
+      default: unknownKey(key)
       }
     }
     return []
@@ -216,6 +271,7 @@ extension ChecklistsApp {
       }
       commit(change, now: now)
       showAllLists(selecting: id)
+      status = StatusMessage(text: listEditMessage(change), isError: false)
     } else {
       let list = dataModel.makeList(name: name, iconName: form.iconName)
       commit(dataModel.insertList(list), now: now)
@@ -226,6 +282,20 @@ extension ChecklistsApp {
 }
 
 extension ChecklistsApp {
+  /// What a list edit changed: `Renamed list "A" to "B"`, `"Trips": icon Travel`.
+  func listEditMessage(_ change: ModelChange) -> String {
+    guard case .editList(_, let old, let new) = change else { return "Updated the list" }
+    var parts: [String] = []
+    if old.name != new.name {
+      parts.append("Renamed list \(quoted(old.name)) to \(quoted(new.name))")
+    }
+    if old.iconName != new.iconName {
+      let icon = "icon \(new.iconName)"
+      parts.append(parts.isEmpty ? "\(quoted(new.name)): \(icon)" : icon)
+    }
+    return parts.isEmpty ? "Updated list \(quoted(new.name))" : parts.joined(separator: "; ")
+  }
+
   /// `q` in a form would throw away what was typed: say how to leave instead (Ctrl-C still quits).
   mutating func refuseQuitInForm() {
     status = StatusMessage(

@@ -2,7 +2,8 @@ import ChecklistsCore
 import Foundation
 
 extension ChecklistsApp {
-  /// Click selects a row (on the check-mark column it toggles); the wheel scrolls.
+  /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
+  /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
     guard confirmDelete == nil else { return }
     if var state = help {
@@ -12,7 +13,7 @@ extension ChecklistsApp {
     }
     switch form {
     case .item(var itemForm):
-      handleItemFormClick(mouse, form: &itemForm)
+      handleItemFormClick(mouse, form: &itemForm, now: now)
       form = .item(itemForm)
       return
     case .list(var listForm):
@@ -32,12 +33,18 @@ extension ChecklistsApp {
         guard let row = clickedRow(mouse.position, browser: state.browser, total: total) else {
           return
         }
+        let wasSelected = row == state.browser.selected
         state.browser.selected = row
         open = state
-        if mouse.position.column < 4, let index = state.browser.index(ofRow: row),
-          let change = dataModel.toggleItem(listID: listID, at: index)
-        {
-          commit(change, now: now)
+        guard let index = state.browser.index(ofRow: row) else { return }
+        if mouse.position.column < 4 {
+          if let change = dataModel.toggleItem(listID: listID, at: index) {
+            commit(change, now: now)
+          }
+        } else if wasSelected {
+          // A click on the selected row (the second click of a double-click) edits the item.
+          let item = dataModel.lists[listIndex].items[index]
+          form = .item(editItemForm(listID: listID, index: index, item: item))
         }
       }
     } else {
@@ -47,7 +54,12 @@ extension ChecklistsApp {
         scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
       case .press:
         if let row = clickedRow(mouse.position, browser: allLists, total: total) {
+          let wasSelected = row == allLists.selected
           allLists.selected = row
+          // A click on the selected list (the second click of a double-click) opens it.
+          if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
+            openList(id: dataModel.lists[index].id)
+          }
         }
       }
     }
@@ -71,15 +83,16 @@ extension ChecklistsApp {
   }
 
   /// A click on a field of the item form focuses it; on Remind Me it also flips the switch.
-  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm) {
+  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm, now: Date) {
     guard mouse.kind == .press else { return }
-    let rows = Self.itemFormRows(height: height)
+    let rows = Self.itemFormRows(height: height, textLines: textLines(form))
     switch mouse.position.row {
-    case rows.text: form.focus = .text
+    case rows.text..<(rows.text + textLines(form)) where rows.remind > rows.text:
+      form.focus = .text
     case rows.due where rows.due > rows.remind: form.focus = .due
     case rows.remind where rows.remind > rows.text:
       form.focus = .remind
-      form.remind.toggle()
+      setRemind(!form.remind, form: &form, now: now)
     default: break
     }
   }
@@ -100,6 +113,7 @@ extension ChecklistsApp {
         {
           form.iconName = icons[index].rawValue
           form.picker = nil
+          form.focus = .name
         }
       }
       return

@@ -56,7 +56,7 @@ extension ChecklistsApp {
       }
     case .escape:
       if allLists.filter != nil { setFilter(nil) }
-    default: break
+    default: unknownKey(key)
     }
   }
 
@@ -86,9 +86,20 @@ extension ChecklistsApp {
         form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
       }
     case .character("d"), .delete:
+      if key == .character("d"), let last = lastItemDelete,
+        now.timeIntervalSince(last) < Self.doubleDeleteWindow
+      {
+        // vim's `dd`: the second d would delete a second item.
+        lastItemDelete = nil
+        status = StatusMessage(
+          text: "Deleted one item (d deletes one; dd is not two): d again deletes this one",
+          isError: false)
+        return
+      }
       if let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) {
         let text = dataModel.lists[listIndex].items[itemIndex].text
         commit(change, now: now)
+        lastItemDelete = key == .character("d") ? now : nil
         status = StatusMessage(text: "Deleted \(quoted(text)) (u undoes)", isError: false)
       }
     case .character("J"), .character("K"):
@@ -101,7 +112,7 @@ extension ChecklistsApp {
       } else {
         sortByDue.insert(name)
         status = StatusMessage(
-          text: "Sorted by due date (items with reminders first)", isError: false)
+          text: "Sorted by due date (items with a due date first)", isError: false)
       }
       refreshOpenRows(keepItem: itemIndex)
     case .escape:
@@ -112,7 +123,7 @@ extension ChecklistsApp {
       }
     case .character("h"), .left:
       closeList()
-    default: break
+    default: unknownKey(key)
     }
   }
 

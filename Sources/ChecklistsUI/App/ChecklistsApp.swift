@@ -11,8 +11,8 @@ import Foundation
 /// - Deleting a list asks `Delete list "X" with N items? y/n` (a list can hold much work, even
 ///   if undo would bring it back); deleting an item does not ask (u undoes it).
 /// - Control characters in data are drawn as Control Pictures (`␛` for ESC), see `SafeText`.
-/// - By due date (`s`) shows items with Remind Me on by due date first, then the others in
-///   manual order; moving items (J/K) needs manual order.
+/// - By due date (`s`) shows items with a due date (given, or Remind Me on) by due date first,
+///   then the others in manual order; moving items (J/K) needs manual order.
 /// - Cost per key and per frame does not grow with the number of items: only visible rows are
 ///   drawn; filtering and due-date ordering are computed once per filter keystroke or change.
 public struct ChecklistsApp: TerminalProgram {
@@ -45,6 +45,14 @@ public struct ChecklistsApp: TerminalProgram {
 
   var reminders: ReminderTracker
   var lastReminder: (listID: Checklist.ID, itemID: Int)?
+  /// When a due date on screen next reads differently (a `.tick` redraws it); nil when none.
+  var redrawAt: Date?
+  /// Whether the last key was a Ctrl-C in a form that kept the form open (a second one quits).
+  var interruptPending = false
+  /// When `d` last deleted an item: a second `d` right after (vim's `dd`) deletes nothing.
+  var lastItemDelete: Date?
+  /// How soon after a `d` a second `d` is taken for a `dd` and ignored.
+  static let doubleDeleteWindow: TimeInterval = 0.5
 
   /// Creates the app on a loaded model.
   ///
@@ -82,6 +90,7 @@ public struct ChecklistsApp: TerminalProgram {
       openList(id: dataModel.lists[startIndex].id)
     }
     clampSelections()
+    redrawAt = nextRedraw(after: now)
   }
 
   /// Whether `dataModel` changed since it was loaded or last saved.
@@ -96,9 +105,43 @@ public struct ChecklistsApp: TerminalProgram {
   /// The status line's message, if one is showing (for tests and the driver's title).
   public var statusMessage: String? { status?.text }
 
-  /// When the next reminder falls due, if any.
+  /// When the screen next needs a `.tick`: the next reminder, or the next instant a due date
+  /// on screen reads differently ("in 3 min" becoming "in 2 min", a row turning overdue, a new
+  /// day). One deadline for the driver's single timer; O(visible rows).
   public func nextWakeUp(after now: Date) -> Date? {
-    reminders.nextDue
+    guard let redrawAt else { return reminders.nextDue }
+    guard let due = reminders.nextDue else { return redrawAt }
+    return min(due, redrawAt)
+  }
+
+  /// The first instant after `now` at which a due date on screen reads differently.
+  func nextRedraw(after now: Date) -> Date? {
+    var next: Date?
+    for date in visibleDueDates() {
+      let change = formatter.nextChange(of: date, after: now)
+      if next.map({ change < $0 }) ?? true { next = change }
+    }
+    return next
+  }
+
+  /// The due dates the rows on screen show (none unless a checklist is on screen).
+  func visibleDueDates() -> [Date] {
+    guard help == nil, form == nil, let open, let list = dataModel.list(withID: open.listID)
+    else { return [] }
+    let total = list.items.count
+    let count = open.browser.rowCount(total: total)
+    let rows = height - 2
+    guard rows > 0, width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
+      return []
+    }
+    let top = visibleTop(open.browser, count: count, rows: rows)
+    var dates: [Date] = []
+    for row in top..<max(min(top + rows, count), top) {
+      guard let index = open.browser.index(ofRow: row), index < total else { continue }
+      let item = list.items[index]
+      if item.showsDueDate { dates.append(item.dueDate) }
+    }
+    return dates
   }
 
   // MARK: - Events
@@ -137,7 +180,29 @@ public struct ChecklistsApp: TerminalProgram {
     }
     clampSelections()
     effects += fireReminders(now: now)
+    redrawAt = nextRedraw(after: now)
     return effects
+  }
+
+  /// The help for the screen on show.
+  var helpContext: HelpContext {
+    switch form {
+    case .item: return .itemForm
+    case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
+    case nil: return open == nil ? .allLists : .checklist
+    }
+  }
+
+  /// Says that a key does nothing here (printable keys and function keys only).
+  mutating func unknownKey(_ key: Key) {
+    let name: String
+    switch key {
+    case .character(let character): name = SafeText.sanitized(String(character))
+    case .function(let number): name = "F\(number)"
+    default: return
+    }
+    status = StatusMessage(
+      text: "\(name): not a key here \(glyphs.dash) ? for help", isError: false)
   }
 
   mutating func requestSave() -> Effect {
@@ -166,10 +231,28 @@ public struct ChecklistsApp: TerminalProgram {
   // MARK: - Keys
 
   mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
+    let interruptWasPending = interruptPending
+    interruptPending = false
     switch key {
-    case .control("c"): return [.quit]
+    case .control("c"):
+      // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
+      if form != nil && help == nil && !interruptWasPending {
+        interruptPending = true
+        status = StatusMessage(
+          text: "Enter saves the item, Esc cancels it; Ctrl-C again quits without it",
+          isError: false)
+        return []
+      }
+      return [.quit]
     case .control("s"): return [requestSave()]
     case .control("z"): return [.suspend]
+    case .function(1):
+      if help != nil {
+        help = nil
+      } else if confirmDelete == nil {
+        help = HelpState(context: helpContext)
+      }
+      return []
     default: break
     }
     if help != nil { return handleHelpKey(key) }
@@ -178,7 +261,7 @@ public struct ChecklistsApp: TerminalProgram {
       if key == .character("y") || key == .character("Y") {
         if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
           commit(change, now: now)
-          status = StatusMessage(text: "Deleted list \(quoted(name))", isError: false)
+          status = StatusMessage(text: "Deleted list \(quoted(name)) (u undoes)", isError: false)
         }
       } else {
         status = StatusMessage(text: "Kept the list", isError: false)

@@ -3,10 +3,10 @@ extension ChecklistsApp {
   func helpLines(_ context: HelpContext, width: Int) -> [String] {
     let everywhere: [(String, String)] = [
       ("q", "quit (saves first; in a form q is text or does nothing: Enter saves, Esc cancels)"),
-      ("Ctrl-C", "quit"),
+      ("Ctrl-C", "quit (in a form it keeps the form open and says so; a second one quits)"),
       ("Ctrl-S", "save now"),
       ("Ctrl-Z", "suspend (fg resumes)"),
-      ("?", "this help (Esc, q or ? closes it)"),
+      ("? F1", "this help (Esc, q, ? or F1 closes it; in a text field only F1 opens it)"),
     ]
     let moving: [(String, String)] = [
       ("Up/Down k/j", "previous / next row"),
@@ -17,7 +17,7 @@ extension ChecklistsApp {
       ("u", "undo the last change (shows where it happened)"),
       ("Ctrl-R", "redo"),
       ("r", "show the item of the latest reminder"),
-      ("mouse", "click selects, wheel scrolls"),
+      ("mouse", "click selects, a click on the selected row opens it, wheel scrolls"),
     ]
     let editing: [(String, String)] = [
       ("Left/Right", "move the cursor"),
@@ -47,9 +47,9 @@ extension ChecklistsApp {
           ("Space x", "check / uncheck the item (or click its check mark)"),
           ("a", "add an item"),
           ("e Enter", "edit the item"),
-          ("d Delete", "delete the item (u undoes)"),
+          ("d Delete", "delete the item (u undoes; a second d within 0.5 s is ignored)"),
           ("J / K", "move the item down / up (manual order only)"),
-          ("s", "sort by due date (reminders first) / manual order"),
+          ("s", "sort by due date (items with a due date first) / manual order"),
           ("Esc h Left", "back to All Lists (Esc clears a filter first)"),
         ] + moving + everywhere
     case .itemForm:
@@ -59,10 +59,11 @@ extension ChecklistsApp {
           ("Enter", "done (refused while the text is empty or the date unreadable)"),
           ("Esc", "cancel, changing nothing"),
           ("Space", "switch Remind Me on / off (on its row)"),
-          ("+ / -", "due date a day later / earlier (before typing in the field)"),
+          ("+ / -", "due date a day later / earlier (when the field holds a date)"),
           (
             "Due Date",
-            "e.g. 2026-12-24 18:00, tomorrow 9am, fri, +2h; what was understood shows below"
+            "e.g. 2026-12-24 18:00, tomorrow 9am, fri, +2h; what was understood shows below; "
+              + "empty: no due date (Remind Me needs one)"
           ),
         ] + editing + everywhere
     case .listForm:
@@ -136,26 +137,55 @@ extension ChecklistsApp {
   }
 
   /// The hints of the screen in display order, each with its rank: the highest is dropped first
-  /// when the line is too narrow (0: never).
+  /// when the line is too narrow (0: never). Each is true of the exact state: only keys that
+  /// do something here, as they do it now.
   private var screenHints: [(text: String, dropRank: Int)] {
     if help != nil { return [("Esc close", 0), ("Up/Down scroll", 1)] }
     switch form {
-    case .item:
-      return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2), ("? help", 1)]
+    case .item(let form):
+      switch form.focus {
+      case .remind:
+        return [
+          ("Space switch", 0), ("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2),
+          ("? help", 1),
+        ]
+      case .due:
+        var hints: [(String, Int)] = [("Enter done", 0), ("Esc cancel", 0)]
+        if form.dueDate != nil { hints.append(("+/- a day", 1)) }
+        return hints + [("Tab next field", 3), ("F1 help", 2)]
+      case .text:
+        return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2), ("F1 help", 1)]
+      }
     case .list(let form):
-      if form.picker != nil { return [("Enter pick", 0), ("Esc back", 0)] }
-      return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 1)]
+      if form.picker != nil { return [("Enter pick", 0), ("Esc back", 0), ("? help", 1)] }
+      if form.focus == .icon {
+        return [("Enter choose icon", 0), ("Esc cancel", 0), ("Tab name", 2), ("? help", 1)]
+      }
+      return [("Enter done", 0), ("Esc cancel", 0), ("Tab icon", 2), ("F1 help", 1)]
     case nil: break
     }
-    if open != nil {
-      return [
-        ("Space check", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("J/K move", 8),
-        ("s sort", 7), ("/ filter", 6), ("Esc back", 3), ("? help", 0),
+    let undo: [(String, Int)] = undoStack.isEmpty ? [] : [("u undo", 7)]
+    if let open, let list = dataModel.list(withID: open.listID) {
+      let filtered = open.browser.filter != nil
+      let escape = filtered ? ("Esc clear filter", 3) : ("Esc back", 3)
+      guard open.browser.rowCount(total: list.items.count) > 0 else {
+        return [("a add", 1)] + undo + [escape, ("? help", 0)]
+      }
+      var hints: [(String, Int)] = [
+        ("Space check", 1), ("a add", 2), ("e edit", 4), ("d delete", 5),
       ]
+      if open.dueOrder == nil && list.items.count > 1 {
+        hints.append(("J/K move", 9))
+        hints.append(("s by due date", 8))
+      } else if open.dueOrder != nil {
+        hints.append(("s manual order", 8))
+      }
+      return hints + [("/ filter", 6)] + undo + [escape, ("? help", 0)]
     }
-    return [
-      ("Enter open", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("/ filter", 6),
-      ("u undo", 7), ("q quit", 3), ("? help", 0),
-    ]
+    guard allLists.rowCount(total: dataModel.lists.count) > 0 else {
+      return [("a add", 1)] + undo + [("q quit", 3), ("? help", 0)]
+    }
+    return [("Enter open", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("/ filter", 6)]
+      + undo + [("q quit", 3), ("? help", 0)]
   }
 }

@@ -66,7 +66,10 @@ extension ChecklistsApp {
     lastReminder = (last.listID, last.itemID)
     var text = "\(glyphs.reminder) Reminder: \(quoted(last.text)) (\(last.listName))"
     if fired.count > 1 { text += " and \(fired.count - 1) more" }
-    text += " \(glyphs.dash) r shows it"
+    // `r` jumps to it only from the lists, not from a form, the help or a question.
+    if form == nil && help == nil && confirmDelete == nil && !isTypingFilter {
+      text += " \(glyphs.dash) r shows it"
+    }
     status = StatusMessage(text: text, isError: false)
     return options.bellEnabled ? [.bell] : []
   }

@@ -11,14 +11,15 @@ enum RowOrder {
     var rows: [Int]?
   }
 
-  /// Whether item `lhs` is shown before item `rhs`: by due date, items with Remind Me on come
-  /// first by due date, then the others; ties and manual order go by position.
+  /// Whether item `lhs` is shown before item `rhs`: by due date, items with a due date
+  /// (`showsDueDate`) come first by due date, then the others; ties and manual order go by
+  /// position.
   static func precedes(_ lhs: Int, _ rhs: Int, items: [ChecklistItem], byDue: Bool) -> Bool {
     guard byDue else { return lhs < rhs }
     let left = items[lhs]
     let right = items[rhs]
-    if left.shouldRemind != right.shouldRemind { return left.shouldRemind }
-    if left.shouldRemind && left.dueDate != right.dueDate { return left.dueDate < right.dueDate }
+    if left.showsDueDate != right.showsDueDate { return left.showsDueDate }
+    if left.showsDueDate && left.dueDate != right.dueDate { return left.dueDate < right.dueDate }
     return lhs < rhs
   }
 
@@ -31,13 +32,13 @@ enum RowOrder {
   static func compute(items: [ChecklistItem], byDue: Bool, filter: String?) -> Order {
     var dueOrder: [Int]?
     if byDue {
-      var reminding: [Int] = []
+      var dated: [Int] = []
       var others: [Int] = []
       for index in items.indices {
-        if items[index].shouldRemind { reminding.append(index) } else { others.append(index) }
+        if items[index].showsDueDate { dated.append(index) } else { others.append(index) }
       }
-      reminding.sort { precedes($0, $1, items: items, byDue: true) }
-      dueOrder = reminding + others
+      dated.sort { precedes($0, $1, items: items, byDue: true) }
+      dueOrder = dated + others
     }
     guard let filter else { return Order(dueOrder: dueOrder, rows: dueOrder) }
     var rows: [Int] = []
@@ -76,7 +77,7 @@ enum RowOrder {
         rows = dueOrder
       }
     case .replaceItem(_, let index, let old, let new):
-      let moves = byDue && (old.shouldRemind != new.shouldRemind || old.dueDate != new.dueDate)
+      let moves = byDue && (old.showsDueDate != new.showsDueDate || old.dueDate != new.dueDate)
       if moves, var due = dueOrder {
         if let position = due.firstIndex(of: index) { due.remove(at: position) }
         insertSorted(&due, index, items: items, byDue: true)

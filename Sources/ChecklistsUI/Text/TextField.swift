@@ -111,3 +111,82 @@ extension CellGrid {
     }
   }
 }
+
+extension TextField {
+  /// The field's characters broken into lines of at most `width` columns (at a space when the
+  /// line has one, else anywhere), as index ranges; the cursor's line and column with them.
+  ///
+  /// A cursor after a full last line gets a line of its own, so it is always on screen.
+  public func wrapped(width: Int) -> (lines: [Range<Int>], cursorLine: Int, cursorColumn: Int) {
+    let width = max(width, 2)
+    var lines: [Range<Int>] = []
+    var start = 0
+    while start < characters.count {
+      var used = 0
+      var end = start
+      while end < characters.count {
+        let next = SafeText.width(of: characters[end])
+        if used + next > width { break }
+        used += next
+        end += 1
+      }
+      if end == start { end = start + 1 }
+      if end < characters.count,
+        let space = characters[start..<end].lastIndex(where: { $0 == " " }), space > start
+      {
+        end = space + 1
+      }
+      lines.append(start..<end)
+      start = end
+    }
+    if lines.isEmpty { lines = [0..<0] }
+    for (number, line) in lines.enumerated() where cursor < line.upperBound {
+      return (lines, number, columns(line.lowerBound..<cursor))
+    }
+    let last = lines.count - 1
+    let column = columns(lines[last])
+    if column >= width && cursor == characters.count {
+      lines.append(characters.count..<characters.count)
+      return (lines, last + 1, 0)
+    }
+    return (lines, last, column)
+  }
+
+  private func columns(_ range: Range<Int>) -> Int {
+    characters[range].reduce(0) { $0 + SafeText.width(of: $1) }
+  }
+}
+
+extension CellGrid {
+  /// Draws a text field over up to `maxLines` rows from `row`, wrapped to `width` columns and
+  /// scrolled by whole lines so the cursor shows; sets `cursor` if focused. Returns the number
+  /// of rows used.
+  @discardableResult
+  public mutating func drawWrappedField(
+    _ field: TextField, row: Int, column: Int, width: Int, maxLines: Int, style: CellStyle,
+    focused: Bool
+  ) -> Int {
+    guard width > 0 else { return 0 }
+    let layout = field.wrapped(width: width)
+    let shown = max(min(layout.lines.count, maxLines), 1)
+    let first = min(max(layout.cursorLine - shown + 1, 0), layout.lines.count - shown)
+    for offset in 0..<shown {
+      let y = row + offset
+      fill(row: y, column: column, width: width, style: style)
+      var used = 0
+      for index in layout.lines[first + offset] {
+        let pieceWidth = SafeText.width(of: field.characters[index])
+        draw(
+          String(field.characters[index]), row: y, column: column + used, width: pieceWidth,
+          style: style, ellipsis: false)
+        used += pieceWidth
+      }
+    }
+    let cursorRow = row + layout.cursorLine - first
+    if focused && cursorRow >= 0 && cursorRow < height {
+      cursor = GridPosition(
+        row: cursorRow, column: min(column + layout.cursorColumn, max(self.width - 1, 0)))
+    }
+    return shown
+  }
+}

@@ -108,6 +108,12 @@ extension ChecklistsApp {
     return max(top, 0)
   }
 
+  /// "123/5000": the selected row and the row count, when the rows do not fit on screen.
+  func positionNote(_ browser: Browser, count: Int, rows: Int) -> String? {
+    guard count > rows, count > 0 else { return nil }
+    return "\(min(browser.selected + 1, count))/\(count)"
+  }
+
   func filterNote(_ browser: Browser) -> String {
     guard let filter = browser.filter else { return "" }
     return "filter: \(filter)"
@@ -117,8 +123,12 @@ extension ChecklistsApp {
 
   func renderAllLists(into grid: inout CellGrid) {
     let lists = dataModel.lists
-    renderTitle("Checklists", right: filterNote(allLists), into: &grid)
     let count = allLists.rowCount(total: lists.count)
+    var right = filterNote(allLists)
+    if let position = positionNote(allLists, count: count, rows: grid.height - 2) {
+      right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
+    }
+    renderTitle("Checklists", right: right, into: &grid)
     if lists.isEmpty {
       renderCentered("No lists yet. Press a to add a list", into: &grid)
       return
@@ -167,8 +177,11 @@ extension ChecklistsApp {
     if state.dueOrder != nil {
       right = right.isEmpty ? "by due date" : "\(right) \(glyphs.dot) by due date"
     }
-    renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     let count = state.browser.rowCount(total: total)
+    if let position = positionNote(state.browser, count: count, rows: grid.height - 2) {
+      right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
+    }
+    renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     if total == 0 {
       renderCentered("No items yet. Press a to add an item", into: &grid)
       return
@@ -197,7 +210,7 @@ extension ChecklistsApp {
         if !selected { textStyle.color = .dim }
       }
       var textEnd = grid.width - 1
-      if item.shouldRemind {
+      if item.showsDueDate {
         let due = formatter.relative(item.dueDate, now: now)
         var dueStyle = base
         if !item.checked && item.dueDate <= now {
@@ -230,9 +243,22 @@ extension ChecklistsApp {
 
   // MARK: - Forms
 
-  /// The rows of the item form's Text, Remind Me and Due Date fields.
-  static func itemFormRows(height: Int) -> (text: Int, remind: Int, due: Int) {
-    (2, min(4, height - 2), min(6, height - 2))
+  /// The rows of the item form's Text (its first line), Remind Me and Due Date fields.
+  static func itemFormRows(height: Int, textLines: Int = 1) -> (text: Int, remind: Int, due: Int) {
+    let remind = min(3 + max(textLines, 1), height - 2)
+    return (2, remind, min(remind + 2, height - 2))
+  }
+
+  /// The most lines the item form's Text field takes (the rest scrolls).
+  static func maxTextLines(height: Int) -> Int { max(height - 9, 1) }
+
+  /// The item form's field width for a terminal `width` columns wide.
+  static func formFieldWidth(width: Int) -> Int { max(width - labelWidth - 2, 1) }
+
+  /// How many lines the item form's Text field shows: the whole text, wrapped.
+  func textLines(_ form: ItemForm) -> Int {
+    let lines = form.text.wrapped(width: Self.formFieldWidth(width: width)).lines.count
+    return min(lines, Self.maxTextLines(height: height))
   }
 
   /// The row of the list form's Icon field (the picker opens below it).
@@ -257,10 +283,12 @@ extension ChecklistsApp {
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    let (rowText, rowRemind, rowDue) = Self.itemFormRows(height: grid.height)
+    let (rowText, rowRemind, rowDue) = Self.itemFormRows(
+      height: grid.height, textLines: textLines(form))
     drawLabel("Text", row: rowText, focused: form.focus == .text, into: &grid)
-    grid.drawField(
-      form.text, row: rowText, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
+    grid.drawWrappedField(
+      form.text, row: rowText, column: Self.labelWidth, width: fieldWidth,
+      maxLines: max(min(textLines(form), rowRemind - rowText - 1), 1), style: fieldStyle,
       focused: form.focus == .text)
     if rowRemind > rowText {
       drawLabel("Remind Me", row: rowRemind, focused: form.focus == .remind, into: &grid)
@@ -281,10 +309,14 @@ extension ChecklistsApp {
             glyphs.arrow + " " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
             width: fieldWidth,
             style: CellStyle(color: .dim))
+        } else if let error = form.dueError {
+          grid.draw(
+            error, row: rowDue + 1, column: Self.labelWidth, width: fieldWidth,
+            style: CellStyle(color: .error))
         } else {
           grid.draw(
-            form.dueError ?? "", row: rowDue + 1, column: Self.labelWidth, width: fieldWidth,
-            style: CellStyle(color: .error))
+            "none: type one (tomorrow 9am, fri 17:00, +2h)", row: rowDue + 1,
+            column: Self.labelWidth, width: fieldWidth, style: CellStyle(color: .dim))
         }
       }
     }

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import ChecklistsCore
+
+@Suite("State file: the list to reopen, and no state left behind for files that are gone")
+struct StateReopenAndPruneTests {
+  func model(_ names: [String]) -> DataModel {
+    DataModel(lists: names.map { Checklist(name: $0) })
+  }
+
+  @Test func theListReopensByNameWhereverItMoved() {
+    var state = ChecklistsState()
+    state.remember(openList: 1, in: model(["Lisbon 2027", "List"]))
+    #expect(state.checklistName == "List")
+    #expect(state.openListIndex(in: model(["Apples", "Lisbon 2027", "List"])) == 2)
+    #expect(state.openListIndex(in: model(["List"])) == 0)
+  }
+
+  @Test func aGoneListOpensAllLists() {
+    var state = ChecklistsState()
+    state.remember(openList: 0, in: model(["List", "Trips"]))
+    #expect(state.openListIndex(in: model(["Trips"])) == -1)
+    state.remember(openList: -1, in: model(["Trips"]))
+    #expect(state.checklistName == nil)
+    #expect(state.openListIndex(in: model(["Trips"])) == -1)
+  }
+
+  @Test func ofSameNamedListsTheNearestToTheSavedIndexReopens() {
+    var state = ChecklistsState()
+    state.remember(openList: 2, in: model(["A", "Todo", "Todo", "Todo"]))
+    #expect(state.openListIndex(in: model(["A", "B", "Todo", "Todo", "Todo"])) == 2)
+    #expect(state.openListIndex(in: model(["Todo", "Z"])) == 0)
+  }
+
+  @Test func aStateWithoutANameUsesTheIndex() throws {
+    let state = try JSONDecoder().decode(
+      ChecklistsState.self, from: Data("{\"checklistIndex\": 1}".utf8))
+    #expect(state.checklistName == nil)
+    #expect(state.openListIndex(in: model(["A", "B"])) == 1)
+    #expect(state.openListIndex(in: model(["A"])) == -1)
+  }
+
+  @Test func theNameRoundTripsThroughTheStateFile() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    var state = load.state
+    state.remember(openList: 1, in: load.model)
+    try store.saveState(state)
+    store.close()
+    let (_, again) = try ChecklistsStore.open(location: folder.location())
+    #expect(again.state.checklistName == load.model.lists[1].name)
+    #expect(again.state.openListIndex(in: again.model) == 1)
+  }
+
+  @Test func savingTheStateRemovesTheStatesOfDataFilesThatAreGone() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let fileSystem = SystemFileSystem()
+    let stateFolder = folder.path + "/state"
+    try FileManager.default.createDirectory(atPath: stateFolder, withIntermediateDirectories: true)
+    func stateJSON(_ dataFile: String) -> Data {
+      Data("{\"dataFile\": \"\(dataFile)\", \"checklistIndex\": 0}".utf8)
+    }
+    // A state of a deleted file, one of a file that exists, and files that are not ours.
+    folder.write("state/Gone-0123456789abcdef.json", stateJSON(folder.path + "/gone.plist"))
+    folder.write("Other.plist", encodedBytes(sampleModel()))
+    folder.write("state/Other-fedcba9876543210.json", stateJSON(folder.path + "/Other.plist"))
+    folder.write("state/notes.json", stateJSON(folder.path + "/gone.plist"))
+    folder.write("state/Broken-00000000000000aa.json", Data("{".utf8))
+    let location = DataFileLocation(
+      dataFile: folder.path + "/Checklists.plist",
+      stateFile: stateFolder + "/Checklists-1111111111111111.json")
+    let (store, load) = try ChecklistsStore.open(location: location)
+    try store.saveState(load.state)
+    store.close()
+    let names = Set(try fileSystem.listDirectory(stateFolder))
+    #expect(
+      names == [
+        "Checklists-1111111111111111.json", "Other-fedcba9876543210.json", "notes.json",
+        "Broken-00000000000000aa.json",
+      ])
+  }
+}

@@ -1,0 +1,90 @@
+import ChecklistsCore
+import Foundation
+import Testing
+
+extension EndToEndProcesses {
+  @Suite("CLI: due dates that count, item matching, exit statuses", .serialized)
+  struct CLIDueDateCommandTests {
+    @Test func addWithoutDueHasNoDueDateAndTheAppsDefaultHour() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run("add", "Groceries", "Soap", extra: DueFixture.berlin)
+      #expect(run.stdout == "Added \"Soap\" to Groceries as item 3.\n")
+      let soap = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.last)
+      #expect(!soap.hasDueDate)
+      // 12:00 in Berlin is on the hour: the app's form would start there too.
+      #expect(soap.dueDate == DueFixture.utc("2026-11-30T11:00:00Z"))
+      let dated = try sandbox.run(
+        "add", "Groceries", "Bills", "--due", "tomorrow 9am", extra: DueFixture.berlin)
+      #expect(
+        dated.stdout == "Added \"Bills\" to Groceries as item 4, due Tue 1 Dec 2026, 09:00.\n")
+      #expect(try sandbox.lists().first { $0.name == "Groceries" }?.items.last?.hasDueDate == true)
+    }
+
+    @Test func showAndDueListItemsWithADueDateWithoutAReminder() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      #expect(
+        try sandbox.run(
+          "add", "Groceries", "Bills", "--due", "2026-11-29 10:00", extra: DueFixture.berlin
+        ).status == 0)
+      let show = try sandbox.run("show", "Groceries", extra: DueFixture.berlin)
+      #expect(
+        show.stdout == """
+          Groceries — 2 Remaining
+          1. [ ] Milk
+          2. [x] Eggs
+          3. [ ] Bills  (due 2026-11-29 10:00, overdue)
+
+          """)
+      let due = try sandbox.run("due", extra: DueFixture.berlin)
+      #expect(due.status == 0)
+      #expect(due.stdout == "Groceries  Bills  Sun 29 Nov 2026, 10:00 (26 h ago)\n")
+      // --no-due takes it away again: nothing is due.
+      let edit = try sandbox.run("edit", "Groceries", "bills", "--no-due", extra: DueFixture.berlin)
+      #expect(edit.stdout == "Updated \"Bills\" in Groceries: no due date.\n")
+      #expect(try sandbox.run("due", extra: DueFixture.berlin).status == 1)
+    }
+
+    @Test func dueExitsThreeOnAnErrorTwoOnUsage() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      #expect(
+        FileManager.default.createFile(
+          atPath: sandbox.root + "/bad.plist", contents: Data("x".utf8)))
+      let broken = try sandbox.run("--file", sandbox.root + "/bad.plist", "due")
+      #expect(broken.status == 3)
+      #expect(try sandbox.run("due", "--within", "soon").status == 2)
+      #expect(try sandbox.run("show", "Nope").status == 1)
+    }
+
+    @Test func itemTextMatchesInAnyCaseWhenUnambiguous() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run("check", "Groceries", "milk")
+      #expect(run.status == 0)
+      #expect(run.stdout == "Checked \"Milk\" in Groceries.\n")
+      #expect(try sandbox.run("add", "Groceries", "MILK").status == 0)
+      let ambiguous = try sandbox.run("uncheck", "Groceries", "milk")
+      #expect(ambiguous.status == 1)
+      #expect(
+        ambiguous.stderr.contains("several items in \"Groceries\" read \"milk\" in some case"))
+    }
+
+    @Test func aTextStartingWithADashSaysToUseDoubleDash() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let run = try sandbox.run("add", "Groceries", "-5 eggs")
+      #expect(run.status == 2)
+      #expect(
+        run.stderr.hasPrefix(
+          "checklists: unknown option -5 eggs for add; a TEXT that starts with - goes after --, "
+            + "e.g. checklists add LIST -- \"-5 eggs\""))
+      #expect(try sandbox.run("add", "Groceries", "--", "-5 eggs").status == 0)
+    }
+  }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds checklists in release mode and installs the binary and the man page under PREFIX
+# (default /usr/local): PREFIX/bin/checklists, PREFIX/share/man/man1/checklists.1.
+#   ./install.sh                   # install
+#   PREFIX=~/.local ./install.sh   # install for one user (no sudo)
+#   ./install.sh --uninstall       # remove both again
+set -euo pipefail
+cd "$(dirname "$0")"
+prefix=${PREFIX:-/usr/local}
+bin="$prefix/bin/checklists"
+man="$prefix/share/man/man1/checklists.1"
+
+if [[ ${1:-} == --uninstall ]]; then
+  rm -f "$bin" "$man"
+  echo "removed $bin and $man"
+  exit 0
+elif [[ $# -gt 0 ]]; then
+  echo "usage: [PREFIX=DIR] $0 [--uninstall]" >&2
+  exit 2
+fi
+
+swift build -c release --product checklists
+install -d "$prefix/bin" "$prefix/share/man/man1"
+install -m 755 "$(swift build -c release --show-bin-path)/checklists" "$bin"
+install -m 644 docs/checklists.1 "$man"
+echo "installed $bin and $man"
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *) echo "note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
