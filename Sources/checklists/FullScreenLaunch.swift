@@ -42,7 +42,7 @@ enum FullScreenLaunch {
       refresh: { model in
         store.refresh(model).map { (MergedLists($0), $0.statusLine) }
       },
-      watcher: FileWatcher.open(path: store.resolvedPath)
+      makeWatcher: { FileWatcher.open(path: store.resolvedPath) }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.

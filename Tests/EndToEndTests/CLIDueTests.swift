@@ -228,23 +228,23 @@ extension EndToEndProcesses {
       #expect(fake.calls().last?.last == "Soon — due 10 min ago")
     }
 
-    @Test func whileTheAppHasTheFileOpenDueListsButLeavesRingingToTheApp() throws {
+    @Test func whileTheAppHasTheFileOpenDueStillNotifiesEachItemOnce() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
       let fake = try FakeNotifySend(in: sandbox)
       let environment = DueFixture.berlin.merging(["PATH": fake.folder]) { $1 }
       let location = try DataFileLocation.resolve(environment: sandbox.environment)
+      // The app's screen may not be in view: the desktop still hears of due items.
       let (app, _) = try ChecklistsStore.open(location: location)
       let run = try sandbox.run("due", "--notify", extra: environment)
       #expect(run.status == 0)
       #expect(run.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
       #expect(run.stderr.isEmpty)
-      #expect(fake.calls().isEmpty)
-      #expect(try notified(sandbox) == [])
-      app.close()
+      #expect(fake.calls().count == 3)
       #expect(try sandbox.run("due", "--notify", extra: environment).status == 0)
       #expect(fake.calls().count == 3)
+      app.close()
     }
 
     @Test func aFailingNotifySendIsReportedAndRetriedNextTime() throws {

@@ -3,46 +3,52 @@ import Foundation
 import Testing
 
 extension EndToEndProcesses {
-  @Suite("CLI: the lock against a second checklists", .serialized)
+  @Suite("CLI: short locks shared with the app and other commands", .serialized)
   struct CLILockTests {
-    @Test func aCommandIsRefusedWhileAnotherProcessHoldsTheFile() throws {
-      let sandbox = CLITestSandbox()
-      defer { sandbox.remove() }
-      try sandbox.writeData(sampleLists())
-      let before = try #require(sandbox.bytes())
-      let location = try DataFileLocation.resolve(environment: sandbox.environment)
-      let (store, _) = try ChecklistsStore.open(location: location)
-      let run = try sandbox.run("add", "Groceries", "Bread")
-      #expect(run.status == 1)
-      #expect(
-        run.stderr
-          == "checklists: ~/data/checklists/Checklists.plist is open in another checklists (pid \(getpid()))\n"
-      )
-      #expect(sandbox.bytes() == before)
-      store.close()
-      #expect(try sandbox.run("add", "Groceries", "Bread").status == 0)
-    }
-
-    @Test func aHolderKilledWithSIGKILLDoesNotBlockTheCLI() throws {
+    @Test func aCommandWaitsForAnotherWriterAndThenMerges() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
       let holder = try sandbox.startLockHolder()
-      let refused = try sandbox.run("add", "Chores", "Sweep")
-      #expect(refused.status == 1)
-      #expect(refused.stderr.contains("(pid \(holder.processIdentifier))"))
-      // Showing the lists works meanwhile, from the last saved version, and says so.
-      let shown = try sandbox.run("lists")
-      #expect(shown.status == 0)
-      #expect(shown.stdout.hasPrefix("1. Chores"))
-      #expect(
-        shown.stderr
-          == "checklists: the file is open in the full-screen app; showing it as last saved\n")
+      // The add waits for the lock; killing the holder lets it through.
+      let add = Process()
+      add.executableURL = URL(fileURLWithPath: BuiltBinary.path())
+      add.arguments = ["add", "Groceries", "Bread"]
+      add.environment = sandbox.environment
+      try add.run()
+      usleep(300_000)
+      #expect(add.isRunning, "the add did not wait for the lock")
       kill(holder.processIdentifier, SIGKILL)
       holder.waitUntilExit()
-      let run = try sandbox.run("lists")
-      #expect(run.status == 0)
-      #expect(run.stdout.hasPrefix("1. Chores"))
+      add.waitUntilExit()
+      #expect(add.terminationStatus == 0)
+      #expect(
+        try sandbox.lists().first { $0.name == "Groceries" }?.items.map(\.text) == [
+          "Milk", "Eggs", "Bread",
+        ])
+    }
+
+    @Test func showingTheListsTakesNoLockAndMakesNoFile() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let holder = try sandbox.startLockHolder()
+      defer {
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+      }
+      for command in [["lists"], ["show", "Groceries"], ["export"], ["due", "--json"]] {
+        let run = try BuiltBinary.run(command, environment: sandbox.environment)
+        #expect(run.stderr == "", "\(command): \(run.stderr)")
+        #expect(run.status == 0 || command[0] == "due", "\(command)")
+      }
+      let fresh = CLITestSandbox()
+      defer { fresh.remove() }
+      try fresh.writeData(sampleLists())
+      #expect(try fresh.run("lists").status == 0)
+      let names = try FileManager.default.contentsOfDirectory(
+        atPath: (fresh.dataFile as NSString).deletingLastPathComponent)
+      #expect(names == ["Checklists.plist"])
     }
   }
 }

@@ -18,65 +18,42 @@ extension EndToEndProcesses {
       ]
     }
 
-    @Test func aSecondFullScreenInstanceIsRefusedAndTheFirstKeepsWorking() throws {
+    @Test func theCLIWorksWhileTheAppRunsAndItsChangeShowsUp() throws {
       let session = try Harness.startRecordingShell()
       defer { session.close() }
       try session.waitFor(text: "Groceries")
-      let pid = try Harness.appPID(in: session)
-      // The second instance on a terminal of its own (util-linux `script`).
-      let error = session.directory.appendingPathComponent("second-err").path
-      let app = shellQuote(try BuiltProduct.checklists())
-      var environment = cliEnvironment(session)
-      environment["PATH"] = "/usr/bin:/bin"
-      let second = try runProcess(
-        "/usr/bin/script", ["-q", "-e", "-c", "\(app) 2> \(shellQuote(error))", "/dev/null"],
-        environment: environment)
-      #expect(second.status == 1)
-      let message = session.text(of: "second-err")
-      #expect(message.contains("is open in another checklists (pid \(pid))"), "\(message)")
-      try Harness.open("Birthdays", in: session)
-      try Harness.addItem("After the refusal", in: session)
-      try session.sendKeys("Escape")
-      try session.waitFor(text: "Groceries")
-      try session.sendKeys("q")
-      #expect(try Harness.finishedStatus(of: session) == "0")
-      #expect(Harness.items(of: "Birthdays", in: session).contains("After the refusal"))
-    }
-
-    @Test func theCLIIsRefusedWhileTheAppRuns() throws {
-      let session = try Harness.startRecordingShell()
-      defer { session.close() }
-      try session.waitFor(text: "Groceries")
-      let pid = try Harness.appPID(in: session)
-      let before = try Data(contentsOf: session.dataFile)
-      let refused = try BuiltBinary.run(
-        ["add", "Birthdays", "From the CLI"], environment: cliEnvironment(session))
-      #expect(refused.status == 1)
-      #expect(
-        refused.stderr.contains("is open in another checklists (pid \(pid))"), "\(refused.stderr)")
-      #expect(refused.stderr.split(separator: "\n").count == 1)
-      // Commands that only show the lists read the last saved version and say so.
+      let folder = session.dataFile.deletingLastPathComponent()
+      // Commands that only show the lists take no lock and make no file.
       let shown = try BuiltBinary.run(["lists"], environment: cliEnvironment(session))
       #expect(shown.status == 0)
       #expect(shown.stdout.contains("Birthdays"))
-      #expect(shown.stderr.contains("showing it as last saved"))
-      // `due` reads without the lock while the app is open (quietly, for cron): the same
-      // answer as once the app has quit.
+      #expect(shown.stderr == "")
       let dueWhileOpen = try BuiltBinary.run(
         ["due", "--json"], environment: cliEnvironment(session))
-      #expect(try Data(contentsOf: session.dataFile) == before)
+      #expect(dueWhileOpen.stderr == "")
+      #expect(
+        !((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
+          $0.hasSuffix(".lock")
+        })
+      // A change is merged into the screen at once.
+      let added = try BuiltBinary.run(
+        ["add", "Birthdays", "From the CLI"], environment: cliEnvironment(session))
+      #expect(added.status == 0, "\(added.stderr)")
+      #expect(added.stderr == "")
+      try session.waitFor(text: "1 change made elsewhere merged")
+      try Harness.open("Birthdays", in: session)
+      try session.waitFor(text: "From the CLI")
       try session.sendKeys("q")
       #expect(try Harness.finishedStatus(of: session) == "0")
-      #expect(!Harness.items(of: "Birthdays", in: session).contains("From the CLI"))
-      let dueAfter = try BuiltBinary.run(["due", "--json"], environment: cliEnvironment(session))
-      #expect(dueWhileOpen.status == dueAfter.status)
-      #expect(dueWhileOpen.stdout == dueAfter.stdout)
-      #expect(dueWhileOpen.stderr == "")
+      #expect(Harness.items(of: "Birthdays", in: session).contains("From the CLI"))
     }
 
     /// What another program does to the data file.
     enum ForeignChange: String, CaseIterable, Sendable {
       case replacedWithOtherLists, truncated, garbage, replacedWithDirectory
+
+      /// The changes after which the file is no checklists file: the last resort, a copy.
+      static let unreadable: [ForeignChange] = [.truncated, .garbage, .replacedWithDirectory]
     }
 
     /// Applies `change` to the file at `url`.
@@ -117,8 +94,28 @@ extension EndToEndProcesses {
         .sorted().map { folder.appendingPathComponent($0) }
     }
 
-    @Test(arguments: ForeignChange.allCases)
-    func aForeignChangeIsNeverOverwritten(change: ForeignChange) throws {
+    @Test func listsReplacedByAnotherProgramAreMergedWithOurChange() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try Harness.open("Birthdays", in: session)
+      try Harness.addItem("Mine before the change", in: session)
+      try apply(.replacedWithOtherLists, to: session.dataFile)
+      // Theirs deleted every list and added "Foreign"; ours changed Birthdays, which stays.
+      try session.waitFor(text: "made elsewhere merged")
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+      let lists = Harness.lists(at: session.dataFile) ?? []
+      #expect(lists.map(\.name).sorted() == ["Birthdays", "Foreign"])
+      #expect(Harness.items(of: "Birthdays", in: session).contains("Mine before the change"))
+      #expect(conflictCopies(session).isEmpty)
+      let log = session.dataFile.appendingPathExtension("conflicts.log")
+      #expect(
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(
+          "list \"Birthdays\": kept: deleted on one side, changed on the other"))
+    }
+
+    @Test(arguments: ForeignChange.unreadable)
+    func aFileThatIsNoLongerAChecklistsFileIsNeverOverwritten(change: ForeignChange) throws {
       let session = try Harness.startRecordingShell()
       defer { session.close() }
       try Harness.open("Birthdays", in: session)

@@ -261,7 +261,8 @@ private struct Merger {
         if listKept {
           oursEmit[key] = o
         } else if o == b && oursLocation.slot == baseLocation.slot {
-          report.changesFromElsewhere += 1  // deleted elsewhere
+          // Deleted elsewhere (a deleted list counts once, not item by item).
+          if slots[baseLocation.slot].theirs != nil { report.changesFromElsewhere += 1 }
         } else {
           oursEmit[key] = o
           report.keptItems.append(

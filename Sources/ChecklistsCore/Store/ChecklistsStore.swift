@@ -155,6 +155,8 @@ public final class ChecklistsStore {
   /// Whether the file existed when last read or written.
   private var baseExists: Bool
   private var diskFingerprint: DiskFingerprint?
+  /// Whether `refresh` already told of the file's deletion (told once until it is written).
+  private var deletionReported = false
   /// The conflict copy later saves keep updating while the file cannot be read.
   private var conflictCopyPath: String?
 
@@ -326,7 +328,18 @@ public final class ChecklistsStore {
   /// Merges changes made elsewhere since the last read or write into `model`, without writing;
   /// nil when the file did not change (or cannot be read now: the next save deals with that).
   public func refresh(_ model: DataModel) -> RefreshResult? {
-    guard detectForeignChange() == .modified else { return nil }
+    let change = detectForeignChange()
+    if change == .deleted {
+      // What is on screen is saved again by the next save; until then the lists are unsaved.
+      guard !deletionReported else { return nil }
+      deletionReported = true
+      return RefreshResult(
+        merged: MergeResult(model: model, report: MergeReport(), theirs: DataModel()),
+        matchesFile: false,
+        statusLine:
+          "\(location.fileName) was deleted by another program; Ctrl-S or quitting saves it again")
+    }
+    guard change == .modified else { return nil }
     guard let theirs = try? readDocument() else { return nil }
     convertingKeyedArchive = theirs.isKeyedArchive
     let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
@@ -473,6 +486,7 @@ public final class ChecklistsStore {
   }
 
   private func recordSaved(_ model: DataModel, _ encoded: EncodedChecklists) {
+    deletionReported = false
     base = model
     baseExists = true
     format = encoded.format

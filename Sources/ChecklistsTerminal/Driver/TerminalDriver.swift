@@ -34,6 +34,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   /// How often the file is looked at when no watcher tells of changes, in seconds.
   static var fileCheckInterval: TimeInterval { 2 }
   private var lastFileCheck = Date.distantPast
+  private var watcher: FileWatcher?
 
   /// Creates a driver for a started terminal.
   public init(
@@ -49,6 +50,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   /// Runs until the program quits, a terminating signal arrives or the terminal goes away;
   /// the terminal is restored when it returns.
   public func run() -> TerminalExit {
+    watcher = hooks.makeWatcher()
     deliverResize(force: true)
     while true {
       if let reason = exitReason { return finish(reason) }
@@ -69,7 +71,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0),
     ]
-    if let watcher = hooks.watcher {
+    if let watcher = watcher {
       fds.append(pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0))
     }
     let count = poll(&fds, nfds_t(fds.count), pollTimeout())
@@ -78,9 +80,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
       return
     }
     if fds[1].revents & Int16(POLLIN) != 0 { handleSignals() }
-    if fds.count > 2, fds[2].revents & Int16(POLLIN) != 0, hooks.watcher?.drain() == true {
+    if fds.count > 2, fds[2].revents & Int16(POLLIN) != 0, watcher?.drain() == true {
       mergeChangesMadeElsewhere()
-    } else if hooks.watcher == nil,
+    } else if watcher == nil,
       clock().timeIntervalSince(lastFileCheck) >= Self.fileCheckInterval
     {
       mergeChangesMadeElsewhere()
@@ -113,7 +115,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func pollTimeout() -> Int32 {
     var timeout: Int32 = -1
     if decoder.isWaitingForMore { timeout = Self.sequenceTimeout }
-    if hooks.watcher == nil {
+    if watcher == nil {
       let check = Int32(Self.fileCheckInterval * 1000)
       timeout = timeout < 0 ? check : min(timeout, check)
     }
@@ -211,6 +213,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
       switch effect {
       case .save:
         dispatch(.saveFinished(hooks.save(program.dataModel)))
+        // The first save may have made the folder there was nothing to watch in.
+        if watcher == nil { watcher = hooks.makeWatcher() }
       case .bell:
         terminal.ringBell()
       case .quit:

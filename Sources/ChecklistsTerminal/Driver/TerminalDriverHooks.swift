@@ -11,8 +11,9 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   public var persistState: (Program) -> Void
   /// Merges changes made elsewhere to the file into the lists; nil when the file did not change.
   public var refresh: (DataModel) -> (lists: MergedLists, message: String)?
-  /// Wakes the loop when the file may have changed; nil: the file is checked every 2 s instead.
-  public var watcher: FileWatcher?
+  /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
+  /// the file is checked every 2 s, and the driver asks again after each save.
+  public var makeWatcher: () -> FileWatcher?
 
   /// Creates the hooks.
   public init(
@@ -20,13 +21,13 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
     rescue: @escaping (DataModel) -> String?,
     persistState: @escaping (Program) -> Void,
     refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
-    watcher: FileWatcher? = nil
+    makeWatcher: @escaping () -> FileWatcher? = { nil }
   ) {
     self.save = save
     self.rescue = rescue
     self.persistState = persistState
     self.refresh = refresh
-    self.watcher = watcher
+    self.makeWatcher = makeWatcher
   }
 }
 
