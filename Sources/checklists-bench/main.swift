@@ -10,6 +10,7 @@ let subcommands: [String: ([String]) -> Int32] = [
   "files": FileBenchmarks.run,
   "generate": GenerateCommand.run,
   "keys": KeyBenchmarks.run,
+  "merge": MergeBenchmarks.run,
 ]
 
 guard let name = arguments.first, let command = subcommands[name] else {
