@@ -36,18 +36,6 @@ public enum ModelMerge {
   }
 }
 
-/// An item's identity across versions: its `itemID` and which occurrence of that id it is.
-struct ItemKey: Hashable {
-  var id: Int
-  var occurrence: Int
-}
-
-/// Where an item is on one side: the slot (merged list) and its index in that side's list.
-struct ItemLocation {
-  var slot: Int
-  var position: Int
-}
-
 /// One list of the result: its base, ours and theirs versions (indices), any may be missing.
 struct MergeSlot {
   var base: Int?
@@ -67,19 +55,10 @@ private struct Merger {
   var slots: [MergeSlot] = []
   var report = MergeReport()
 
-  // Items of the active slots, per side.
-  var baseItems: [ItemKey: ItemLocation] = [:]
-  var oursItems: [ItemKey: ItemLocation] = [:]
-  var theirsItems: [ItemKey: ItemLocation] = [:]
-  var oursKeys: [Int: [ItemKey]] = [:]
-  var theirsKeys: [Int: [ItemKey]] = [:]
-  var baseKeys: [Int: [ItemKey]] = [:]
-  /// What to write at an entry of ours' or theirs' lists (by that side's key).
-  var oursEmit: [ItemKey: ChecklistItem] = [:]
-  var theirsEmit: [ItemKey: ChecklistItem] = [:]
-  /// Keys each side moved within a slot (not on the longest run kept in base order).
-  var oursMoved: Set<ItemKey> = []
-  var theirsMoved: Set<ItemKey> = []
+  // Items of the active slots, per side; each side's `emit` says what to write at its entries.
+  var baseIndex = ItemIndex(capacity: 0, slots: 0)
+  var oursIndex = ItemIndex(capacity: 0, slots: 0)
+  var theirsIndex = ItemIndex(capacity: 0, slots: 0)
 
   init(base: [Checklist], ours: DataModel, theirs: [Checklist]) {
     self.base = base
@@ -167,59 +146,58 @@ private struct Merger {
   // MARK: - Items
 
   mutating func indexItems() {
+    var counts = (base: 0, ours: 0, theirs: 0)
+    for slot in slots where !slot.quiet {
+      counts.base += slot.base.map { base[$0].items.count } ?? 0
+      counts.ours += slot.ours.map { ours.lists[$0].items.count } ?? 0
+      counts.theirs += slot.theirs.map { theirs[$0].items.count } ?? 0
+    }
+    baseIndex = ItemIndex(capacity: counts.base, slots: slots.count)
+    oursIndex = ItemIndex(capacity: counts.ours, slots: slots.count)
+    theirsIndex = ItemIndex(capacity: counts.theirs, slots: slots.count)
     for (slotIndex, slot) in slots.enumerated() where !slot.quiet {
-      if let b = slot.base {
-        baseKeys[slotIndex] = Self.index(base[b].items, slot: slotIndex, into: &baseItems)
-      }
-      if let o = slot.ours {
-        oursKeys[slotIndex] = Self.index(ours.lists[o].items, slot: slotIndex, into: &oursItems)
-      }
-      if let t = slot.theirs {
-        theirsKeys[slotIndex] = Self.index(theirs[t].items, slot: slotIndex, into: &theirsItems)
-      }
+      if let b = slot.base { baseIndex.add(base[b].items, slot: slotIndex) }
+      if let o = slot.ours { oursIndex.add(ours.lists[o].items, slot: slotIndex) }
+      if let t = slot.theirs { theirsIndex.add(theirs[t].items, slot: slotIndex) }
     }
-  }
-
-  static func index(
-    _ items: [ChecklistItem], slot: Int, into table: inout [ItemKey: ItemLocation]
-  ) -> [ItemKey] {
-    var keys: [ItemKey] = []
-    keys.reserveCapacity(items.count)
-    for (position, item) in items.enumerated() {
-      var key = ItemKey(id: item.itemID, occurrence: 0)
-      while table[key] != nil { key.occurrence += 1 }
-      table[key] = ItemLocation(slot: slot, position: position)
-      keys.append(key)
-    }
-    return keys
+    baseIndex.finishAdding()
+    oursIndex.finishAdding()
+    theirsIndex.finishAdding()
   }
 
   /// Marks the items each side moved within a list: those off the longest run that keeps the
   /// base order.
   mutating func findMoves() {
     for (slotIndex, slot) in slots.enumerated() where !slot.quiet && slot.base != nil {
-      if slot.ours != nil, let keys = oursKeys[slotIndex] {
-        oursMoved.formUnion(movedKeys(keys, slot: slotIndex))
+      if let entries = oursIndex.slotEntries[slotIndex] {
+        for entry in movedEntries(entries, of: oursIndex, slot: slotIndex) {
+          oursIndex.moved[entry] = true
+        }
       }
-      if slot.theirs != nil, let keys = theirsKeys[slotIndex] {
-        theirsMoved.formUnion(movedKeys(keys, slot: slotIndex))
+      if let entries = theirsIndex.slotEntries[slotIndex] {
+        for entry in movedEntries(entries, of: theirsIndex, slot: slotIndex) {
+          theirsIndex.moved[entry] = true
+        }
       }
     }
   }
 
-  func movedKeys(_ keys: [ItemKey], slot: Int) -> [ItemKey] {
-    var candidates: [(key: ItemKey, basePosition: Int)] = []
-    candidates.reserveCapacity(keys.count)
-    for key in keys {
-      if let location = baseItems[key], location.slot == slot {
-        candidates.append((key, location.position))
+  func movedEntries(_ entries: Range<Int>, of side: ItemIndex, slot: Int) -> [Int] {
+    var candidates: [Int] = []
+    var positions: [Int] = []
+    candidates.reserveCapacity(entries.count)
+    positions.reserveCapacity(entries.count)
+    for entry in entries {
+      if let baseEntry = baseIndex.entry(side.keys[entry]),
+        baseIndex.locations[baseEntry].slot == slot
+      {
+        candidates.append(entry)
+        positions.append(baseIndex.locations[baseEntry].position)
       }
     }
-    let kept = LongestIncreasingRun.members(candidates.map(\.basePosition))
-    var moved: [ItemKey] = []
-    for (offset, candidate) in candidates.enumerated() where !kept[offset] {
-      moved.append(candidate.key)
-    }
+    let kept = LongestIncreasingRun.members(positions)
+    var moved: [Int] = []
+    for (offset, entry) in candidates.enumerated() where !kept[offset] { moved.append(entry) }
     return moved
   }
 
@@ -241,44 +219,50 @@ private struct Merger {
   /// Decides every item's fate; returns the next free item id.
   mutating func decideItems(baseNextItemID: Int) -> Int {
     var nextID = max(ours.nextItemID, baseNextItemID)
-    for key in theirsItems.keys where key.id >= nextID && key.id < Int.max { nextID = key.id + 1 }
-    for (key, baseLocation) in baseItems {
-      let b = item(baseLocation, in: base, side: \.base)
-      guard let b else { continue }
-      let oursLocation = oursItems[key]
-      let theirsLocation = theirsItems[key]
-      let o = oursLocation.flatMap { item($0, in: ours.lists, side: \.ours) }
-      let t = theirsLocation.flatMap { item($0, in: theirs, side: \.theirs) }
-      switch (o, t) {
-      case (let o?, let t?):
-        guard let oursLocation, let theirsLocation else { continue }
+    for key in theirsIndex.keys where key.id >= nextID && key.id < Int.max { nextID = key.id + 1 }
+    for baseEntry in 0..<baseIndex.count {
+      let key = baseIndex.keys[baseEntry]
+      let baseLocation = baseIndex.locations[baseEntry]
+      guard let b = item(baseLocation, in: base, side: \.base) else { continue }
+      let oursEntry = oursIndex.entry(key)
+      let theirsEntry = theirsIndex.entry(key)
+      switch (oursEntry, theirsEntry) {
+      case (let oe?, let te?):
+        let oursLocation = oursIndex.locations[oe]
+        let theirsLocation = theirsIndex.locations[te]
+        guard let o = item(oursLocation, in: ours.lists, side: \.ours),
+          let t = item(theirsLocation, in: theirs, side: \.theirs)
+        else { continue }
         mergeBoth(
-          key: key, base: b, ours: o, theirs: t, baseSlot: baseLocation.slot,
-          oursSlot: oursLocation.slot, theirsSlot: theirsLocation.slot)
-      case (let o?, nil):
-        guard let oursLocation else { continue }
+          oursEntry: oe, theirsEntry: te, base: b, ours: o, theirs: t,
+          baseSlot: baseLocation.slot, oursSlot: oursLocation.slot,
+          theirsSlot: theirsLocation.slot)
+      case (let oe?, nil):
+        let oursLocation = oursIndex.locations[oe]
+        guard let o = item(oursLocation, in: ours.lists, side: \.ours) else { continue }
         let listKept = slots[baseLocation.slot].theirs == nil && slots[baseLocation.slot].survives
         if listKept {
-          oursEmit[key] = o
+          oursIndex.emit[oe] = o
         } else if o == b && oursLocation.slot == baseLocation.slot {
           // Deleted elsewhere (a deleted list counts once, not item by item).
           if slots[baseLocation.slot].theirs != nil { report.changesFromElsewhere += 1 }
         } else {
-          oursEmit[key] = o
+          oursIndex.emit[oe] = o
           report.keptItems.append(
             KeptItem(
               list: listName(oursLocation.slot), text: o.text,
               reason: "deleted elsewhere, changed here"))
         }
-      case (nil, let t?):
-        guard let theirsLocation else { continue }
+      case (nil, let te?):
+        let theirsLocation = theirsIndex.locations[te]
+        guard let t = item(theirsLocation, in: theirs, side: \.theirs) else { continue }
         let listKept = slots[baseLocation.slot].ours == nil && slots[baseLocation.slot].survives
         if listKept {
-          theirsEmit[key] = t
+          theirsIndex.emit[te] = t
         } else if t == b && theirsLocation.slot == baseLocation.slot {
           continue  // deleted here
         } else {
-          theirsEmit[key] = t
+          theirsIndex.emit[te] = t
           report.changesFromElsewhere += 1
           report.keptItems.append(
             KeptItem(
@@ -290,15 +274,17 @@ private struct Merger {
       }
     }
     // New items. The same new item on both sides (same id, list and fields) is one item.
-    var sameOnBothSides = Set<ItemKey>()
-    for (key, location) in oursItems where baseItems[key] == nil {
+    var sameOnBothSides = Set<Int>()  // theirs' entries
+    for oe in 0..<oursIndex.count where baseIndex.entry(oursIndex.keys[oe]) == nil {
+      let location = oursIndex.locations[oe]
       guard var o = item(location, in: ours.lists, side: \.ours) else { continue }
-      if let theirsLocation = theirsItems[key] {
+      if let te = theirsIndex.entry(oursIndex.keys[oe]) {
+        let theirsLocation = theirsIndex.locations[te]
         if theirsLocation.slot == location.slot,
           item(theirsLocation, in: theirs, side: \.theirs) == o
         {
-          sameOnBothSides.insert(key)
-          oursEmit[key] = o
+          sameOnBothSides.insert(te)
+          oursIndex.emit[oe] = o
           continue
         }
         let oldID = o.itemID
@@ -307,26 +293,26 @@ private struct Merger {
         report.renumbered.append(
           Renumbering(list: listName(location.slot), text: o.text, oldID: oldID, newID: o.itemID))
       }
-      oursEmit[key] = o
+      oursIndex.emit[oe] = o
     }
-    for (key, location) in theirsItems where baseItems[key] == nil && !sameOnBothSides.contains(key)
-    {
-      guard let t = item(location, in: theirs, side: \.theirs) else { continue }
-      theirsEmit[key] = t
+    for te in 0..<theirsIndex.count
+    where baseIndex.entry(theirsIndex.keys[te]) == nil && !sameOnBothSides.contains(te) {
+      guard let t = item(theirsIndex.locations[te], in: theirs, side: \.theirs) else { continue }
+      theirsIndex.emit[te] = t
       report.changesFromElsewhere += 1
     }
-    report.renumbered.sort { $0.newID < $1.newID }
     report.keptItems.sort { ($0.list, $0.text) < ($1.list, $1.text) }
     return nextID
   }
 
   /// An item that both sides still have: field by field, and which list it ends in.
   mutating func mergeBoth(
-    key: ItemKey, base b: ChecklistItem, ours o: ChecklistItem, theirs t: ChecklistItem,
-    baseSlot: Int, oursSlot: Int, theirsSlot: Int
+    oursEntry: Int, theirsEntry: Int, base b: ChecklistItem, ours o: ChecklistItem,
+    theirs t: ChecklistItem, baseSlot: Int, oursSlot: Int, theirsSlot: Int
   ) {
-    if t == b && theirsSlot == baseSlot && !theirsMoved.contains(key) {
-      oursEmit[key] = o
+    let theirsMoved = theirsIndex.moved[theirsEntry]
+    if t == b && theirsSlot == baseSlot && !theirsMoved {
+      oursIndex.emit[oursEntry] = o
       return
     }
     let place = "list \(MergeReport.quote(listName(oursSlot))), item \(MergeReport.quote(o.text))"
@@ -349,11 +335,11 @@ private struct Merger {
       "in list \(MergeReport.quote(listName($0)))"
     }
     report.conflicts += fields.conflicts
-    let theirsPlaces = slot != oursSlot || (theirsMoved.contains(key) && !oursMoved.contains(key))
+    let theirsPlaces = slot != oursSlot || (theirsMoved && !oursIndex.moved[oursEntry])
     if theirsPlaces {
-      theirsEmit[key] = merged
+      theirsIndex.emit[theirsEntry] = merged
     } else {
-      oursEmit[key] = merged
+      oursIndex.emit[oursEntry] = merged
     }
     if merged != o || theirsPlaces { report.changesFromElsewhere += 1 }
   }
@@ -426,18 +412,20 @@ private struct Merger {
   /// after the item they follow in theirs' list (and after ours' new items there).
   func orderedItems(slot: Int) -> [ChecklistItem] {
     var front: [ChecklistItem] = []
-    var after: [ItemKey: [ChecklistItem]] = [:]
-    if let keys = theirsKeys[slot] {
-      var anchor: ItemKey?
-      for key in keys {
-        if let item = theirsEmit[key] {
+    var after: [Int: [ChecklistItem]] = [:]  // by ours' entry
+    if let entries = theirsIndex.slotEntries[slot] {
+      var anchor: Int?
+      for te in entries {
+        if let item = theirsIndex.emit[te] {
           if let anchor {
             after[anchor, default: []].append(item)
           } else {
             front.append(item)
           }
-        } else if oursEmit[key] != nil, oursItems[key]?.slot == slot {
-          anchor = key
+        } else if let oe = oursIndex.entry(theirsIndex.keys[te]), oursIndex.emit[oe] != nil,
+          oursIndex.locations[oe].slot == slot
+        {
+          anchor = oe
         }
       }
     }
@@ -445,16 +433,18 @@ private struct Merger {
     // have), just before the next item both sides have.
     var result: [ChecklistItem] = []
     var pending = front
-    if let keys = oursKeys[slot] {
-      result.reserveCapacity(keys.count + front.count)
-      for key in keys {
-        guard let item = oursEmit[key] else { continue }
-        if !pending.isEmpty, theirsEmit[key] == nil, theirsItems[key]?.slot == slot {
+    if let entries = oursIndex.slotEntries[slot] {
+      result.reserveCapacity(entries.count + front.count)
+      for oe in entries {
+        guard let item = oursIndex.emit[oe] else { continue }
+        if !pending.isEmpty, let te = theirsIndex.entry(oursIndex.keys[oe]),
+          theirsIndex.emit[te] == nil, theirsIndex.locations[te].slot == slot
+        {
           result += pending
           pending.removeAll()
         }
         result.append(item)
-        if let following = after[key] { pending += following }
+        if !after.isEmpty, let following = after[oe] { pending += following }
       }
     }
     return result + pending
