@@ -43,7 +43,7 @@ extension EndToEndProcesses {
       try FileManager.default.createDirectory(
         atPath: (sandbox.dataFile as NSString).deletingLastPathComponent,
         withIntermediateDirectories: true)
-      FileManager.default.createFile(atPath: sandbox.dataFile, contents: original)
+      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: original))
 
       let lists = try sandbox.run("lists")
       #expect(lists.status == 0, "\(lists.stderr)")

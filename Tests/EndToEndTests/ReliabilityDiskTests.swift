@@ -56,8 +56,8 @@ extension EndToEndProcesses {
           try Self.mountSmallDisk(on: folder)
           mounted = folder
           try Harness.copyFixture(into: folder)
-          // A read-only remount fails (EBUSY) while the app holds its lock file open for
-          // writing, so that disk is read-only from the start: the app runs without the lock.
+          // The disk is read-only from the start: the app opens it with a warning, and each
+          // save fails with the cause named.
           if fault == .readOnly { try inflict(fault, on: folder) }
         })
       let folder = try #require(mounted)
