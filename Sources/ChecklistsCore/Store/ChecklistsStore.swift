@@ -243,7 +243,7 @@ public final class ChecklistsStore {
     let folder = (resolvedPath as NSString).deletingLastPathComponent
     var info = statvfs()
     if statvfs(folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
-      return "\(location.displayPath) is on a read-only file system; changes cannot be saved"
+      return "\(location.displayPath): Read-only file system; changes cannot be saved"
     }
     if access(folder, W_OK) != 0, errno == EACCES || errno == EROFS {
       return "\(location.displayPath): \(String(cString: strerror(errno))) writing its folder; "
