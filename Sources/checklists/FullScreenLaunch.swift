@@ -39,6 +39,13 @@ enum FullScreenLaunch {
         guard next != written.state, (try? store.saveState(next)) != nil else { return }
         written.state = next
       },
+      saveCopy: { model, path in
+        do throws(StoreError) {
+          return .success(try store.writeCopy(model, to: path))
+        } catch {
+          return .failure(error)
+        }
+      },
       refresh: { model in
         store.refresh(model).map { (MergedLists($0), $0.statusLine) }
       },

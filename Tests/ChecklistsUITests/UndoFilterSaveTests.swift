@@ -186,6 +186,33 @@ import Testing
     #expect(app.grid()[14, 0].style.color == .error)
   }
 
+  @Test func aFailedSaveAtQuitAsksRetrySaveElsewhereOrRescue() {
+    var app = makeApp(checklistIndex: 1, width: 120)
+    app.press(.character("x"))
+    #expect(app.press(.character("q")) == [.quit])
+    _ = app.handle(.quitSaveFailed("No space left on device"), now: testNow)
+    #expect(app.grid().rowText(13).hasPrefix("No space left on device"))
+    #expect(
+      app.grid().rowText(14).hasPrefix(
+        "Not saved: r retry · w save elsewhere · q quit with a rescue copy · Esc stay"))
+    // Keys of the screen below do nothing meanwhile.
+    #expect(app.press(.character("x"), .character("a")) == [])
+    #expect(app.isDirty)
+    #expect(app.press(.character("r")) == [.quit])
+    _ = app.handle(.quitSaveFailed("No space left on device"), now: testNow)
+    #expect(app.press(.character("w")) == [])
+    #expect(app.grid().rowText(14).hasPrefix("Save the lists to: "))
+    app.type("~/elsewhere.plist")
+    _ = app.handle(.paste("x"), now: testNow)
+    #expect(app.press(.enter) == [.saveCopyAndQuit(path: "~/elsewhere.plistx")])
+    _ = app.handle(.quitSaveFailed("Could not save /x: Permission denied"), now: testNow)
+    #expect(app.press(.character("q")) == [.quitWithRescueCopy])
+    _ = app.handle(.quitSaveFailed("No space left on device"), now: testNow)
+    #expect(app.press(.escape) == [])
+    #expect(app.statusMessage?.hasPrefix("Not quitting") == true)
+    #expect(app.isDirty)
+  }
+
   @Test func focusLostSavesOnlyWhenDirty() {
     var app = makeApp(checklistIndex: 1)
     #expect(app.handle(.focusLost, now: testNow) == [])

@@ -48,7 +48,9 @@ extension EndToEndProcesses {
     }
 
     @Test(arguments: DiskFault.allCases)
-    func saveFailsWithItsCauseThenSucceedsThenQuitWritesARescueCopy(fault: DiskFault) throws {
+    func saveFailsWithItsCauseThenSucceedsThenQuitAsksAndSavesElsewhereOrRescues(fault: DiskFault)
+      throws
+    {
       var mounted: URL?
       let session = try Harness.startRecordingShell(
         environment: [:],
@@ -84,6 +86,26 @@ extension EndToEndProcesses {
 
       try inflict(fault, on: folder)
       try Harness.addItem("Only in the rescue copy", in: session)
+      try session.sendKeys("q")
+      // Quitting asks what to do instead of exiting.
+      try session.waitFor(text: "r retry · w save elsewhere")
+      #expect(try session.capture().contains(fault.cause))
+      if fault == .full {
+        // Save elsewhere: a path outside the broken disk; the exit names it.
+        let elsewhere = folder.deletingLastPathComponent().appendingPathComponent("saved.plist")
+        try session.sendKeys("w")
+        try session.waitFor(text: "Save the lists to:")
+        try session.type(elsewhere.path)
+        try session.sendKeys("Enter")
+        #expect(try Harness.finishedStatus(of: session) == "0")
+        #expect(try Data(contentsOf: session.dataFile) == saved)
+        #expect(session.text(of: "err").contains("your lists were saved to \(elsewhere.path)"))
+        let copied = Harness.lists(at: elsewhere)?.first { $0.name == "Birthdays" }?.items ?? []
+        #expect(copied.contains("Only in the rescue copy"))
+        try? FileManager.default.removeItem(at: elsewhere)
+        #expect(session.text(of: "before") == session.text(of: "after"))
+        return
+      }
       try session.sendKeys("q")
       #expect(try Harness.finishedStatus(of: session) == "1")
       #expect(try Data(contentsOf: session.dataFile) == saved)

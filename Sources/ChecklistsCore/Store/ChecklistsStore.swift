@@ -387,6 +387,25 @@ public final class ChecklistsStore {
       cause: lastError?.cause)
   }
 
+  /// Writes `model` to `path` (a file the user named: `~` is the home folder, a relative path is
+  /// taken from the current folder) atomically, without a `.bak`; returns the path written.
+  public func writeCopy(_ model: DataModel, to path: String) throws(StoreError) -> String {
+    var full = path
+    if full == "~" || full.hasPrefix("~/"), let home = location.homeDirectory {
+      full = home + full.dropFirst()
+    }
+    if !full.hasPrefix("/") { full = FileManager.default.currentDirectoryPath + "/" + full }
+    let encoded = try encode(model)
+    do {
+      try AtomicFileWriter(fileSystem: fileSystem).write(encoded.data, to: full, keepBackup: false)
+    } catch {
+      throw StoreError(
+        .saveFailed(step: error.step), path: full, shownPath: location.display(full),
+        cause: error.cause)
+    }
+    return full
+  }
+
   /// `$TMPDIR` (when set) and `/tmp`.
   public static func defaultRescueFolders() -> [String] {
     var folders: [String] = []

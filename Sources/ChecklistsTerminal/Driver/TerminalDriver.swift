@@ -35,6 +35,13 @@ public final class TerminalDriver<Program: TerminalProgram> {
   static var fileCheckInterval: TimeInterval { 2 }
   private var lastFileCheck = Date.distantPast
   private var watcher: FileWatcher?
+  /// The user chose to quit with a rescue copy after a failed save.
+  private var rescueChosen = false
+  /// Why the last save at quit failed, for the exit's message.
+  private var lastSaveFailure = ""
+
+  /// Where the user had the lists saved instead of the file, for the exit's message.
+  private var savedCopy: String?
 
   /// Creates a driver for a started terminal.
   public init(
@@ -53,7 +60,20 @@ public final class TerminalDriver<Program: TerminalProgram> {
     watcher = hooks.makeWatcher()
     deliverResize(force: true)
     while true {
-      if let reason = exitReason { return finish(reason) }
+      if let reason = exitReason {
+        // Quitting by choice with a save that fails asks what to do instead of exiting.
+        if reason == .quit, !rescueChosen, savedCopy == nil, program.isDirty {
+          let outcome = hooks.save(program.dataModel)
+          dispatch(.saveFinished(outcome))
+          if !outcome.succeeded {
+            exitReason = nil
+            lastSaveFailure = outcome.message
+            dispatch(.quitSaveFailed(outcome.message))
+            continue
+          }
+        }
+        return finish(reason)
+      }
       if suspendRequested {
         suspendRequested = false
         suspend()
@@ -221,6 +241,17 @@ public final class TerminalDriver<Program: TerminalProgram> {
         exitReason = exitReason ?? .quit
       case .suspend:
         suspendRequested = true
+      case .quitWithRescueCopy:
+        rescueChosen = true
+        exitReason = exitReason ?? .quit
+      case .saveCopyAndQuit(let path):
+        switch hooks.saveCopy(program.dataModel, path) {
+        case .success(let written):
+          savedCopy = written
+          exitReason = exitReason ?? .quit
+        case .failure(let error):
+          dispatch(.quitSaveFailed(error.message))
+        }
       }
     }
   }
@@ -254,10 +285,20 @@ public final class TerminalDriver<Program: TerminalProgram> {
   }
 
   private func finish(_ reason: ExitReason) -> TerminalExit {
+    if let savedCopy {
+      hooks.persistState(program)
+      terminal.stop()
+      return TerminalExit(
+        status: 0,
+        message: "checklists: your lists were saved to \(savedCopy) (the file itself could not be "
+          + "saved)")
+    }
     var failure: SaveOutcome?
-    if program.isDirty {
+    if program.isDirty && !rescueChosen {
       let outcome = hooks.save(program.dataModel)
       if !outcome.succeeded { failure = outcome }
+    } else if program.isDirty {
+      failure = SaveOutcome(succeeded: false, message: lastSaveFailure)
     }
     hooks.persistState(program)
     let rescuedPath = failure.flatMap { _ in hooks.rescue(program.dataModel) }

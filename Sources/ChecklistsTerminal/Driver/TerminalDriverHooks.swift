@@ -9,6 +9,9 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   public var rescue: (DataModel) -> String?
   /// Keeps the UI state (list on screen, sort modes) on every way out and on suspend.
   public var persistState: (Program) -> Void
+  /// Writes the lists to a file the user named after a failed save at quit; the path written,
+  /// or the error's message.
+  public var saveCopy: (DataModel, String) -> Result<String, StoreError>
   /// Merges changes made elsewhere to the file into the lists; nil when the file did not change.
   public var refresh: (DataModel) -> (lists: MergedLists, message: String)?
   /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
@@ -20,12 +23,16 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
     save: @escaping (DataModel) -> SaveOutcome,
     rescue: @escaping (DataModel) -> String?,
     persistState: @escaping (Program) -> Void,
+    saveCopy: @escaping (DataModel, String) -> Result<String, StoreError> = { _, path in
+      .failure(StoreError(.invalidPath, path: path, detail: "saving elsewhere is not available"))
+    },
     refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
     makeWatcher: @escaping () -> FileWatcher? = { nil }
   ) {
     self.save = save
     self.rescue = rescue
     self.persistState = persistState
+    self.saveCopy = saveCopy
     self.refresh = refresh
     self.makeWatcher = makeWatcher
   }

@@ -34,6 +34,8 @@ public struct ChecklistsApp: TerminalProgram {
   var help: HelpState?
   var confirmDelete: Checklist.ID?
   var status: StatusMessage?
+  /// Asking what to do after quitting could not save; nil otherwise.
+  var quitPrompt: QuitPrompt?
 
   var undoStack: [ModelChange] = []
   var redoStack: [ModelChange] = []
@@ -172,6 +174,9 @@ public struct ChecklistsApp: TerminalProgram {
       if outcome.succeeded { savedVersion = saved }
       if let merged = outcome.merged { adopt(merged, now: now) }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    case .quitSaveFailed(let reason):
+      quitPrompt = QuitPrompt(reason: reason)
+      status = nil
     case .mergedFromElsewhere(let merged, let message):
       adopt(merged, now: now)
       status = StatusMessage(text: message, isError: false)
@@ -231,6 +236,7 @@ public struct ChecklistsApp: TerminalProgram {
   // MARK: - Keys
 
   mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
+    if quitPrompt != nil { return handleQuitPromptKey(key) }
     let interruptWasPending = interruptPending
     interruptPending = false
     switch key {
@@ -288,6 +294,14 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   mutating func handlePaste(_ text: String, now: Date) {
+    if var prompt = quitPrompt {
+      if var field = prompt.path {
+        field.insert(text)
+        prompt.path = field
+        quitPrompt = prompt
+      }
+      return
+    }
     guard help == nil, confirmDelete == nil else { return }
     switch form {
     case .item(var itemForm):

@@ -87,6 +87,8 @@ public enum InputEvent: Equatable, Sendable {
   case notice(String)
   /// Changes made elsewhere to the file were merged into the lists (with a status line).
   case mergedFromElsewhere(MergedLists, message: String)
+  /// Quitting could not save (the reason): the app asks what to do instead of exiting.
+  case quitSaveFailed(String)
 }
 
 /// What the state machine asks the driver to do.
@@ -99,4 +101,8 @@ public enum Effect: Equatable, Sendable {
   case suspend
   /// Ring the terminal bell once.
   case bell
+  /// Write the lists to this file instead (after a failed save at quit), then exit.
+  case saveCopyAndQuit(path: String)
+  /// Exit without saving again: the lists go to a rescue copy, which the exit names.
+  case quitWithRescueCopy
 }

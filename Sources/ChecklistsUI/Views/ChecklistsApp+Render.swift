@@ -64,6 +64,24 @@ extension ChecklistsApp {
   /// The status line on the bottom row: a prompt, the filter being typed, a message or hints.
   func renderStatus(into grid: inout CellGrid) {
     let row = grid.height - 1
+    if let prompt = quitPrompt {
+      let style = CellStyle(color: .error, attributes: [.bold])
+      if row >= 1 {
+        grid.fill(row: row - 1, column: 0, width: grid.width, style: CellStyle(color: .error))
+        grid.draw(
+          prompt.reason, row: row - 1, column: 0, width: grid.width, style: CellStyle(color: .error)
+        )
+      }
+      grid.fill(row: row, column: 0, width: grid.width, style: style)
+      grid.draw(prompt.prompt, row: row, column: 0, width: grid.width, style: style)
+      if let field = prompt.path {
+        let used = DisplayWidth.of(prompt.prompt)
+        grid.drawField(
+          field, row: row, column: used, width: max(grid.width - used, 0), style: style,
+          focused: true)
+      }
+      return
+    }
     let browser = open?.browser ?? allLists
     if help == nil, form == nil, confirmDelete == nil, let field = browser.filterField {
       let style = CellStyle(color: .accent)
