@@ -29,18 +29,21 @@ struct ItemIndex {
   /// Whether the side moved the entry's item within its list.
   var moved: [Bool] = []
 
-  private var tableIDs: [Int]
-  private var tableOccurrences: [Int32]
-  private var tableEntries: [Int32]
+  /// One bucket of the table; `occurrence` < 0 marks an empty one. One cache line holds four.
+  private struct Bucket {
+    var id: Int
+    var occurrence: Int32
+    var entry: Int32
+  }
+
+  private var table: [Bucket]
   private let shift: UInt64
 
   /// An index for up to `capacity` items in `slots` slots.
   init(capacity: Int, slots: Int) {
     var size = 16
     while size < capacity * 2 { size <<= 1 }
-    tableIDs = [Int](repeating: 0, count: size)
-    tableOccurrences = [Int32](repeating: -1, count: size)
-    tableEntries = [Int32](repeating: 0, count: size)
+    table = [Bucket](repeating: Bucket(id: 0, occurrence: -1, entry: 0), count: size)
     shift = UInt64(64 - size.trailingZeroBitCount)
     slotEntries = [Range<Int>?](repeating: nil, count: slots)
     keys.reserveCapacity(capacity)
@@ -54,9 +57,7 @@ struct ItemIndex {
   mutating func add(_ items: [ChecklistItem], slot: Int) {
     let start = keys.count
     for (position, item) in items.enumerated() {
-      var key = ItemKey(id: item.itemID, occurrence: 0)
-      while entry(key) != nil { key.occurrence += 1 }
-      insert(key, entry: keys.count)
+      let key = insert(id: item.itemID, entry: keys.count)
       keys.append(key)
       locations.append(ItemLocation(slot: slot, position: position))
     }
@@ -71,25 +72,31 @@ struct ItemIndex {
 
   /// The entry of `key`, if this side has it.
   func entry(_ key: ItemKey) -> Int? {
-    let mask = tableIDs.count - 1
+    let mask = table.count - 1
     var index = bucket(key)
-    while true {
-      let occurrence = tableOccurrences[index]
-      if occurrence < 0 { return nil }
-      if tableIDs[index] == key.id && Int(occurrence) == key.occurrence {
-        return Int(tableEntries[index])
+    return table.withUnsafeBufferPointer { buckets in
+      while true {
+        let bucket = buckets[index]
+        if bucket.occurrence < 0 { return nil }
+        if bucket.id == key.id && Int(bucket.occurrence) == key.occurrence {
+          return Int(bucket.entry)
+        }
+        index = (index + 1) & mask
       }
-      index = (index + 1) & mask
     }
   }
 
-  private mutating func insert(_ key: ItemKey, entry: Int) {
-    let mask = tableIDs.count - 1
+  /// Adds the next occurrence of `id` (the first unless the side has the id already) as `entry`.
+  private mutating func insert(id: Int, entry: Int) -> ItemKey {
+    var key = ItemKey(id: id, occurrence: 0)
+    while self.entry(key) != nil { key.occurrence += 1 }
+    let mask = table.count - 1
     var index = bucket(key)
-    while tableOccurrences[index] >= 0 { index = (index + 1) & mask }
-    tableIDs[index] = key.id
-    tableOccurrences[index] = Int32(truncatingIfNeeded: key.occurrence)
-    tableEntries[index] = Int32(truncatingIfNeeded: entry)
+    while table[index].occurrence >= 0 { index = (index + 1) & mask }
+    table[index] = Bucket(
+      id: key.id, occurrence: Int32(truncatingIfNeeded: key.occurrence),
+      entry: Int32(truncatingIfNeeded: entry))
+    return key
   }
 
   private func bucket(_ key: ItemKey) -> Int {

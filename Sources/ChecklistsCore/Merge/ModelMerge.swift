@@ -201,11 +201,19 @@ private struct Merger {
     return moved
   }
 
-  func item(_ location: ItemLocation, in lists: [Checklist], side: KeyPath<MergeSlot, Int?>)
-    -> ChecklistItem?
-  {
-    guard let index = slots[location.slot][keyPath: side] else { return nil }
-    return lists[index].items[location.position]
+  func baseItem(_ location: ItemLocation) -> ChecklistItem? {
+    guard let index = slots[location.slot].base else { return nil }
+    return base[index].items[location.position]
+  }
+
+  func oursItem(_ location: ItemLocation) -> ChecklistItem? {
+    guard let index = slots[location.slot].ours else { return nil }
+    return ours.lists[index].items[location.position]
+  }
+
+  func theirsItem(_ location: ItemLocation) -> ChecklistItem? {
+    guard let index = slots[location.slot].theirs else { return nil }
+    return theirs[index].items[location.position]
   }
 
   func listName(_ slot: Int) -> String {
@@ -220,18 +228,22 @@ private struct Merger {
   mutating func decideItems(baseNextItemID: Int) -> Int {
     var nextID = max(ours.nextItemID, baseNextItemID)
     for key in theirsIndex.keys where key.id >= nextID && key.id < Int.max { nextID = key.id + 1 }
+    var oursInBase = [Bool](repeating: false, count: oursIndex.count)
+    var theirsInBase = [Bool](repeating: false, count: theirsIndex.count)
     for baseEntry in 0..<baseIndex.count {
       let key = baseIndex.keys[baseEntry]
       let baseLocation = baseIndex.locations[baseEntry]
-      guard let b = item(baseLocation, in: base, side: \.base) else { continue }
+      guard let b = baseItem(baseLocation) else { continue }
       let oursEntry = oursIndex.entry(key)
       let theirsEntry = theirsIndex.entry(key)
+      if let oursEntry { oursInBase[oursEntry] = true }
+      if let theirsEntry { theirsInBase[theirsEntry] = true }
       switch (oursEntry, theirsEntry) {
       case (let oe?, let te?):
         let oursLocation = oursIndex.locations[oe]
         let theirsLocation = theirsIndex.locations[te]
-        guard let o = item(oursLocation, in: ours.lists, side: \.ours),
-          let t = item(theirsLocation, in: theirs, side: \.theirs)
+        guard let o = oursItem(oursLocation),
+          let t = theirsItem(theirsLocation)
         else { continue }
         mergeBoth(
           oursEntry: oe, theirsEntry: te, base: b, ours: o, theirs: t,
@@ -239,7 +251,7 @@ private struct Merger {
           theirsSlot: theirsLocation.slot)
       case (let oe?, nil):
         let oursLocation = oursIndex.locations[oe]
-        guard let o = item(oursLocation, in: ours.lists, side: \.ours) else { continue }
+        guard let o = oursItem(oursLocation) else { continue }
         let listKept = slots[baseLocation.slot].theirs == nil && slots[baseLocation.slot].survives
         if listKept {
           oursIndex.emit[oe] = o
@@ -255,7 +267,7 @@ private struct Merger {
         }
       case (nil, let te?):
         let theirsLocation = theirsIndex.locations[te]
-        guard let t = item(theirsLocation, in: theirs, side: \.theirs) else { continue }
+        guard let t = theirsItem(theirsLocation) else { continue }
         let listKept = slots[baseLocation.slot].ours == nil && slots[baseLocation.slot].survives
         if listKept {
           theirsIndex.emit[te] = t
@@ -275,13 +287,13 @@ private struct Merger {
     }
     // New items. The same new item on both sides (same id, list and fields) is one item.
     var sameOnBothSides = Set<Int>()  // theirs' entries
-    for oe in 0..<oursIndex.count where baseIndex.entry(oursIndex.keys[oe]) == nil {
+    for oe in 0..<oursIndex.count where !oursInBase[oe] {
       let location = oursIndex.locations[oe]
-      guard var o = item(location, in: ours.lists, side: \.ours) else { continue }
+      guard var o = oursItem(location) else { continue }
       if let te = theirsIndex.entry(oursIndex.keys[oe]) {
         let theirsLocation = theirsIndex.locations[te]
         if theirsLocation.slot == location.slot,
-          item(theirsLocation, in: theirs, side: \.theirs) == o
+          theirsItem(theirsLocation) == o
         {
           sameOnBothSides.insert(te)
           oursIndex.emit[oe] = o
@@ -296,8 +308,8 @@ private struct Merger {
       oursIndex.emit[oe] = o
     }
     for te in 0..<theirsIndex.count
-    where baseIndex.entry(theirsIndex.keys[te]) == nil && !sameOnBothSides.contains(te) {
-      guard let t = item(theirsIndex.locations[te], in: theirs, side: \.theirs) else { continue }
+    where !theirsInBase[te] && !sameOnBothSides.contains(te) {
+      guard let t = theirsItem(theirsIndex.locations[te]) else { continue }
       theirsIndex.emit[te] = t
       report.changesFromElsewhere += 1
     }
