@@ -88,23 +88,7 @@ public struct MergeReport: Equatable, Sendable {
 
   /// Text in double quotes with line breaks and quotes escaped, for one-line log entries.
   static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += String(format: "\\u{%X}", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    ChecklistsSchemaDecoder<PlistTreeSource>.quoted(text)
   }
 }
 

@@ -474,7 +474,7 @@ public final class ChecklistsStore {
   /// not stop the save (the report is also on the status line).
   private func appendToLog(_ report: MergeReport) {
     guard report.hasLogEntries else { return }
-    let stamp = Self.logStamp(clock(), timeZone: timeZone)
+    let stamp = Self.stamp(clock(), timeZone: timeZone, format: "yyyy-MM-dd HH:mm:ss")
     let lines = report.logLines(stamp: stamp, file: location.fileName)
     let text = lines.joined(separator: "\n") + "\n"
     guard
@@ -483,14 +483,6 @@ public final class ChecklistsStore {
     else { return }
     defer { try? fileSystem.close(fd) }
     try? fileSystem.write(fd, Data(text.utf8))
-  }
-
-  static func logStamp(_ date: Date, timeZone: TimeZone) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    return formatter.string(from: date)
   }
 
   // MARK: - Private
@@ -561,11 +553,14 @@ public final class ChecklistsStore {
     return path
   }
 
-  static func stamp(_ date: Date, timeZone: TimeZone) -> String {
+  /// `date` in `timeZone` as `format` (a file name's `yyyyMMdd-HHmmss` by default).
+  static func stamp(_ date: Date, timeZone: TimeZone, format: String = "yyyyMMdd-HHmmss")
+    -> String
+  {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = timeZone
-    formatter.dateFormat = "yyyyMMdd-HHmmss"
+    formatter.dateFormat = format
     return formatter.string(from: date)
   }
 
