@@ -48,9 +48,6 @@ public struct SaveResult: Equatable, Sendable {
   /// How the file and the conflict log are named in messages.
   public var names: StoreNames
 
-  /// Whether the lists are safely on disk (in the file or, for a conflict copy, in the copy).
-  public var isSafe: Bool { true }
-
   /// The status line's sentence, e.g. "Saved", "Saved; 2 changes made elsewhere merged".
   public var statusLine: String {
     var parts: [String] = []
@@ -353,12 +350,6 @@ public final class ChecklistsStore {
       ?? "\(location.fileName) was changed elsewhere; nothing to merge"
     return RefreshResult(
       merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
-  }
-
-  /// Whether the file differs from what this store last read or wrote (cheap: a `stat`, and a
-  /// read only when the size is the same but the times are not).
-  public func fileChanged() -> Bool {
-    detectForeignChange() != .none
   }
 
   /// Saves the state file atomically.

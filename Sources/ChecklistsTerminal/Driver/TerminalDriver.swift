@@ -126,6 +126,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
   /// Merges changes another program made to the file into the screen.
   private func mergeChangesMadeElsewhere() {
     lastFileCheck = clock()
+    // Without a watcher (no folder yet on a first run), try again at each look: any save
+    // (Ctrl-S, suspend, focus lost) may have made the folder since.
+    if watcher == nil { watcher = hooks.makeWatcher() }
     guard let (lists, message) = hooks.refresh(program.dataModel) else { return }
     dispatch(.mergedFromElsewhere(lists, message: message))
   }
@@ -233,8 +236,6 @@ public final class TerminalDriver<Program: TerminalProgram> {
       switch effect {
       case .save:
         dispatch(.saveFinished(hooks.save(program.dataModel)))
-        // The first save may have made the folder there was nothing to watch in.
-        if watcher == nil { watcher = hooks.makeWatcher() }
       case .bell:
         terminal.ringBell()
       case .quit:

@@ -15,7 +15,7 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   /// Merges changes made elsewhere to the file into the lists; nil when the file did not change.
   public var refresh: (DataModel) -> (lists: MergedLists, message: String)?
   /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
-  /// the file is checked every 2 s, and the driver asks again after each save.
+  /// the file is checked every 2 s, and the driver asks again at each check.
   public var makeWatcher: () -> FileWatcher?
 
   /// Creates the hooks.
