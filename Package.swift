@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "checklists",
-  platforms: [.macOS(.v13)],
+  // Linux only: the code uses glibc's pipe2, stat's st_mtim and inotify, and ncursesw through
+  // pkg-config. SwiftPM's `platforms` names only Apple platforms (with minimum versions), so it
+  // is left out rather than claim a macOS build that does not exist.
   products: [
     .executable(name: "checklists", targets: ["checklists"]),
     .executable(name: "checklists-bench", targets: ["checklists-bench"]),
@@ -40,9 +42,27 @@ let package = Package(
       name: "checklists-bench",
       dependencies: ["ChecklistsCore", "ChecklistsUI"]
     ),
-    .testTarget(name: "ChecklistsCoreTests", dependencies: ["ChecklistsCore"]),
-    .testTarget(name: "ChecklistsUITests", dependencies: ["ChecklistsUI", "ChecklistsCore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["ChecklistsCore", "ChecklistsTerminal"]),
+    /// What the test targets share: the process runner, the built-binary locator, the seeded
+    /// generator, tmpfs mounts, tmux sessions (like swift-argument-parser's test helpers).
+    .target(
+      name: "ChecklistsTestSupport", dependencies: ["ChecklistsCore"],
+      path: "Tests/ChecklistsTestSupport"),
+    .testTarget(
+      name: "ChecklistsCoreTests", dependencies: ["ChecklistsCore", "ChecklistsTestSupport"]),
+    .testTarget(
+      name: "ChecklistsUITests",
+      dependencies: ["ChecklistsUI", "ChecklistsCore", "ChecklistsTestSupport"]),
+    /// The input decoder and other pure pieces of the terminal layer, without a terminal.
+    .testTarget(
+      name: "ChecklistsTerminalTests", dependencies: ["ChecklistsTerminal", "ChecklistsUI"]),
+    /// The scripting commands run in-process, their output captured.
+    .testTarget(
+      name: "ChecklistsCLITests",
+      dependencies: ["ChecklistsCLI", "ChecklistsCore", "ChecklistsTestSupport"]),
+    /// The built binary in tmux and as a process: terminal, signals, locks, crashes.
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["ChecklistsCore", "ChecklistsTerminal", "ChecklistsTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

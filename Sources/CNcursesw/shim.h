@@ -14,14 +14,11 @@ static inline attr_t cn_a_bold(void) { return A_BOLD; }
 static inline attr_t cn_a_dim(void) { return A_DIM; }
 static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
-static inline attr_t cn_a_standout(void) { return A_STANDOUT; }
 
 static inline int cn_getmaxy(WINDOW *window) { int y, x; getmaxyx(window, y, x); (void)x; return y; }
 static inline int cn_getmaxx(WINDOW *window) { int y, x; getmaxyx(window, y, x); (void)y; return x; }
 
 static inline int cn_key_f(int n) { return KEY_F(n); }
-static inline int cn_key_f0(void) { return KEY_F0; }
-static inline int cn_color_pair(int pair) { return (int)COLOR_PAIR(pair); }
 
 static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }

@@ -57,8 +57,6 @@ int ct_install_signal_handlers(void) {
   return pipe_fds[0];
 }
 
-int ct_signal_pipe_read_fd(void) { return pipe_fds[0]; }
-
 int ct_read_signal(void) {
   if (pipe_fds[0] < 0) return 0;
   unsigned char byte = 0;
@@ -99,7 +97,8 @@ static void write_all(int fd, const char *text, size_t length) {
   }
 }
 
-void ct_write_terminal_reset(int fd) {
+/* Leaves the alternate screen, shows the cursor, turns off mouse, paste and focus reporting. */
+static void write_terminal_reset(int fd) {
   static const char reset[] =
       "\033[?1000l\033[?1002l\033[?1003l\033[?1006l" /* mouse reporting off */
       "\033[?2004l"                                  /* bracketed paste off */
@@ -117,7 +116,7 @@ static void on_crash(int signal_number) {
     /* TCSANOW: output may be stuck behind a full tty buffer in a crash. */
     tcsetattr(saved_termios_fd, TCSANOW, &saved_termios);
   }
-  if (active) ct_write_terminal_reset(STDOUT_FILENO);
+  if (active) write_terminal_reset(STDOUT_FILENO);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = SIG_DFL;

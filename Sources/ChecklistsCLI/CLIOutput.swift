@@ -1,8 +1,40 @@
+import ChecklistsCore
 import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
+
+/// Where the commands write: the process's stdout and stderr, or (in tests) anything else.
+public struct CLIStreams: Sendable {
+  /// Writes bytes to standard output.
+  public var output: @Sendable (Data) -> Void
+  /// Writes bytes to standard error.
+  public var error: @Sendable (Data) -> Void
+  /// Whether standard output is a terminal (text from the file then shows control characters).
+  public var outputIsTerminal: Bool
+  /// Whether standard error is a terminal.
+  public var errorIsTerminal: Bool
+
+  /// Streams writing to `output` and `error`, terminals or not as told.
+  public init(
+    output: @escaping @Sendable (Data) -> Void, error: @escaping @Sendable (Data) -> Void,
+    outputIsTerminal: Bool = false, errorIsTerminal: Bool = false
+  ) {
+    self.output = output
+    self.error = error
+    self.outputIsTerminal = outputIsTerminal
+    self.errorIsTerminal = errorIsTerminal
+  }
+
+  /// The process's own stdout and stderr.
+  public static var standard: CLIStreams {
+    CLIStreams(
+      output: { FileHandle.standardOutput.write($0) },
+      error: { FileHandle.standardError.write($0) },
+      outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1)
+  }
+}
 
 /// Where the commands print: stdout for results, stderr for errors and notes.
 ///
@@ -10,26 +42,27 @@ import Foundation
 /// visible (`^[`) when the stream is a terminal, so a name cannot move the cursor or recolour the
 /// user's terminal; pipes get the text unchanged.
 struct CLIOutput {
-  let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
-  let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+  let streams: CLIStreams
+  var stdoutIsTerminal: Bool { streams.outputIsTerminal }
+  var stderrIsTerminal: Bool { streams.errorIsTerminal }
 
   /// Writes text as it is to stdout.
   func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    streams.output(Data(text.utf8))
   }
 
   /// Writes bytes to stdout.
   func write(_ data: Data) {
-    FileHandle.standardOutput.write(data)
+    streams.output(data)
   }
 
   /// Writes a line to stdout.
   func line(_ text: String) { write(text + "\n") }
 
-  /// Writes a line to stderr, prefixed with "checklists: ".
+  /// Writes a line to stderr, prefixed with "checklists: ": the one place that adds it.
   func error(_ text: String) {
     let shown = stderrIsTerminal ? ControlCharacters.visible(text) : text
-    FileHandle.standardError.write(Data("checklists: \(shown)\n".utf8))
+    streams.error(Data("checklists: \(shown)\n".utf8))
   }
 
   /// User text as it should appear on stdout.
@@ -40,29 +73,10 @@ struct CLIOutput {
   /// Reports an error and returns its exit status.
   func fail(_ error: CLIError) -> Int32 {
     self.error(error.message)
+    for note in error.notes { self.error(note) }
     if let usage = error.usage {
-      FileHandle.standardError.write(Data("usage: \(usage)\n".utf8))
+      streams.error(Data("usage: \(usage)\n".utf8))
     }
     return error.status
-  }
-}
-
-/// Makes control characters visible: C0 as `^@`…`^_`, DEL as `^?`, C1 as `<U+0080>`….
-enum ControlCharacters {
-  static func visible(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0..<0x20:
-        result += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
-      case 0x7F:
-        result += "^?"
-      case 0x80..<0xA0:
-        result += String(format: "<U+%04X>", scalar.value)
-      default:
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
   }
 }

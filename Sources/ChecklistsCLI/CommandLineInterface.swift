@@ -10,9 +10,11 @@ public enum CommandLineInterface {
   ///
   /// Returns nil when there is no command (the caller then starts the full-screen app), else
   /// the exit status after printing: 0 done, 1 failed (`due`: nothing due; it fails with 3),
-  /// 2 usage error.
-  public static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
-    let output = CLIOutput()
+  /// 2 usage error. Output goes to `streams` (the process's stdout and stderr by default).
+  public static func run(
+    _ arguments: [String], environment: [String: String], streams: CLIStreams = .standard
+  ) -> Int32? {
+    let output = CLIOutput(streams: streams)
     let global: GlobalOptions
     do {
       global = try GlobalOptions.parse(arguments)
@@ -30,13 +32,13 @@ public enum CommandLineInterface {
       }
       return nil
     }
-    guard let spec = CommandSpec.all.first(where: { $0.name == name }) else {
+    guard let spec = CommandSpec.named(name) else {
       return output.fail(
         CLIError.usage("unknown command \"\(name)\"", usage: CommandSpec.shortUsage))
     }
     do {
       let parsed = try spec.parse(global.rest)
-      if parsed.flags.contains("--help") {
+      if parsed.wantsHelp {
         output.write(spec.help)
         return 0
       }
@@ -45,7 +47,7 @@ public enum CommandLineInterface {
       }
       let context = CommandContext(
         location: location, output: output, now: try Clock.now(environment: environment),
-        environment: environment)
+        timeZone: Clock.timeZone(environment: environment), environment: environment)
       return try spec.run(parsed, context)
     } catch {
       var error = error
@@ -114,6 +116,8 @@ struct CLIError: Error {
   var message: String
   var status: Int32
   var usage: String?
+  /// More lines after the message (e.g. how to restore a backup), each an error line of its own.
+  var notes: [String] = []
 
   static func usage(_ message: String, usage: String) -> CLIError {
     CLIError(message: message, status: 2, usage: usage)
@@ -134,7 +138,9 @@ func storeCall<T>(_ body: () throws -> T) throws(CLIError) -> T {
   do {
     return try body()
   } catch let error as StoreError {
-    throw .failure(error.message + (error.restoreHint.map { "\nchecklists: \($0)" } ?? ""))
+    var failure = CLIError.failure(error.message)
+    if let hint = error.restoreHint { failure.notes.append(hint) }
+    throw failure
   } catch {
     throw .failure("\(error)")
   }
@@ -155,6 +161,15 @@ enum Clock {
     }
     return date
   }
+
+  /// The time zone dates are read and shown in: `TZ` of the environment the commands were given
+  /// (a zone name, optionally after ":"), else the process's own zone, which comes from the same
+  /// variable for a command run as a process.
+  static func timeZone(environment: [String: String]) -> TimeZone {
+    guard var name = environment["TZ"] else { return .current }
+    if name.hasPrefix(":") { name.removeFirst() }
+    return TimeZone(identifier: name) ?? .current
+  }
 }
 
 /// What every command gets: where the file is, where to print, the time and the environment.
@@ -162,13 +177,17 @@ struct CommandContext {
   var location: DataFileLocation
   var output: CLIOutput
   var now: Date
+  /// The time zone of the dates the commands read and print.
+  var timeZone: TimeZone
   /// The process's environment (`PATH` to find helpers such as `notify-send`).
   var environment: [String: String]
 
   /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
   /// it reads, merges and writes, so commands work while the app has the file open.
   func open() throws(CLIError) -> (ChecklistsStore, LoadResult) {
-    let (store, load) = try storeCall { try ChecklistsStore.open(location: location) }
+    let (store, load) = try storeCall {
+      try ChecklistsStore.open(location: location, timeZone: timeZone)
+    }
     for warning in load.warnings { output.error("warning: \(warning)") }
     return (store, load)
   }
@@ -178,6 +197,16 @@ struct CommandContext {
   func openToShow() throws(CLIError) -> (ChecklistsStore, LoadResult) {
     try open()
   }
+
+  /// A calendar in the commands' time zone, for reading and showing due dates.
+  var calendar: Calendar {
+    var calendar = Calendar.current
+    calendar.timeZone = timeZone
+    return calendar
+  }
+
+  /// The app's due-date formatter in the commands' time zone.
+  var dueDateFormatter: DueDateFormatter { DueDateFormatter(calendar: calendar) }
 
   /// Saves the model and the state once, merged with changes made elsewhere meanwhile; says on
   /// stderr what the merge did; returns 1 when the change went to a conflict copy.

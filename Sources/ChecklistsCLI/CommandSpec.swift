@@ -1,16 +1,32 @@
 import ChecklistsCore
 import Foundation
 
+/// Every option a command can take. Specs and commands name options by case, so a misspelt
+/// option does not compile; the raw value is what the user types.
+enum OptionName: String, CaseIterable, Sendable {
+  case due = "--due"
+  case duplicate = "--duplicate"
+  case format = "--format"
+  case icon = "--icon"
+  case json = "--json"
+  case noDue = "--no-due"
+  case noRemind = "--no-remind"
+  case notify = "--notify"
+  case remind = "--remind"
+  case text = "--text"
+  case within = "--within"
+}
+
 /// One command: its words, options, help text and what it does.
 struct CommandSpec: Sendable {
   /// The command's name, e.g. "add".
   var name: String
   /// The positional arguments' names, e.g. ["LIST", "TEXT"].
   var positionals: [String]
-  /// Options taking a value, with the value's name (e.g. "--due": "DATE").
-  var valueOptions: [(String, String)] = []
-  /// Options without a value (e.g. "--remind").
-  var flags: [String] = []
+  /// Options taking a value, with the value's name (e.g. `.due`: "DATE").
+  var valueOptions: [(OptionName, String)]
+  /// Options without a value (e.g. `.remind`).
+  var flags: [OptionName]
   /// One line saying what the command does.
   var summary: String
   /// More lines for `--help`.
@@ -21,11 +37,34 @@ struct CommandSpec: Sendable {
   /// Runs the command; returns the exit status.
   var run: @Sendable (ParsedArguments, CommandContext) throws(CLIError) -> Int32
 
+  /// A command; an option given twice (or as both a value option and a flag) stops the program
+  /// at construction, so a wrong table cannot ship.
+  init(
+    name: String, positionals: [String], valueOptions: [(OptionName, String)] = [],
+    flags: [OptionName] = [], summary: String, details: String = "", failureStatus: Int32 = 1,
+    run: @escaping @Sendable (ParsedArguments, CommandContext) throws(CLIError) -> Int32
+  ) {
+    let declared = valueOptions.map(\.0) + flags
+    precondition(
+      Set(declared).count == declared.count, "\(name): an option is declared twice: \(declared)")
+    self.name = name
+    self.positionals = positionals
+    self.valueOptions = valueOptions
+    self.flags = flags
+    self.summary = summary
+    self.details = details
+    self.failureStatus = failureStatus
+    self.run = run
+  }
+
+  /// Every option the command takes.
+  var options: Set<OptionName> { Set(valueOptions.map(\.0) + flags) }
+
   /// "add LIST TEXT [--due DATE] [--remind]".
   var usage: String {
     var words = ["checklists", name] + positionals
-    words += valueOptions.map { "[\($0.0) \($0.1)]" }
-    words += flags.map { "[\($0)]" }
+    words += valueOptions.map { "[\($0.0.rawValue) \($0.1)]" }
+    words += flags.map { "[\($0.rawValue)]" }
     return words.joined(separator: " ")
   }
 
@@ -36,7 +75,7 @@ struct CommandSpec: Sendable {
 
   /// Splits the words after the command into positionals, options and flags.
   func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
-    var parsed = ParsedArguments()
+    var parsed = ParsedArguments(command: name, declared: options)
     var index = 0
     var optionsEnded = false
     while index < arguments.count {
@@ -51,22 +90,22 @@ struct CommandSpec: Sendable {
         continue
       }
       if argument == "--help" || argument == "-h" {
-        parsed.flags.insert("--help")
+        parsed.wantsHelp = true
         continue
       }
       let key = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
-      if valueOptions.contains(where: { $0.0 == key }) {
+      if let option = OptionName(rawValue: key), valueOptions.contains(where: { $0.0 == option }) {
         if argument.contains("=") {
-          parsed.options[key] = String(argument.dropFirst(key.count + 1))
+          parsed.values[option] = String(argument.dropFirst(key.count + 1))
         } else {
           guard index < arguments.count else {
             throw .usage("\(key) needs a value", usage: usage)
           }
-          parsed.options[key] = arguments[index]
+          parsed.values[option] = arguments[index]
           index += 1
         }
-      } else if flags.contains(argument) {
-        parsed.flags.insert(argument)
+      } else if let flag = OptionName(rawValue: argument), flags.contains(flag) {
+        parsed.flags.insert(flag)
       } else {
         var message = "unknown option \(argument) for \(name)"
         if let last = positionals.last, !positionals.isEmpty {
@@ -79,7 +118,7 @@ struct CommandSpec: Sendable {
         throw .usage(message, usage: usage)
       }
     }
-    if parsed.flags.contains("--help") { return parsed }
+    if parsed.wantsHelp { return parsed }
     if parsed.positionals.count < positionals.count {
       let missing = positionals[parsed.positionals.count...].joined(separator: " ")
       throw .usage("\(name) needs \(missing)", usage: usage)
@@ -101,6 +140,31 @@ struct CommandSpec: Sendable {
     ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
     TransferCommands.export, TransferCommands.importFile, DueCommand.due,
   ]
+
+  /// Commands that work but are left out of `--help` and the docs.
+  static let hidden: [CommandSpec] = [help]
+
+  /// `help`: the overview, as `--help`; with `--format markdown|man`, the COMMANDS section of
+  /// the README or the man page (for `scripts/update-docs-commands`).
+  static let help = CommandSpec(
+    name: "help", positionals: [], valueOptions: [(.format, "markdown|man")],
+    summary: "Show the commands and options (as --help)."
+  ) { arguments, context throws(CLIError) in
+    guard let name = arguments.value(.format) else {
+      context.output.write(overview)
+      return 0
+    }
+    guard let format = CommandDocs.Format(rawValue: name) else {
+      throw .usage("--format is markdown or man, not \"\(name)\"")
+    }
+    context.output.write(CommandDocs.render(format))
+    return 0
+  }
+
+  /// The command called `name`, shown or hidden.
+  static func named(_ name: String) -> CommandSpec? {
+    all.first { $0.name == name } ?? hidden.first { $0.name == name }
+  }
 
   /// The text `checklists --help` prints.
   static var overview: String {
@@ -132,7 +196,32 @@ struct CommandSpec: Sendable {
 
 /// The words after a command, sorted out.
 struct ParsedArguments {
+  /// The command's name, for the check below.
+  let command: String
+  /// The options the command declares: asking for another one is a programming error.
+  let declared: Set<OptionName>
   var positionals: [String] = []
-  var options: [String: String] = [:]
-  var flags: Set<String> = []
+  /// The values of the value options given.
+  var values: [OptionName: String] = [:]
+  /// The flags given.
+  var flags: Set<OptionName> = []
+  /// Whether `--help` (or `-h`) was given.
+  var wantsHelp = false
+
+  init(command: String, declared: Set<OptionName>) {
+    self.command = command
+    self.declared = declared
+  }
+
+  /// The value given for a value option, or nil.
+  func value(_ option: OptionName) -> String? {
+    precondition(declared.contains(option), "\(command) does not take \(option.rawValue)")
+    return values[option]
+  }
+
+  /// Whether a flag was given.
+  func has(_ flag: OptionName) -> Bool {
+    precondition(declared.contains(flag), "\(command) does not take \(flag.rawValue)")
+    return flags.contains(flag)
+  }
 }

@@ -8,8 +8,8 @@ enum DueCommand {
   static let failureStatus: Int32 = 3
 
   static let due = CommandSpec(
-    name: "due", positionals: [], valueOptions: [("--within", "DURATION")],
-    flags: ["--json", "--notify"],
+    name: "due", positionals: [], valueOptions: [(.within, "DURATION")],
+    flags: [.json, .notify],
     summary: "Show unchecked items due now (or within DURATION), oldest first.",
     details: """
       Each line: list, item, due date (and how long ago or ahead). An item has a due date
@@ -24,7 +24,7 @@ enum DueCommand {
     failureStatus: failureStatus
   ) { arguments, context throws(CLIError) in
     var window: TimeInterval = 0
-    if let text = arguments.options["--within"] {
+    if let text = arguments.value(.within) {
       guard let parsed = DueDateParser.parseDuration(text) else {
         throw .usage("--within takes a duration like 30m, 2h, 3d, 1w, not \"\(text)\"")
       }
@@ -32,10 +32,10 @@ enum DueCommand {
     }
     let (store, load) = try context.openToShow()
     let found = DueItems.query(load.model, now: context.now, within: window)
-    if arguments.flags.contains("--json") {
+    if arguments.has(.json) {
       context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
     } else {
-      let formatter = DueDateFormatter()
+      let formatter = context.dueDateFormatter
       let output = context.output
       for due in found {
         let when = formatter.full(due.item.dueDate)
@@ -46,12 +46,12 @@ enum DueCommand {
     }
     // Desktop notifications go out even while the app is open (it rings its bell on its own
     // screen, which may not be in view); each item is notified once.
-    if arguments.flags.contains("--notify") {
+    if arguments.has(.notify) {
       var state = load.state
       let sender = DesktopNotifier(environment: context.environment, output: context.output)
       var record = NotifiedRecord(state.notified)
       record.prune(keeping: load.model)
-      let formatter = DueDateFormatter()
+      let formatter = context.dueDateFormatter
       for due in found where due.item.hasArmedReminder && !record.contains(due.item) {
         let when = formatter.relative(due.item.dueDate, now: context.now)
         guard sender.send(title: due.listName, body: "\(due.item.text) — due \(when)") else {

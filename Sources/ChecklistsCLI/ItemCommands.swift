@@ -4,8 +4,8 @@ import Foundation
 /// `add`, `edit`, `check`, `uncheck`, `rm`.
 enum ItemCommands {
   static let add = CommandSpec(
-    name: "add", positionals: ["LIST", "TEXT"], valueOptions: [("--due", "DATE")],
-    flags: ["--remind"],
+    name: "add", positionals: ["LIST", "TEXT"], valueOptions: [(.due, "DATE")],
+    flags: [.remind],
     summary: "Add an item at the end of a list.",
     details: "--due takes what the app's date field takes (e.g. \"tomorrow 9am\") and gives the "
       + "item a due date; --remind (needs --due) turns the reminder on. Without --due the item "
@@ -17,24 +17,24 @@ enum ItemCommands {
       throw .usage("the item text is empty")
     }
     var dueDate = DefaultDueDate.nextWholeHour(after: context.now)
-    if let dueText = arguments.options["--due"] {
-      dueDate = try parseDue(dueText, now: context.now)
-    } else if arguments.flags.contains("--remind") {
+    if let dueText = arguments.value(.due) {
+      dueDate = try parseDue(dueText, context: context)
+    } else if arguments.has(.remind) {
       throw .usage("--remind needs --due DATE")
     }
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
     let item = model.makeItem(
-      text: text, dueDate: dueDate, shouldRemind: arguments.flags.contains("--remind"),
-      hasDueDate: arguments.options["--due"] != nil)
+      text: text, dueDate: dueDate, shouldRemind: arguments.has(.remind),
+      hasDueDate: arguments.value(.due) != nil)
     if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
       let output = context.output
       output.line(
         "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item "
-          + "\(list.items.count + 1)\(dueNote(item))."
+          + "\(list.items.count + 1)\(dueNote(item, formatter: context.dueDateFormatter))."
       )
     }
     return status
@@ -42,30 +42,30 @@ enum ItemCommands {
 
   static let edit = CommandSpec(
     name: "edit", positionals: ["LIST", "ITEM"],
-    valueOptions: [("--text", "TEXT"), ("--due", "DATE")],
-    flags: ["--remind", "--no-remind", "--no-due"],
+    valueOptions: [(.text, "TEXT"), (.due, "DATE")],
+    flags: [.remind, .noRemind, .noDue],
     summary: "Change an item's text, due date or reminder.",
     details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
       + "arms the reminder again. --no-due takes the due date (and the reminder) away. "
       + "--remind / --no-remind turn the reminder on or off (--remind gives an item without a "
       + "due date the next whole hour). The message says what changed."
   ) { arguments, context throws(CLIError) in
-    let remind = arguments.flags.contains("--remind")
-    let noRemind = arguments.flags.contains("--no-remind")
-    let noDue = arguments.flags.contains("--no-due")
+    let remind = arguments.has(.remind)
+    let noRemind = arguments.has(.noRemind)
+    let noDue = arguments.has(.noDue)
     guard !(remind && noRemind) else { throw .usage("give --remind or --no-remind, not both") }
-    guard !(noDue && (remind || arguments.options["--due"] != nil)) else {
+    guard !(noDue && (remind || arguments.value(.due) != nil)) else {
       throw .usage("--no-due cannot go with --due or --remind")
     }
-    let newText = arguments.options["--text"]
-    guard newText != nil || arguments.options["--due"] != nil || remind || noRemind || noDue else {
+    let newText = arguments.value(.text)
+    guard newText != nil || arguments.value(.due) != nil || remind || noRemind || noDue else {
       throw .usage("edit needs --text, --due, --no-due, --remind or --no-remind")
     }
     if let newText, newText.trimmingCharacters(in: .whitespaces).isEmpty {
       throw .usage("the item text is empty")
     }
-    let newDue = try arguments.options["--due"].map { text throws(CLIError) in
-      try parseDue(text, now: context.now)
+    let newDue = try arguments.value(.due).map { text throws(CLIError) in
+      try parseDue(text, context: context)
     }
     let (store, load) = try context.open()
     var model = load.model
@@ -95,7 +95,8 @@ enum ItemCommands {
     model.apply(change)
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      let changes = ItemChangeDescription.changes(from: old, to: item, output: output)
+      let changes = ItemChangeDescription.changes(
+        from: old, to: item, output: output, formatter: context.dueDateFormatter)
       output.line(
         "Updated \"\(output.shown(old.text))\" in \(output.shown(list.name)): "
           + changes.joined(separator: ", ") + ".")
@@ -104,15 +105,15 @@ enum ItemCommands {
   }
 
   /// ", due Thu 24 Dec 2026, 18:00, reminds" for an item with a due date, else "".
-  static func dueNote(_ item: ChecklistItem) -> String {
+  static func dueNote(_ item: ChecklistItem, formatter: DueDateFormatter) -> String {
     guard item.showsDueDate else { return "" }
-    return ", due \(DueDateFormatter().full(item.dueDate))" + (item.shouldRemind ? ", reminds" : "")
+    return ", due \(formatter.full(item.dueDate))" + (item.shouldRemind ? ", reminds" : "")
   }
 
   /// Reads a `--due` value with the app's date parser; a bad date is a usage error.
-  static func parseDue(_ text: String, now: Date) throws(CLIError) -> Date {
+  static func parseDue(_ text: String, context: CommandContext) throws(CLIError) -> Date {
     do throws(DueDateParseError) {
-      return try DueDateParser().parse(text, now: now)
+      return try DueDateParser(calendar: context.calendar).parse(text, now: context.now)
     } catch {
       throw .usage("--due: \(error.message)")
     }
@@ -173,14 +174,13 @@ enum ItemCommands {
 
 /// What an edit changed, in words: `text "Milk" → "Oat milk"`, `due Fri 25 Dec 2026, 09:00`.
 enum ItemChangeDescription {
-  static func changes(from old: ChecklistItem, to new: ChecklistItem, output: CLIOutput)
-    -> [String]
-  {
+  static func changes(
+    from old: ChecklistItem, to new: ChecklistItem, output: CLIOutput, formatter: DueDateFormatter
+  ) -> [String] {
     var changes: [String] = []
     if old.text != new.text {
       changes.append("text \"\(output.shown(old.text))\" → \"\(output.shown(new.text))\"")
     }
-    let formatter = DueDateFormatter()
     if new.showsDueDate && (!old.showsDueDate || old.dueDate != new.dueDate) {
       changes.append("due \(formatter.full(new.dueDate))")
     } else if old.showsDueDate && !new.showsDueDate {

@@ -49,13 +49,9 @@ enum JSONOutput {
   }
 }
 
-/// Dates as the plain output shows them: "2026-12-24 18:00" in the local time zone.
+/// Dates as the plain output shows them: "2026-12-24 18:00" in the commands' time zone.
 enum PlainDate {
-  static func string(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone.current
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
+  static func string(_ date: Date, timeZone: TimeZone) -> String {
+    DateStamp.string(date, timeZone: timeZone, format: DateStamp.minutes)
   }
 }

@@ -4,11 +4,11 @@ import Foundation
 /// `lists`, `show`, `new-list`, `rm-list`.
 enum ListCommands {
   static let lists = CommandSpec(
-    name: "lists", positionals: [], flags: ["--json"],
+    name: "lists", positionals: [], flags: [.json],
     summary: "Show the lists with their numbers and what remains to do."
   ) { arguments, context throws(CLIError) in
     let (_, load) = try context.openToShow()
-    if arguments.flags.contains("--json") {
+    if arguments.has(.json) {
       struct Row: Codable {
         var index: Int
         var name: String
@@ -32,14 +32,14 @@ enum ListCommands {
   }
 
   static let show = CommandSpec(
-    name: "show", positionals: ["LIST"], flags: ["--json"],
+    name: "show", positionals: ["LIST"], flags: [.json],
     summary: "Show a list's items with their numbers.",
     details: "Each line: number, [x] when checked, the text, and the due date when it has one "
       + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on)."
   ) { arguments, context throws(CLIError) in
     let (_, load) = try context.openToShow()
     let list = try ListSelector.find(arguments.positionals[0], in: load.model)
-    if arguments.flags.contains("--json") {
+    if arguments.has(.json) {
       context.output.write(try JSONOutput.encode(JSONOutput.List(list)))
       return 0
     }
@@ -49,7 +49,7 @@ enum ListCommands {
       let box = item.checked ? "[x]" : "[ ]"
       var due = ""
       if item.showsDueDate {
-        var notes = ["due \(PlainDate.string(item.dueDate))"]
+        var notes = ["due \(PlainDate.string(item.dueDate, timeZone: context.timeZone))"]
         if !item.checked && item.dueDate <= context.now { notes.append("overdue") }
         if item.shouldRemind { notes.append("reminds") }
         due = "  (\(notes.joined(separator: ", ")))"
@@ -60,7 +60,7 @@ enum ListCommands {
   }
 
   static let newList = CommandSpec(
-    name: "new-list", positionals: ["NAME"], valueOptions: [("--icon", "ICON")],
+    name: "new-list", positionals: ["NAME"], valueOptions: [(.icon, "ICON")],
     summary: "Add a list.",
     details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ") + "."
   ) { arguments, context throws(CLIError) in
@@ -69,7 +69,7 @@ enum ListCommands {
       throw .usage("the list name is empty")
     }
     var icon = IconName.noIcon
-    if let iconName = arguments.options["--icon"] {
+    if let iconName = arguments.value(.icon) {
       guard let found = IconName(caseInsensitive: iconName) else {
         let known = IconName.allCases.map(\.rawValue).joined(separator: ", ")
         throw .usage("unknown icon \"\(iconName)\" (one of: \(known))")

@@ -4,13 +4,13 @@ import Foundation
 /// `export` and `import`.
 enum TransferCommands {
   static let export = CommandSpec(
-    name: "export", positionals: [], valueOptions: [("--format", "json|plist")],
+    name: "export", positionals: [], valueOptions: [(.format, "json|plist")],
     summary: "Print all lists as JSON (default) or as an XML plist.",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, and hasDueDate: whether the item has a due "
       + "date (one was given, or it reminds)."
   ) { arguments, context throws(CLIError) in
-    let format = arguments.options["--format"] ?? "json"
+    let format = arguments.value(.format) ?? "json"
     guard format == "json" || format == "plist" else {
       throw .usage("--format is json or plist, not \"\(format)\"")
     }
@@ -28,7 +28,7 @@ enum TransferCommands {
   }
 
   static let importFile = CommandSpec(
-    name: "import", positionals: ["FILE"], flags: ["--duplicate"],
+    name: "import", positionals: ["FILE"], flags: [.duplicate],
     summary: "Add the lists of a JSON or plist file (as `export` writes) to yours.",
     details: """
       Items get new item IDs. A file with any error is rejected whole; nothing changes.
@@ -68,7 +68,7 @@ enum TransferCommands {
     var imported = 0
     var itemCount = 0
     for incoming in lists {
-      if !arguments.flags.contains("--duplicate"),
+      if !arguments.has(.duplicate),
         existing.contains(where: { ImportedLists.sameContent($0, incoming) })
       {
         skipped.append(incoming.name)

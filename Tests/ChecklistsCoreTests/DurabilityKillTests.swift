@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -5,23 +6,15 @@ import Testing
 
 /// Runs a built executable to its end; its status and stdout.
 func runToEnd(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let output = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+  let result = try runProcess(executable, arguments)
+  return (result.status, result.stdout)
 }
 
 extension CoreProcesses {
   /// SIGKILL at random moments while a separate process saves a 100,000-item file.
   @Suite("Durability: kills during saves of a large file", .serialized)
   struct DurabilityKillTests {
-    static let bench = BuiltExecutable.fastestPath("checklists-bench")
+    static let bench = BuiltBinary.fastestPath("checklists-bench")
     static let rounds = 200
 
     @Test func killsDuringSavesOfA100kItemFileAlwaysLeaveAWholeVersion() throws {

@@ -111,8 +111,8 @@ import Testing
     defer { for path in paths { try? FileManager.default.removeItem(at: path) } }
     for (file, path) in zip(files, paths) { try file.write(to: path) }
     let run = try Support.runPython(python, script: pythonScript, arguments: paths.map(\.path))
-    #expect(run.status == 0, "\(run.output)")
-    return run.output.split(separator: "\n").map(String.init)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    return run.stdout.split(separator: "\n").map(String.init)
   }
 
   private func ours(_ data: Data) -> Result<PlistValue, PlistError> {
@@ -136,7 +136,7 @@ import Testing
         files.append(data)
       }
     }
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     for line in try Self.plistlib(files, python: python) {
       #expect(line == Self.canonical(Self.sampleValue))
     }
@@ -159,7 +159,7 @@ import Testing
     let small = PlistValue.array([.uid(0), .uid(255), .uid(256), .uid(70_000), .uid(1 << 31)])
     #expect(foundationAccepts(try small.encoded(as: .binary)))
     #expect(foundationAccepts(try small.encoded(as: .xml)))
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     #expect(try Self.plistlib([binary], python: python) == [Self.canonical(value)])
   }
 
@@ -196,7 +196,7 @@ import Testing
       ("<?xml version=\"1.0\" encoding=\"macintosh\"?><plist><string>café</string></plist>")
         .data(using: .macOSRoman))
     #expect(try PlistValue.decode(from: roman).value == .string("café"))
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     let lines = try Self.plistlib(files, python: python)
     for (line, testCase) in zip(lines, cases) {
       if testCase.3 {
@@ -239,7 +239,10 @@ import Testing
     let value = PlistValue.dictionary([
       PlistKey(composed): .integer(1), PlistKey(decomposed): .integer(2),
     ])
-    guard case .dictionary(let dictionary) = value else { return }
+    guard case .dictionary(let dictionary) = value else {
+      Issue.record("not a dictionary: \(value)")
+      return
+    }
     #expect(dictionary.count == 2)
     let data = try value.encoded(as: format)
     #expect(try PlistValue.decode(from: data).value == value)
@@ -255,7 +258,7 @@ import Testing
     ]
     let file = try ChecklistsFileCoding.encode(lists, format: format)
     #expect(try ChecklistsFileCoding.decode(file.data).lists == lists)
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     #expect(try Self.plistlib([data], python: python) == [Self.canonical(value)])
   }
 
@@ -329,7 +332,7 @@ import Testing
     let attributes = Data(
       "<plist version = '1.0' a=\"b\"><string x=\"1\"/></plist>".utf8)
     #expect(try PlistValue.decode(from: attributes).value == .string(""))
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     // plistlib refuses every one of them.
     let lines = try Self.plistlib(Self.refused.map(\.data), python: python)
     #expect(lines.count == Self.refused.count)

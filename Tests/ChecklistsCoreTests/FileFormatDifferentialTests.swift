@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -114,9 +115,9 @@ import Testing
     try data.write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let run = try Support.runPython(python, script: pythonScript, arguments: [file.path])
-    #expect(run.status == 0, "plistlib failed: \(run.output)")
+    #expect(run.status == 0, "plistlib failed: \(run.stderr)")
     guard run.status == 0,
-      let files = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[Any]],
+      let files = try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [[Any]],
       let read = files.first
     else { return }
     #expect(read.count == lists.count)
@@ -148,7 +149,7 @@ import Testing
 
   @Test(arguments: [PlistFormat.binary, .xml])
   func plistlibReadsOurOutput(format: PlistFormat) throws {
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     var generator = SeededGenerator(seed: format == .binary ? 41 : 42)
     for _ in 0..<8 {
       let lists = Support.randomLists(&generator, wholeSeconds: format == .xml)

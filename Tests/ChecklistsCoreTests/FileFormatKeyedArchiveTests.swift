@@ -246,7 +246,7 @@ import Testing
   // MARK: - plistlib
 
   @Test func plistlibsArchiveIsReadAndOurUIDsAreItsUIDs() throws {
-    guard let python = Support.python3 else { return }
+    let python = try Support.requirePython3()
     let script = """
       import plistlib, sys
       U = plistlib.UID
@@ -266,7 +266,7 @@ import Testing
     let file = Support.temporaryFile("archive.plist")
     defer { try? FileManager.default.removeItem(at: file) }
     let run = try Support.runPython(python, script: script, arguments: [file.path])
-    #expect(run.status == 0, "\(run.output)")
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     let data = try Data(contentsOf: file)
     let lists = try ChecklistsFileCoding.decode(data).lists
     #expect(

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -5,11 +6,8 @@ import Testing
 
 /// Paths and tools the file-format tests share.
 enum FileFormatTestSupport {
-  /// The repository root (this file is `<repo>/Tests/ChecklistsCoreTests/…`).
-  static var repositoryRoot: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-  }
+  /// The repository root.
+  static var repositoryRoot: URL { URL(fileURLWithPath: BuiltBinary.repositoryRoot) }
 
   /// The file written by the iPhone app, kept in `Tests/Fixtures`.
   static var iosFixture: URL {
@@ -27,20 +25,17 @@ enum FileFormatTestSupport {
     return nil
   }
 
-  /// Runs python3 with a script and arguments; returns its exit status and standard output.
-  static func runPython(_ python: String, script: String, arguments: [String]) throws -> (
-    status: Int32, output: String
-  ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", script] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+  /// `python3`'s path; throws (failing the test, not skipping it) when it is missing: `.ci/run`
+  /// installs it, so a missing python3 is a broken setup.
+  static func requirePython3() throws -> String {
+    try #require(python3, "python3 is not installed (.ci/run installs it)")
+  }
+
+  /// Runs python3 with a script and arguments.
+  static func runPython(_ python: String, script: String, arguments: [String]) throws
+    -> ProcessResult
+  {
+    try runProcess(python, ["-c", script] + arguments)
   }
 
   /// A fresh temporary file path.

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -325,18 +326,7 @@ private enum Fixture {
 
 /// Random edit scripts applied to two copies of a random model, then merged.
 @Suite struct ModelMergePropertyTests {
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
-  static func randomModel(_ random: inout Generator) -> DataModel {
+  static func randomModel(_ random: inout SeededGenerator) -> DataModel {
     var lists: [Checklist] = []
     var id = 0
     for index in 0..<Int.random(in: 1...5, using: &random) {
@@ -367,7 +357,7 @@ private enum Fixture {
   }
 
   static func randomEdits(
-    _ model: inout DataModel, tag: String, _ random: inout Generator
+    _ model: inout DataModel, tag: String, _ random: inout SeededGenerator
   ) -> Edits {
     var edits = Edits()
     for step in 0..<Int.random(in: 0...12, using: &random) {
@@ -422,7 +412,7 @@ private enum Fixture {
   @Test(arguments: 0..<8)
   func everySurvivingItemAndEveryFieldChangeIsKept(seedBlock: Int) {
     for seed in (seedBlock * 250)..<((seedBlock + 1) * 250) {
-      var random = Generator(state: UInt64(seed))
+      var random = SeededGenerator(seed: UInt64(seed))
       let base = Self.randomModel(&random)
       var ours = base
       let oursEdits = Self.randomEdits(&ours, tag: "o", &random)

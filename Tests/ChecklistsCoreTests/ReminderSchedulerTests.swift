@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -177,7 +178,7 @@ private struct ReminderFixture {
 
   /// Follows random edits incrementally and compares with a scheduler rebuilt from scratch.
   @Test func incrementalIndexMatchesARebuild() {
-    var random = SeededRandom(seed: 20_261_216)
+    var random = SeededGenerator(seed: 20_261_216)
     var fixture = ReminderFixture()
     for index in 0..<20 {
       fixture.add(
@@ -228,21 +229,5 @@ private struct ReminderFixture {
       rang += scheduler.fire(now: clock.now).count
     }
     #expect(rang > 10)
-  }
-}
-
-/// A small deterministic generator (SplitMix64) so random tests repeat exactly.
-private struct SeededRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next(below bound: Int) -> Int {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    return Int(z % UInt64(bound))
   }
 }

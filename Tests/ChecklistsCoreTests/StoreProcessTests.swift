@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ extension CoreProcesses {
   /// Tests that run `checklists-bench` (built by `swift build`) as a separate process.
   @Suite("Store: other processes, locks and kills", .serialized)
   struct StoreProcessTests {
-    static let bench = BuiltExecutable.path("checklists-bench")
+    static let bench = BuiltBinary.path("checklists-bench")
 
     @Test func aLockHeldByAKilledProcessNeverBlocks() throws {
       let folder = StoreTestFolder()
@@ -78,33 +79,11 @@ extension CoreProcesses {
   /// Tests on real small or read-only file systems (tmpfs; needs root).
   @Suite("Store: real full and read-only disks", .serialized)
   struct StoreMountTests {
-    /// Mounts a tmpfs at a new folder; nil (and a printed reason) when mounting is not allowed.
-    static func mountTmpfs(_ folder: StoreTestFolder, size: String) -> String? {
+    /// Mounts a tmpfs of `size` in the folder; returns the mount point.
+    static func mountTmpfs(_ folder: StoreTestFolder, size: String) throws -> String {
       let point = folder.path + "/mnt"
-      try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-      let status = run(
-        "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", point])
-      if status != 0 {
-        print("SKIPPED the real tmpfs part: mount failed (status \(status)); the seam test ran")
-        return nil
-      }
+      try Tmpfs.mount(at: point, size: size, mode: "0755")
       return point
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: tool)
-      process.arguments = arguments
-      process.standardError = FileHandle.nullDevice
-      guard (try? process.run()) != nil else { return -1 }
-      process.waitUntilExit()
-      return process.terminationStatus
-    }
-
-    static func bigModel(_ base: DataModel) -> DataModel {
-      var model = base
-      for index in 0..<2000 { model = adding("A long enough item number \(index)", to: model) }
-      return model
     }
 
     @Test func aFullDiskKeepsTheOldFile() throws {
@@ -116,18 +95,23 @@ extension CoreProcesses {
       let (seamStore, seamLoad) = try ChecklistsStore.open(
         location: folder.location(), fileSystem: faulty)
       faulty.setFault(.init(call: "write", code: ENOSPC) { $0.contains(".tmp-") })
-      #expect(throws: StoreError.self) { try seamStore.save(Self.bigModel(seamLoad.model)) }
+      #expect(throws: StoreError.self) { try seamStore.save(bigModel(seamLoad.model)) }
       #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
       seamStore.close()
+    }
 
-      guard let point = Self.mountTmpfs(folder, size: "64k") else { return }
-      defer { _ = Self.run("/bin/umount", [point]) }
+    @Test(.enabled(if: Tmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aFullTmpfsKeepsTheOldFile() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      let point = try Self.mountTmpfs(folder, size: "64k")
+      defer { Tmpfs.unmount(point) }
       let old = encodedBytes(sampleModel())
       #expect(FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old))
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
       let (store, load) = try ChecklistsStore.open(location: location)
-      let big = Self.bigModel(load.model)
+      let big = bigModel(load.model)
       #expect(encodedBytes(big).count > 64 * 1024)
       #expect {
         try store.save(big)
@@ -155,16 +139,21 @@ extension CoreProcesses {
       #expect(throws: StoreError.self) { try seamStore.save(adding("x", to: seamLoad.model)) }
       #expect(folder.bytes("Checklists.plist") == encodedBytes(sampleModel()))
       seamStore.close()
+    }
 
-      guard let point = Self.mountTmpfs(folder, size: "1m") else { return }
-      defer { _ = Self.run("/bin/umount", [point]) }
+    @Test(.enabled(if: Tmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func aReadOnlyTmpfsKeepsTheOldFile() throws {
+      let folder = StoreTestFolder()
+      defer { folder.remove() }
+      let point = try Self.mountTmpfs(folder, size: "1m")
+      defer { Tmpfs.unmount(point) }
       let old = encodedBytes(sampleModel())
       #expect(FileManager.default.createFile(atPath: point + "/Checklists.plist", contents: old))
       let location = DataFileLocation(
         dataFile: point + "/Checklists.plist", stateFile: folder.path + "/state.json")
       // Unlocked: the lock file's open descriptor would make the remount busy.
       let (store, load) = try ChecklistsStore.open(location: location)
-      #expect(Self.run("/bin/mount", ["-o", "remount,ro", point]) == 0)
+      #expect(Tmpfs.remountReadOnly(point))
       #expect {
         try store.save(adding("Laundry", to: load.model))
       } throws: { error in

@@ -61,6 +61,13 @@ func adding(_ text: String, to model: DataModel) -> DataModel {
   return model
 }
 
+/// A model 2000 items larger (long texts in "Chores"): too big for a small tmpfs.
+func bigModel(_ base: DataModel) -> DataModel {
+  var model = base
+  for index in 0..<2000 { model = adding("A long enough item number \(index)", to: model) }
+  return model
+}
+
 /// The real file system, with one call made to fail with an `errno` when it matches.
 ///
 /// Calls on descriptors are matched by the path the descriptor was opened with; `rename` and
@@ -199,97 +206,4 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     try real.flock(fd, operation: operation)
   }
   func processExists(_ pid: Int32) -> Bool { real.processExists(pid) }
-}
-
-/// The built executables of this package (`swift build` must have run).
-enum BuiltExecutable {
-  static func path(_ name: String) -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().path
-    return root + "/.build/debug/" + name
-  }
-
-  /// The release build of `name` when it is at least as new as the debug one (CI builds release
-  /// before the tests), else the debug build: for tests that run a tool hundreds of times.
-  static func fastestPath(_ name: String) -> String {
-    let debug = path(name)
-    let release = debug.replacingOccurrences(of: "/.build/debug/", with: "/.build/release/")
-    let files = FileManager.default
-    guard
-      let releaseDate = (try? files.attributesOfItem(atPath: release))?[.modificationDate] as? Date
-    else { return debug }
-    let debugDate = (try? files.attributesOfItem(atPath: debug))?[.modificationDate] as? Date
-    return releaseDate >= (debugDate ?? .distantPast) ? release : debug
-  }
-}
-
-/// A child process whose stdout lines are collected as they arrive.
-final class ChildProcess {
-  let process = Process()
-  private let output = Pipe()
-  private let errors = Pipe()
-  private var pending = ""
-  private(set) var lines: [String] = []
-
-  init(_ executable: String, _ arguments: [String]) throws {
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-  }
-
-  var pid: Int32 { process.processIdentifier }
-
-  /// Reads lines until one starts with `prefix` (returned) or `seconds` pass or stdout ends.
-  func waitForLine(startingWith prefix: String, deadline seconds: Double) -> String? {
-    if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-      guard readAvailable(timeoutMilliseconds: 100) else { return nil }
-      if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-    }
-    return nil
-  }
-
-  /// Waits (up to `seconds`) until stdout holds `text`; false on timeout or end of output.
-  func waitForOutput(_ text: String, deadline seconds: Double = 20) -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while !pending.contains(text) && !lines.contains(where: { $0.contains(text) }) {
-      guard Date() < end, readAvailable(timeoutMilliseconds: 100) else { return false }
-    }
-    return true
-  }
-
-  /// Reads what is there within the timeout; false once stdout has ended.
-  @discardableResult
-  private func readAvailable(timeoutMilliseconds: Int32) -> Bool {
-    let fd = output.fileHandleForReading.fileDescriptor
-    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return true }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = read(fd, &buffer, buffer.count)
-    if count <= 0 { return false }
-    pending += String(decoding: buffer[0..<count], as: UTF8.self)
-    while let newline = pending.firstIndex(of: "\n") {
-      lines.append(String(pending[..<newline]))
-      pending = String(pending[pending.index(after: newline)...])
-    }
-    return true
-  }
-
-  /// Kills the child, waits for it and reads the rest of its output.
-  func kill(_ signal: Int32 = SIGKILL) {
-    _ = Foundation.kill(pid, signal)
-    process.waitUntilExit()
-    while readAvailable(timeoutMilliseconds: 0) {
-      let fd = output.fileHandleForReading.fileDescriptor
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if poll(&poller, 1, 0) <= 0 { break }
-    }
-  }
-
-  func errorOutput() -> String {
-    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  }
 }

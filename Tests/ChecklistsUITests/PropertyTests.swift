@@ -1,21 +1,9 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
 @testable import ChecklistsUI
-
-/// A small seeded generator (SplitMix64) so property runs repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite struct PropertyTests {
   static let words = ["Milk", "日本", "Café", "🛒 cart", "e\u{301}", "rent", "\u{1B}[2J", "a b"]

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -41,12 +42,12 @@ extension EndToEndProcesses {
       let compared = try runProcess(
         "/usr/bin/python3",
         ["-c", script, AppFlowShell.fixture.path, shell.dataFile.path])
-      #expect(compared.status == 0, "\(compared.error)")
-      #expect(compared.output == "SAME\n")
+      #expect(compared.status == 0, "\(compared.stderr)")
+      #expect(compared.stdout == "SAME\n")
     }
 
     @Test func hundredThousandItemsOpenScrollToggleAndSave() throws {
-      let bench = BuiltProduct.packageRoot.appendingPathComponent(".build/debug/checklists-bench")
+      let bench = URL(fileURLWithPath: BuiltBinary.path("checklists-bench"))
       let shell = try AppFlowShell { folder in
         let made = try runProcess(
           bench.path,
@@ -55,7 +56,7 @@ extension EndToEndProcesses {
             "--lists", "1",
           ])
         guard made.status == 0 else {
-          throw TmuxError(description: "checklists-bench generate failed: \(made.error)")
+          throw TmuxError(description: "checklists-bench generate failed: \(made.stderr)")
         }
       }
       defer { shell.close() }

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ final class AppFlowShell {
 
   /// The iPhone app's fixture file.
   static var fixture: URL {
-    BuiltProduct.packageRoot.appendingPathComponent("Tests/Fixtures/Checklists-ios.plist")
+    URL(fileURLWithPath: BuiltBinary.repositoryRoot + "/Tests/Fixtures/Checklists-ios.plist")
   }
 
   /// Copies the iPhone fixture in as the data file.
@@ -24,7 +25,7 @@ final class AppFlowShell {
     width: Int = 100, height: Int = 30, logOutput: Bool = false,
     prepare: (URL) throws -> Void = { _ in }
   ) throws {
-    app = shellQuote(try BuiltProduct.checklists())
+    app = shellQuote(try BuiltBinary.existingPath())
     session = try TmuxSession(
       command: "exec bash --norc --noprofile -i", width: width, height: height,
       environment: ["PS1": "READY$ "], logOutput: logOutput, prepare: prepare)
@@ -65,7 +66,7 @@ final class AppFlowShell {
 
   /// Runs the CLI on the same data file.
   @discardableResult
-  func cli(_ arguments: String...) throws -> BuiltBinary.Run {
+  func cli(_ arguments: String...) throws -> ProcessResult {
     try BuiltBinary.run(arguments, environment: environment)
   }
 

@@ -1,4 +1,5 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 

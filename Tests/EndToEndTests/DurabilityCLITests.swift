@@ -1,4 +1,5 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -25,35 +26,25 @@ extension EndToEndProcesses {
       return process
     }
 
-    static func which(_ tool: String) -> String? {
-      ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + tool }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     // MARK: - Power loss: the order of system calls
 
     @Test func aSaveSyncsTheTemporaryFileBeforeTheRenameAndTheFolderAfterIt() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData([Checklist(name: "L")])
-      guard let strace = Self.which("strace") else {
+      guard let strace = installedTool("strace") else {
         Issue.record("strace not installed: add it to the CI's apt packages")
         return
       }
       let log = sandbox.root + "/strace.log"
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: strace)
-      process.arguments = [
-        "-f", "-s", "4096", "-e",
-        "trace=openat,write,fsync,fdatasync,rename,renameat,renameat2,link,linkat", "-o", log,
-        BuiltBinary.path(), "add", "L", "x",
-      ]
-      process.environment = sandbox.environment
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
+      let traced = try runProcess(
+        strace,
+        [
+          "-f", "-s", "4096", "-e",
+          "trace=openat,write,fsync,fdatasync,rename,renameat,renameat2,link,linkat", "-o", log,
+          BuiltBinary.path(), "add", "L", "x",
+        ], environment: sandbox.environment)
+      #expect(traced.status == 0, "\(traced.stderr)")
       #expect(try sandbox.lists().first?.items.map(\.text) == ["x"])
       let text = try String(contentsOfFile: log, encoding: .utf8)
       let calls = StraceLog(text).calls

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -94,7 +95,7 @@ extension EndToEndProcesses {
       loop.arguments = [
         "-c",
         "for i in $(seq 1 100); do \"$0\" add L \"cli-$i\" >/dev/null 2>>\"$1\" || exit 1; done",
-        try BuiltProduct.checklists(), session.directory.appendingPathComponent("loop.err").path,
+        try BuiltBinary.existingPath(), session.directory.appendingPathComponent("loop.err").path,
       ]
       loop.environment = shell.environment
       try loop.run()
@@ -127,7 +128,7 @@ extension EndToEndProcesses {
       defer { second.close() }
       try first.launch(waitingFor: "L")
       // The second app on the first one's data and state folders.
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       try second.session.type(
         "clear; XDG_DATA_HOME=\(shellQuote(first.session.dataHome.path)) "
           + "XDG_STATE_HOME=\(shellQuote(first.session.stateHome.path)) \(app); echo $? > status")

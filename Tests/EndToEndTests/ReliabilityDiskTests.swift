@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -16,11 +17,7 @@ extension EndToEndProcesses {
 
     /// Mounts a 256 KiB tmpfs on `folder`; throws why when it cannot.
     private static func mountSmallDisk(on folder: URL) throws {
-      let result = try runProcess(
-        "/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", folder.path])
-      guard result.status == 0 else {
-        throw TmuxError(description: "mount -t tmpfs failed (we need root): \(result.error)")
-      }
+      try Tmpfs.mount(at: folder.path, size: "256k")
     }
 
     /// Makes the fault happen on the disk at `folder`.
@@ -32,8 +29,7 @@ extension EndToEndProcesses {
           "/bin/dd", ["if=/dev/zero", "of=\(folder.path)/filler", "bs=4k"])
         #expect(FileManager.default.fileExists(atPath: folder.path + "/filler"))
       case .readOnly:
-        let result = try runProcess("/bin/mount", ["-o", "remount,ro", folder.path])
-        #expect(result.status == 0, "\(result.error)")
+        #expect(Tmpfs.remountReadOnly(folder.path))
       }
     }
 
@@ -43,7 +39,7 @@ extension EndToEndProcesses {
       case .full: try FileManager.default.removeItem(atPath: folder.path + "/filler")
       case .readOnly:
         let result = try runProcess("/bin/mount", ["-o", "remount,rw", folder.path])
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.stderr)")
       }
     }
 

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ extension EndToEndProcesses {
 
     @Test(arguments: [Moment.itemFormHalfTyped, .filterActive])
     func suspendMidEditThenTerminateSavesOnce(moment: Moment) throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "],
         prepare: Harness.copyFixture)
@@ -115,7 +116,7 @@ extension EndToEndProcesses {
 
     @Test func killPercentOneEndsAStoppedAppCleanly() throws {
       // `kill %1` sends SIGTERM and SIGCONT to the stopped job, which stays in the background.
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "],
         prepare: Harness.copyFixture)

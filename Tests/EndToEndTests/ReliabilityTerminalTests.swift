@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -111,7 +112,7 @@ extension EndToEndProcesses {
 
     @Test(arguments: TerminalLoss.allCases)
     func theTerminalGoingAwaySavesAndTheProcessExits(loss: TerminalLoss) throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "\(app) 2> err; echo $? > status", prepare: Harness.copyFixture)
       defer { session.close() }

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ extension EndToEndProcesses {
 
     /// Runs the app in a shell that records `stty -a` before and after, and its exit status.
     private func startRecordingShell(logOutput: Bool = false) throws -> TmuxSession {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       return try TmuxSession(
         command:
           "stty -a > before; \(app); echo $? > status; stty -a > after; echo done > finished; "
@@ -23,7 +24,7 @@ extension EndToEndProcesses {
     /// Runs the app under `sh`, which records its exit status in `status` (tmux does not always
     /// reap a pane's process promptly, so its own exit status is not relied on).
     private func startApp() throws -> TmuxSession {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       return try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
     }
 
@@ -114,7 +115,7 @@ extension EndToEndProcesses {
     }
 
     @Test func ctrlZSuspendsToTheShellAndFgBringsTheSameScreenBack() throws {
-      let app = try BuiltProduct.checklists()
+      let app = try BuiltBinary.existingPath()
       let session = try TmuxSession(
         command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "],
         prepare: Self.copyFixture)
@@ -198,18 +199,18 @@ extension EndToEndProcesses {
 
     @Test func refusesWhenNotATerminal() throws {
       let result = try runProcess(
-        try BuiltProduct.checklists(), [],
+        try BuiltBinary.existingPath(), [],
         environment: ["TERM": "xterm-256color", "HOME": NSTemporaryDirectory()],
         standardInput: "/dev/null")
       #expect(result.status == 1)
-      #expect(result.error.contains("not a terminal"))
-      #expect(result.error.split(separator: "\n").count == 1)
-      #expect(!result.output.contains("\u{1B}"))
+      #expect(result.stderr.contains("not a terminal"))
+      #expect(result.stderr.split(separator: "\n").count == 1)
+      #expect(!result.stdout.contains("\u{1B}"))
     }
 
     @Test(arguments: ["dumb", "nonexistent", ""])
     func refusesAnUnusableTerm(term: String) throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "\(app) 2> err; echo $? > status", environment: ["TERM": term])
       defer { session.close() }
@@ -247,7 +248,7 @@ extension EndToEndProcesses {
     }
 
     @Test func bracketedPasteArrivesAsTextNotKeys() throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "\(app); echo $? > status", prepare: Self.copyFixture)
       defer { session.close() }
@@ -263,7 +264,7 @@ extension EndToEndProcesses {
     }
 
     @Test func mouseClickSelectsARow() throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
       defer { session.close() }
       let screen = try session.waitFor(text: "Groceries")
@@ -281,7 +282,7 @@ extension EndToEndProcesses {
 
     @Test(arguments: [["NO_COLOR": "1"], ["TERM": "vt100"]])
     func withoutColourRolesBecomeAttributes(environment: [String: String]) throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "\(app); echo $? > status", environment: environment, prepare: Self.copyFixture)
       defer { session.close() }
@@ -294,7 +295,7 @@ extension EndToEndProcesses {
     }
 
     @Test func aNonUTF8LocaleFallsBackToUTF8() throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(
         command: "\(app); echo $? > status", environment: ["LANG": "C", "LC_ALL": "C"],
         prepare: Self.copyFixture)
@@ -303,7 +304,7 @@ extension EndToEndProcesses {
     }
 
     @Test func withColourRolesUseColourPairs() throws {
-      let app = shellQuote(try BuiltProduct.checklists())
+      let app = shellQuote(try BuiltBinary.existingPath())
       let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
       defer { session.close() }
       try session.waitFor(text: "Groceries")

@@ -6,9 +6,6 @@
 /// Returns the pipe's read end, or -1 with errno set.
 int ct_install_signal_handlers(void);
 
-/// The self-pipe's read end, or -1 before `ct_install_signal_handlers`.
-int ct_signal_pipe_read_fd(void);
-
 /// Reads one pending signal number from the pipe: the number, 0 when none is pending.
 int ct_read_signal(void);
 
@@ -20,10 +17,6 @@ int ct_restore_termios(void);
 
 /// Marks whether the full-screen modes are on, so the crash handler knows to undo them.
 void ct_set_screen_active(int active);
-
-/// Writes the sequences that leave the alternate screen, show the cursor and turn off mouse,
-/// bracketed paste and focus reporting to `fd` (async-signal-safe).
-void ct_write_terminal_reset(int fd);
 
 /// Installs the crash handler for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and SIGFPE: it restores
 /// the saved modes, resets the screen when it is active, then re-raises with the default action.

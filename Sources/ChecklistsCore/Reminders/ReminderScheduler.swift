@@ -91,11 +91,6 @@ public struct ReminderScheduler: Sendable {
     return due
   }
 
-  /// Marks reminders as fired without ringing them.
-  public mutating func markFired<Keys: Sequence>(_ keys: Keys) where Keys.Element == ReminderKey {
-    firedKeys.formUnion(keys)
-  }
-
   /// The earliest due date after `now` of an armed reminder: when to wake up next, or nil.
   public func nextWakeUp(after now: Date) -> Date? {
     var earliest: Date?

@@ -381,11 +381,9 @@ public final class ChecklistsStore {
   /// Writes `model` to `path` (a file the user named: `~` is the home folder, a relative path is
   /// taken from the current folder) atomically, without a `.bak`; returns the path written.
   public func writeCopy(_ model: DataModel, to path: String) throws(StoreError) -> String {
-    var full = path
-    if full == "~" || full.hasPrefix("~/"), let home = location.homeDirectory {
-      full = home + full.dropFirst()
-    }
-    if !full.hasPrefix("/") { full = FileManager.default.currentDirectoryPath + "/" + full }
+    let full = PathText.absolute(
+      PathText.expandingTilde(path, home: location.homeDirectory),
+      base: FileManager.default.currentDirectoryPath)
     let encoded = try encode(model)
     do {
       try AtomicFileWriter(fileSystem: fileSystem).write(encoded.data, to: full, keepBackup: false)
@@ -465,7 +463,7 @@ public final class ChecklistsStore {
   /// not stop the save (the report is also on the status line).
   private func appendToLog(_ report: MergeReport) {
     guard report.hasLogEntries else { return }
-    let stamp = Self.stamp(clock(), timeZone: timeZone, format: "yyyy-MM-dd HH:mm:ss")
+    let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
     let lines = report.logLines(stamp: stamp, file: location.fileName)
     let text = lines.joined(separator: "\n") + "\n"
     guard
@@ -527,7 +525,7 @@ public final class ChecklistsStore {
     let name = (location.dataFile as NSString).lastPathComponent
     let stem = (name as NSString).deletingPathExtension
     let ext = (name as NSString).pathExtension
-    let stamp = Self.stamp(clock(), timeZone: timeZone)
+    let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.fileName)
     var path = ""
     for attempt in 1...1000 {
       let suffix = attempt == 1 ? "" : "-\(attempt)"
@@ -542,17 +540,6 @@ public final class ChecklistsStore {
         cause: error.cause)
     }
     return path
-  }
-
-  /// `date` in `timeZone` as `format` (a file name's `yyyyMMdd-HHmmss` by default).
-  static func stamp(_ date: Date, timeZone: TimeZone, format: String = "yyyyMMdd-HHmmss")
-    -> String
-  {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = format
-    return formatter.string(from: date)
   }
 
   /// Reads and decodes the file; nil when there is none.
@@ -669,24 +656,11 @@ public final class ChecklistsStore {
           .unreadable, path: current, shownPath: location.display(current), cause: error)
       }
       let folder = (current as NSString).deletingLastPathComponent
-      current = normalize(target.hasPrefix("/") ? target : folder + "/" + target)
+      current = PathText.normalized(PathText.absolute(target, base: folder))
     }
     throw StoreError(
       .unreadable, path: path, shownPath: location.display(path),
       cause: SystemCallError(ELOOP, call: "readlink"))
-  }
-
-  private static func normalize(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/") {
-      if part == "." { continue }
-      if part == ".." {
-        if !parts.isEmpty { parts.removeLast() }
-        continue
-      }
-      parts.append(part)
-    }
-    return "/" + parts.joined(separator: "/")
   }
 }
 

@@ -38,7 +38,8 @@ public struct DataFileLocation: Equatable, Sendable {
       let dataHome = absolute(environment["XDG_DATA_HOME"]) ?? home + "/.local/share"
       chosen = dataHome + "/checklists/Checklists.plist"
     }
-    let dataFile = makeAbsolute(expandTilde(chosen, home: home), base: currentDirectory)
+    let dataFile = PathText.normalized(
+      PathText.absolute(PathText.expandingTilde(chosen, home: home), base: currentDirectory))
     if chosen.hasSuffix("/") || dataFile == "/" {
       throw StoreError(.invalidPath, path: dataFile, detail: "the path names a folder")
     }
@@ -75,17 +76,28 @@ public struct DataFileLocation: Equatable, Sendable {
     return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
   }
 
-  private static func expandTilde(_ path: String, home: String) -> String {
+}
+
+/// Paths as text, the one place they are expanded, made absolute and normalised.
+enum PathText {
+  /// `~` and `~/…` with the home folder in place of `~` (when there is one).
+  static func expandingTilde(_ path: String, home: String?) -> String {
+    guard let home else { return path }
     if path == "~" { return home }
     if path.hasPrefix("~/") { return home + path.dropFirst(1) }
     return path
   }
 
-  private static func makeAbsolute(_ path: String, base: String) -> String {
-    let joined = path.hasPrefix("/") ? path : base + "/" + path
-    // Remove "." and ".." components and repeated slashes without touching symbolic links.
+  /// A relative path joined to `base`; an absolute one as it is.
+  static func absolute(_ path: String, base: String) -> String {
+    path.hasPrefix("/") ? path : base + "/" + path
+  }
+
+  /// An absolute path without "." and ".." components or repeated slashes, worked out on the
+  /// text alone (symbolic links are not followed).
+  static func normalized(_ path: String) -> String {
     var parts: [Substring] = []
-    for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
       if part == "." { continue }
       if part == ".." {
         if !parts.isEmpty { parts.removeLast() }

@@ -1,3 +1,4 @@
+import ChecklistsCore
 import ChecklistsUI
 
 /// One unit of input as curses delivers it, before escape sequences are put together.
@@ -159,7 +160,7 @@ public struct InputDecoder: Sendable {
       events.append(.key(key))
       return
     }
-    if value < 0x20 || (0x7F...0x9F).contains(value) {
+    if ControlCharacters.isControl(value) {
       flushCharacter(into: &events)  // other control codes: dropped
       return
     }
@@ -282,7 +283,7 @@ public struct InputDecoder: Sendable {
     case 10:
       if !lastPastedWasCarriageReturn { pasteText += "\n" }
     case 9: pasteText += "\t"
-    case 0..<0x20, 0x7F...0x9F: break
+    case let value where ControlCharacters.isControl(value): break
     default: pasteText.unicodeScalars.append(scalar)
     }
     lastPastedWasCarriageReturn = scalar.value == 13

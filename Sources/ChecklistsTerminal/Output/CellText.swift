@@ -1,3 +1,5 @@
+import ChecklistsCore
+
 /// What may be written to curses for a cell's text.
 enum CellText {
   /// Most characters curses keeps in one cell (a spacing character and its combining marks).
@@ -8,13 +10,8 @@ enum CellText {
   static func scalars(for text: String) -> [Unicode.Scalar] {
     var result: [Unicode.Scalar] = []
     for scalar in text.unicodeScalars.prefix(maximumScalars) {
-      result.append(isControl(scalar) ? "?" : scalar)
+      result.append(ControlCharacters.isControl(scalar.value) ? "?" : scalar)
     }
     return result.isEmpty ? [" "] : result
-  }
-
-  /// Whether a scalar is a C0 or C1 control character or DEL.
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }

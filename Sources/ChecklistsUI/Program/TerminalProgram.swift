@@ -7,8 +7,6 @@ public protocol TerminalProgram {
   var dataModel: DataModel { get }
   /// Whether `dataModel` changed since it was loaded or last saved.
   var isDirty: Bool { get }
-  /// The index of the checklist on screen (the app's `ChecklistIndex`), -1 on All Lists.
-  var checklistIndex: Int { get }
   /// Updates the state for one event at time `now`; returns what the driver must do.
   mutating func handle(_ event: InputEvent, now: Date) -> [Effect]
   /// Draws the current screen into `grid` (the grid has the terminal's size).

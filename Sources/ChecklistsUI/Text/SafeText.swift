@@ -1,3 +1,5 @@
+import ChecklistsCore
+
 /// One piece of text as it goes into a cell: a safe grapheme and its width.
 public struct DisplayUnit: Equatable, Sendable {
   /// The text of the cell: never contains a control character.
@@ -115,9 +117,7 @@ public enum SafeText {
   }
 
   /// C0, DEL and C1.
-  static func isControl(_ value: UInt32) -> Bool {
-    value < 0x20 || (value >= 0x7F && value <= 0x9F)
-  }
+  static func isControl(_ value: UInt32) -> Bool { ControlCharacters.isControl(value) }
 
   /// Bidi controls and invisible characters that are removed from display.
   static func isDropped(_ value: UInt32, inEmoji: Bool) -> Bool {

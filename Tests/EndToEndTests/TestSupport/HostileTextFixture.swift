@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 
 /// Writes a binary `Checklists.plist` full of hostile text (every C0 control, DEL, C1 controls,
@@ -62,7 +63,7 @@ enum HostileTextFixture {
       [program.path, folder.appendingPathComponent("Checklists.plist").path]
         + (loneSurrogates ? ["lone-surrogates"] : []))
     guard result.status == 0 else {
-      throw TmuxError(description: "python3 could not write the hostile fixture: \(result.error)")
+      throw TmuxError(description: "python3 could not write the hostile fixture: \(result.stderr)")
     }
   }
 }

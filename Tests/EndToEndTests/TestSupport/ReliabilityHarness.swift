@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ enum ReliabilityHarness {
     environment: [String: String] = [:], logOutput: Bool = false,
     prepare: (URL) throws -> Void = copyFixture
   ) throws -> TmuxSession {
-    let app = shellQuote(try BuiltProduct.checklists())
+    let app = shellQuote(try BuiltBinary.existingPath())
     return try TmuxSession(
       command:
         "stty -a > before; \(app) \(arguments) 2> err; echo $? > status; stty -a > after; "
@@ -107,6 +108,6 @@ enum ReliabilityHarness {
   static func paneFormat(_ format: String, in session: TmuxSession) -> String {
     let result = try? runProcess(
       "/usr/bin/tmux", ["-L", session.socketName, "display-message", "-p", "-t", "t", format])
-    return result?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return result?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
   }
 }

@@ -1,8 +1,9 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension CLITests {
   /// The real binary on a `Checklists.plist` saved by the book's first editions
   /// (`NSKeyedArchiver`): read by every command, converted by the first one that writes.
   @Suite("CLI: old keyed-archive files", .serialized)
@@ -45,10 +46,10 @@ extension EndToEndProcesses {
         withIntermediateDirectories: true)
       #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: original))
 
-      let lists = try sandbox.run("lists")
+      let lists = sandbox.call("lists")
       #expect(lists.status == 0, "\(lists.stderr)")
       #expect(lists.stdout == "1. Groceries — All Done!\n")
-      let export = try sandbox.run("export")
+      let export = sandbox.call("export")
       #expect(export.status == 0)
       let json = try #require(
         try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [[String: Any]])
@@ -58,7 +59,7 @@ extension EndToEndProcesses {
       // Reading wrote nothing.
       #expect(sandbox.bytes() == original)
 
-      let added = try sandbox.run("add", "groceries", "Bread")
+      let added = sandbox.call("add", "groceries", "Bread")
       #expect(added.status == 0)
       #expect(
         added.stderr.contains(
@@ -72,7 +73,7 @@ extension EndToEndProcesses {
       #expect(!document.isKeyedArchive)
       #expect(document.lists.first?.items.map(\.text) == ["Milk", "Bread"])
       // Said once: the file is no longer an archive.
-      let again = try sandbox.run("add", "groceries", "Eggs")
+      let again = sandbox.call("add", "groceries", "Eggs")
       #expect(again.status == 0)
       #expect(!again.stderr.contains("converted"))
     }

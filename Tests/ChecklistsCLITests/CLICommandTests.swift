@@ -1,22 +1,23 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
-  @Suite("CLI: commands on the built binary", .serialized)
+extension CLITests {
+  @Suite("CLI: commands, run in-process", .serialized)
   struct CLICommandTests {
     @Test func versionAndHelp() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
-      let version = try sandbox.run("--version")
+      let version = sandbox.call("--version")
       #expect(version.status == 0)
       #expect(version.stdout == "checklists 0.1.0\n")
-      let help = try sandbox.run("--help")
+      let help = sandbox.call("--help")
       #expect(help.status == 0)
       for command in ["lists", "show", "add", "check", "uncheck", "rm", "new-list", "rm-list"] {
         #expect(help.stdout.contains("\n  \(command) "))
       }
-      let addHelp = try sandbox.run("add", "--help")
+      let addHelp = sandbox.call("add", "--help")
       #expect(addHelp.status == 0)
       #expect(addHelp.stdout.hasPrefix("usage: checklists add LIST TEXT [--due DATE] [--remind]\n"))
       #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
@@ -42,7 +43,7 @@ extension EndToEndProcesses {
     func usageErrorsExit2WithAUsageLine(arguments: [String], message: String) throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
-      let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
+      let run = sandbox.call(arguments)
       #expect(run.status == 2)
       #expect(run.stdout.isEmpty)
       let lines = run.stderr.split(separator: "\n").map(String.init)
@@ -55,11 +56,11 @@ extension EndToEndProcesses {
     @Test func aFirstRunShowsTheListNamedListAndWritesNothingForReading() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
-      let run = try sandbox.run("lists")
+      let run = sandbox.call("lists")
       #expect(run.status == 0)
       #expect(run.stdout == "1. List — (No Items)\n")
       #expect(sandbox.bytes() == nil)
-      let added = try sandbox.run("add", "list", "Call mum")
+      let added = sandbox.call("add", "list", "Call mum")
       #expect(added.status == 0)
       #expect(added.stdout == "Added \"Call mum\" to List as item 1.\n")
       #expect(try sandbox.lists().map(\.name) == ["List"])
@@ -73,11 +74,11 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let run = try sandbox.run("lists")
+      let run = sandbox.call("lists")
       #expect(run.status == 0)
       #expect(
         run.stdout == "1. Chores — All Done!\n2. Empty — (No Items)\n3. Groceries — 1 Remaining\n")
-      let json = try sandbox.run("lists", "--json")
+      let json = sandbox.call("lists", "--json")
       let rows = try #require(
         try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
       #expect(rows.map { $0["name"] as? String } == ["Chores", "Empty", "Groceries"])
@@ -90,12 +91,12 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
       let expected = "Groceries — 1 Remaining\n1. [ ] Milk\n2. [x] Eggs\n"
-      #expect(try sandbox.run("show", "GROCERIES").stdout == expected)
-      #expect(try sandbox.run("show", "3").stdout == expected)
-      let missing = try sandbox.run("show", "Nope")
+      #expect(sandbox.call("show", "GROCERIES").stdout == expected)
+      #expect(sandbox.call("show", "3").stdout == expected)
+      let missing = sandbox.call("show", "Nope")
       #expect(missing.status == 1)
       #expect(missing.stderr == "checklists: no list \"Nope\" (see `checklists lists`)\n")
-      let json = try sandbox.run("show", "groceries", "--json")
+      let json = sandbox.call("show", "groceries", "--json")
       let list = try #require(
         try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
       let items = try #require(list["items"] as? [[String: Any]])
@@ -108,7 +109,7 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
       let original = try #require(sandbox.bytes())
-      let added = try sandbox.run("add", "groceries", "Bread", "--due", "now", "--remind")
+      let added = sandbox.call("add", "groceries", "Bread", "--due", "now", "--remind")
       #expect(added.status == 0)
       #expect(added.stdout.hasPrefix("Added \"Bread\" to Groceries as item 3, due "))
       #expect(added.stdout.hasSuffix(", reminds.\n"))
@@ -119,19 +120,19 @@ extension EndToEndProcesses {
       #expect(groceries.items[2].itemID == 4)
 
       #expect(
-        try sandbox.run("check", "Groceries", "Bread").stdout == "Checked \"Bread\" in Groceries.\n"
+        sandbox.call("check", "Groceries", "Bread").stdout == "Checked \"Bread\" in Groceries.\n"
       )
       #expect(
-        try sandbox.run("uncheck", "Groceries", "2").stdout == "Unchecked \"Eggs\" in Groceries.\n")
+        sandbox.call("uncheck", "Groceries", "2").stdout == "Unchecked \"Eggs\" in Groceries.\n")
       groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
       #expect(groceries.items.map(\.checked) == [false, false, true])
 
       #expect(
-        try sandbox.run("rm", "Groceries", "Milk").stdout == "Deleted \"Milk\" from Groceries.\n")
+        sandbox.call("rm", "Groceries", "Milk").stdout == "Deleted \"Milk\" from Groceries.\n")
       groceries = try #require(try sandbox.lists().first { $0.name == "Groceries" })
       #expect(groceries.items.map(\.text) == ["Eggs", "Bread"])
 
-      let missing = try sandbox.run("check", "Groceries", "Caviar")
+      let missing = sandbox.call("check", "Groceries", "Caviar")
       #expect(missing.status == 1)
       #expect(missing.stderr.contains("no item \"Caviar\" in \"Groceries\""))
     }
@@ -142,11 +143,11 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       var before = stat()
       #expect(stat(sandbox.dataFile, &before) == 0)
-      let run = try sandbox.run("check", "Groceries", "Eggs")
+      let run = sandbox.call("check", "Groceries", "Eggs")
       #expect(run.status == 0)
       #expect(run.stdout == "\"Eggs\" in Groceries was already checked.\n")
       for command in [["lists"], ["show", "Chores"], ["export"], ["due"]] {
-        _ = try BuiltBinary.run(command, environment: sandbox.environment)
+        _ = sandbox.call(command)
       }
       var after = stat()
       #expect(stat(sandbox.dataFile, &after) == 0)
@@ -159,12 +160,12 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let created = try sandbox.run("new-list", "Trips 2027", "--icon", "trips")
+      let created = sandbox.call("new-list", "Trips 2027", "--icon", "trips")
       #expect(created.status == 0)
       #expect(created.stdout == "Created list \"Trips 2027\".\n")
       let trip = try #require(try sandbox.lists().first { $0.name == "Trips 2027" })
       #expect(trip.iconName == "Trips")
-      let removed = try sandbox.run("rm-list", "groceries")
+      let removed = sandbox.call("rm-list", "groceries")
       #expect(removed.stdout == "Deleted list \"Groceries\" (2 items).\n")
       #expect(try sandbox.lists().map(\.name) == ["Chores", "Empty", "Trips 2027"])
     }
@@ -174,10 +175,10 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       let fromEnvironment = sandbox.root + "/env.plist"
       let fromOption = sandbox.root + "/option.plist"
-      _ = try sandbox.run("new-list", "A", extra: ["CHECKLISTS_FILE": fromEnvironment])
-      _ = try sandbox.run(
+      _ = sandbox.call("new-list", "A", extra: ["CHECKLISTS_FILE": fromEnvironment])
+      _ = sandbox.call(
         "--file", fromOption, "new-list", "B", extra: ["CHECKLISTS_FILE": fromEnvironment])
-      _ = try sandbox.run("new-list", "C", "--file=\(fromOption)")
+      _ = sandbox.call("new-list", "C", "--file=\(fromOption)")
       #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A", "List"])
       #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C", "List"])
       #expect(sandbox.bytes() == nil)
@@ -199,14 +200,14 @@ extension EndToEndProcesses {
         expected = error.message
       }
       for command in [["lists"], ["add", "List", "x"]] {
-        let run = try BuiltBinary.run(command, environment: sandbox.environment)
+        let run = sandbox.call(command)
         #expect(run.status == 1)
         #expect(run.stderr == "checklists: Checklists.plist: \(expected)\n")
         #expect(sandbox.bytes() == garbage)
       }
     }
 
-    @Test func controlCharactersAreMadeVisibleOnATerminalOnly() throws {
+    @Test func controlCharactersAreMadeVisibleWhenTheOutputIsATerminal() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       var list = Checklist(name: "Evil\u{1B}[31mRed")
@@ -217,11 +218,11 @@ extension EndToEndProcesses {
       try FileManager.default.createDirectory(
         atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
       #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: data))
-      let piped = try sandbox.run("show", "1")
+      let piped = sandbox.call("show", "1")
       #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
-      let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)
+      let terminal = sandbox.call(["show", "1"], outputIsTerminal: true)
       #expect(terminal.status == 0)
-      #expect(terminal.output == "Evil^[[31mRed — 1 Remaining\n1. [ ] Bell^G^?\n")
+      #expect(terminal.stdout == "Evil^[[31mRed — 1 Remaining\n1. [ ] Bell^G^?\n")
     }
   }
 }

@@ -1,8 +1,9 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension CLITests {
   @Suite("CLI: due dates on add and edit, on a fixed clock", .serialized)
   struct CLIDateTests {
     /// What `add --due` stores for each form, at Monday 30 November 2026, 12:00 in Berlin.
@@ -21,7 +22,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let run = try sandbox.run(
+      let run = sandbox.call(
         "add", "Chores", "Task", "--due", typed, "--remind", extra: DueFixture.berlin)
       #expect(run.status == 0)
       let item = try #require(try sandbox.lists().first { $0.name == "Chores" }?.items.last)
@@ -52,8 +53,7 @@ extension EndToEndProcesses {
       for command in [
         ["add", "Chores", "Task", "--due", typed], ["edit", "Chores", "1", "--due", typed],
       ] {
-        let run = try BuiltBinary.run(
-          command, environment: sandbox.environment.merging(DueFixture.berlin) { $1 })
+        let run = sandbox.call(command, extra: DueFixture.berlin)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n").map(String.init)
@@ -67,7 +67,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let run = try sandbox.run(
+      let run = sandbox.call(
         "edit", "groceries", "Milk", "--text", "Oat milk", "--due", "fri 17:00", "--remind",
         extra: DueFixture.berlin)
       #expect(run.status == 0)
@@ -81,7 +81,7 @@ extension EndToEndProcesses {
       #expect(milk.shouldRemind)
       #expect(milk.itemID == 1)
 
-      let off = try sandbox.run("edit", "Groceries", "1", "--no-remind", extra: DueFixture.berlin)
+      let off = sandbox.call("edit", "Groceries", "1", "--no-remind", extra: DueFixture.berlin)
       #expect(off.stdout == "Updated \"Oat milk\" in Groceries: reminder off.\n")
       milk = try #require(try sandbox.lists().first { $0.name == "Groceries" }?.items.first)
       #expect(!milk.shouldRemind)
@@ -105,7 +105,7 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
       let before = sandbox.bytes()
-      let run = try BuiltBinary.run(arguments, environment: sandbox.environment)
+      let run = sandbox.call(arguments)
       #expect(run.status == 2)
       #expect(run.stderr.hasPrefix(message + "\nusage: checklists edit LIST ITEM "))
       #expect(sandbox.bytes() == before)

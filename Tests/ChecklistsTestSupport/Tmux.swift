@@ -5,91 +5,12 @@ import Foundation
 #endif
 
 /// What went wrong driving tmux.
-struct TmuxError: Error, CustomStringConvertible {
+public struct TmuxError: Error, CustomStringConvertible {
   /// What happened, with the last screen when a wait timed out.
-  var description: String
-}
+  public var description: String
 
-/// Runs an external program (standard input from the file `standardInput`, default
-/// `/dev/null`) and returns its exit status, standard output and standard error.
-///
-/// Output goes through temporary files, not pipes: a tmux server forked by the first command
-/// would keep a pipe open forever.
-@discardableResult
-func runProcess(
-  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-  standardInput: String? = nil
-) throws -> (status: Int32, output: String, error: String) {
-  let base = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "checklists-e2e-run-\(UUID().uuidString)")
-  let outputURL = base.appendingPathExtension("out")
-  let errorURL = base.appendingPathExtension("err")
-  defer {
-    try? FileManager.default.removeItem(at: outputURL)
-    try? FileManager.default.removeItem(at: errorURL)
-  }
-  // posix_spawn and waitpid: Foundation's Process missed the exit of tmux's forking client.
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-  posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-  let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-  let variables = environment ?? ProcessInfo.processInfo.environment
-  let envp: [UnsafeMutablePointer<CChar>?] =
-    variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-  defer {
-    for pointer in argv { free(pointer) }
-    for pointer in envp { free(pointer) }
-  }
-  // Test threads block most signals and a spawned child inherits that mask: reset it, or
-  // the program under test (started through tmux) could never receive SIGTERM.
-  var attributes = posix_spawnattr_t()
-  posix_spawnattr_init(&attributes)
-  defer { posix_spawnattr_destroy(&attributes) }
-  var noSignals = sigset_t()
-  sigemptyset(&noSignals)
-  var allSignals = sigset_t()
-  sigfillset(&allSignals)
-  posix_spawnattr_setsigmask(&attributes, &noSignals)
-  posix_spawnattr_setsigdefault(&attributes, &allSignals)
-  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-  var pid: pid_t = 0
-  let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-  guard spawned == 0 else {
-    throw TmuxError(description: "cannot run \(executable): error \(spawned)")
-  }
-  var status: Int32 = 0
-  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-  let exited = status & 0x7F == 0
-  let exitStatus = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-  let outputText = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-  let errorText = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-  return (exitStatus, outputText, errorText)
-}
-
-/// Where the built `checklists` binary and the package live.
-enum BuiltProduct {
-  /// The package root, from this file's path.
-  static var packageRoot: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-  }
-
-  /// The debug `checklists` binary `swift build` / `swift test` made.
-  static func checklists() throws -> String {
-    let path = packageRoot.appendingPathComponent(".build/debug/checklists").path
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw TmuxError(description: "no built checklists at \(path); run `swift build` first")
-    }
-    return path
-  }
-}
-
-/// Quotes a word for `sh`.
-func shellQuote(_ word: String) -> String {
-  "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  /// An error saying `description`.
+  public init(description: String) { self.description = description }
 }
 
 /// A private tmux server with one pane running a command, for end-to-end tests.
@@ -97,30 +18,30 @@ func shellQuote(_ word: String) -> String {
 /// Every session has its own socket and its own temporary directory holding `data/` and `state/`
 /// (the pane's `XDG_DATA_HOME` and `XDG_STATE_HOME`). The pane stays after the command exits so
 /// its exit status can be read. The server is killed by `close()` or at deinit.
-final class TmuxSession {
+public final class TmuxSession {
   /// The temporary directory of this session.
-  let directory: URL
+  public let directory: URL
   /// `XDG_DATA_HOME` of the pane.
-  let dataHome: URL
+  public let dataHome: URL
   /// `XDG_STATE_HOME` of the pane.
-  let stateHome: URL
+  public let stateHome: URL
   /// The raw bytes the pane's program wrote, when logging was asked for.
-  let logFile: URL
+  public let logFile: URL
   private let socket: String
   /// The private tmux socket name (`tmux -L`).
-  var socketName: String { socket }
+  public var socketName: String { socket }
   private let tmux = "/usr/bin/tmux"
   private var isClosed = false
 
   /// The data file the program uses by default.
-  var dataFile: URL { dataHome.appendingPathComponent("checklists/Checklists.plist") }
+  public var dataFile: URL { dataHome.appendingPathComponent("checklists/Checklists.plist") }
 
   /// Starts `command` (run by `sh -c`) in a `width`×`height` pane with `TERM=xterm-256color`,
   /// `LANG=C.UTF-8` and private XDG directories, plus `environment`.
   ///
   /// With `logOutput`, everything the program writes is appended to `logFile`, from its
   /// first byte.
-  init(
+  public init(
     command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:],
     logOutput: Bool = false, prepare: (URL) throws -> Void = { _ in }
   ) throws {
@@ -167,7 +88,7 @@ final class TmuxSession {
   deinit { close() }
 
   /// Kills this session's tmux server and removes its directory.
-  func close() {
+  public func close() {
     guard !isClosed else { return }
     isClosed = true
     _ = try? runProcess(tmux, ["-L", socket, "kill-server"])
@@ -179,30 +100,30 @@ final class TmuxSession {
     let result = try runProcess(tmux, ["-L", socket] + arguments)
     guard result.status == 0 else {
       throw TmuxError(
-        description: "tmux \(arguments.joined(separator: " ")) failed: \(result.error)")
+        description: "tmux \(arguments.joined(separator: " ")) failed: \(result.stderr)")
     }
-    return result.output
+    return result.stdout
   }
 
   /// Sends key names (`Enter`, `C-z`, `Escape`, `Up` …), one key each.
-  func sendKeys(_ keys: String...) throws {
+  public func sendKeys(_ keys: String...) throws {
     try tmuxCommand(["send-keys", "-t", "t"] + keys)
   }
 
   /// Types text literally.
-  func type(_ text: String) throws {
+  public func type(_ text: String) throws {
     try tmuxCommand(["send-keys", "-t", "t", "-l", text])
   }
 
   /// The screen as text (`escapes`: with colour and attribute sequences).
-  func capture(escapes: Bool = false) throws -> String {
+  public func capture(escapes: Bool = false) throws -> String {
     try tmuxCommand(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))
   }
 
   /// Polls the screen every 20 ms until `condition` holds; throws with the last screen after
   /// `timeout` seconds.
   @discardableResult
-  func waitFor(
+  public func waitFor(
     _ what: String, timeout: TimeInterval = 10, _ condition: (String) -> Bool
   ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
@@ -219,12 +140,12 @@ final class TmuxSession {
 
   /// Waits until the screen shows `text`.
   @discardableResult
-  func waitFor(text: String, timeout: TimeInterval = 10) throws -> String {
+  public func waitFor(text: String, timeout: TimeInterval = 10) throws -> String {
     try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
   }
 
   /// Polls a condition that is not about the screen, every 20 ms until `timeout` seconds.
-  func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () throws -> Bool)
+  public func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () throws -> Bool)
     throws
   {
     let deadline = Date().addingTimeInterval(timeout)
@@ -238,7 +159,7 @@ final class TmuxSession {
   }
 
   /// Resizes the window (and its only pane).
-  func resize(width: Int, height: Int) throws {
+  public func resize(width: Int, height: Int) throws {
     try tmuxCommand(["resize-window", "-t", "t", "-x", "\(width)", "-y", "\(height)"])
   }
 
@@ -248,7 +169,7 @@ final class TmuxSession {
   }
 
   /// The process id of the pane's command (the `sh -c` that ran it, or what it exec'd).
-  func panePID() throws -> Int32 {
+  public func panePID() throws -> Int32 {
     guard let pid = Int32(try paneFormat("#{pane_pid}")) else {
       throw TmuxError(description: "no pane pid")
     }
@@ -256,12 +177,12 @@ final class TmuxSession {
   }
 
   /// Whether the pane's command has exited.
-  func paneIsDead() throws -> Bool {
+  public func paneIsDead() throws -> Bool {
     try paneFormat("#{pane_dead}") == "1"
   }
 
   /// Waits for the pane's command to exit and returns its exit status.
-  func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
+  public func waitForExit(timeout: TimeInterval = 10) throws -> Int32 {
     // tmux marks the pane dead at end of output, and knows the status once it reaps the child.
     var status = ""
     var signal = ""
@@ -278,19 +199,19 @@ final class TmuxSession {
   }
 
   /// The raw bytes logged so far.
-  func loggedOutput() -> Data {
+  public func loggedOutput() -> Data {
     (try? Data(contentsOf: logFile)) ?? Data()
   }
 
   /// What a recording shell prints once the program has ended (see `endOfRunCommand`).
-  static let endOfRunMarker = "<checklists-e2e: end of run>"
+  public static let endOfRunMarker = "<checklists-e2e: end of run>"
 
   /// The shell command that prints `endOfRunMarker` to the pane.
-  static let endOfRunCommand = "printf '%s\\n' \(shellQuote(endOfRunMarker))"
+  public static let endOfRunCommand = "printf '%s\\n' \(shellQuote(endOfRunMarker))"
 
   /// Everything the program wrote, without the marker: tmux copies pane output to the log
   /// asynchronously, so this waits until the shell's end-of-run marker has come through it.
-  func loggedOutputOfFinishedRun(timeout: TimeInterval = 10) throws -> Data {
+  public func loggedOutputOfFinishedRun(timeout: TimeInterval = 10) throws -> Data {
     let marker = Data(Self.endOfRunMarker.utf8)
     var log = Data()
     try waitUntil("the end-of-run marker in the output log", timeout: timeout) {
@@ -302,30 +223,12 @@ final class TmuxSession {
   }
 
   /// A file in the session's directory, as text ("" when missing).
-  func text(of name: String) -> String {
+  public func text(of name: String) -> String {
     (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
   }
 
   /// Whether a file exists in the session's directory.
-  func fileExists(_ name: String) -> Bool {
+  public func fileExists(_ name: String) -> Bool {
     FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
   }
-}
-
-/// The process ids whose parent is `parent`, from `/proc/*/stat`.
-func childProcesses(of parent: Int32) -> [Int32] {
-  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
-    return []
-  }
-  var children: [Int32] = []
-  for entry in entries {
-    guard let pid = Int32(entry),
-      let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-      let closing = stat.lastIndex(of: ")")
-    else { continue }
-    // After "pid (comm)": state, then the parent's pid.
-    let fields = stat[stat.index(after: closing)...].split(separator: " ")
-    if fields.count > 1, Int32(fields[1]) == parent { children.append(pid) }
-  }
-  return children
 }

@@ -1,15 +1,16 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension CLITests {
   @Suite("CLI: export and import", .serialized)
   struct CLITransferTests {
     @Test func exportJSONMirrorsThePlistKeysAndImportAddsTheLists() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let export = try sandbox.run("export")
+      let export = sandbox.call("export")
       #expect(export.status == 0)
       let lists = try #require(
         try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [[String: Any]])
@@ -25,7 +26,7 @@ extension EndToEndProcesses {
       let exported = sandbox.root + "/export.json"
       #expect(FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes))
       let other = sandbox.root + "/other.plist"
-      let imported = try sandbox.run("--file", other, "import", exported)
+      let imported = sandbox.call("--file", other, "import", exported)
       #expect(imported.status == 0)
       #expect(imported.stdout == "Imported 3 lists (3 items) from export.json.\n")
       let result = try sandbox.lists(other)
@@ -37,7 +38,7 @@ extension EndToEndProcesses {
 
       // The same export again: every list is already there; nothing changes.
       let before = sandbox.bytes(other)
-      let again = try sandbox.run("--file", other, "import", exported)
+      let again = sandbox.call("--file", other, "import", exported)
       #expect(again.status == 0)
       #expect(
         again.stdout == """
@@ -48,7 +49,7 @@ extension EndToEndProcesses {
           """)
       #expect(sandbox.bytes(other) == before)
       // --duplicate forces them in.
-      let forced = try sandbox.run("--file", other, "import", "--duplicate", exported)
+      let forced = sandbox.call("--file", other, "import", "--duplicate", exported)
       #expect(forced.stdout == "Imported 3 lists (3 items) from export.json.\n")
       #expect(try sandbox.lists(other).count == 6)
     }
@@ -57,13 +58,13 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(sampleLists())
-      let export = try sandbox.run("export", "--format", "plist")
+      let export = sandbox.call("export", "--format", "plist")
       #expect(export.status == 0)
       let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
       #expect(exported == sampleLists().sorted { $0.name < $1.name })
       let path = sandbox.root + "/copy.plist"
       #expect(FileManager.default.createFile(atPath: path, contents: export.stdoutBytes))
-      #expect(try sandbox.run("--file", sandbox.root + "/b.plist", "import", path).status == 0)
+      #expect(sandbox.call("--file", sandbox.root + "/b.plist", "import", path).status == 0)
       #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 3)
     }
 
@@ -96,7 +97,7 @@ extension EndToEndProcesses {
       let before = try #require(sandbox.bytes())
       let path = sandbox.root + "/bad.json"
       #expect(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
-      let run = try sandbox.run("import", path)
+      let run = sandbox.call("import", path)
       #expect(run.status == 1)
       #expect(run.stderr == "checklists: \(message)\n")
       #expect(sandbox.bytes() == before)
@@ -119,7 +120,7 @@ extension EndToEndProcesses {
       } catch {
         expected = error.message
       }
-      let run = try sandbox.run("import", path)
+      let run = sandbox.call("import", path)
       #expect(run.status == 1)
       #expect(run.stderr == "checklists: bad.plist: \(expected)\n")
       #expect(sandbox.bytes() == before)
@@ -130,7 +131,7 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       let fifo = sandbox.root + "/pipe.json"
       #expect(mkfifo(fifo, 0o600) == 0)
-      let run = try sandbox.run("import", fifo)
+      let run = sandbox.call("import", fifo)
       #expect(run.status == 1)
       #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
       #expect(sandbox.bytes() == nil)

@@ -1,8 +1,9 @@
 import ChecklistsCore
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension CLITests {
   /// A fixed clock for the `due` fixture: Monday 30 November 2026, 12:00 in Berlin.
   enum DueFixture {
     static let now = "2026-11-30T11:00:00Z"
@@ -81,7 +82,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
-      let run = try sandbox.run("due", extra: DueFixture.berlin)
+      let run = sandbox.call("due", extra: DueFixture.berlin)
       #expect(run.status == 0)
       #expect(run.stderr.isEmpty)
       #expect(run.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
@@ -108,7 +109,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
-      let run = try sandbox.run("due", "--within", window, extra: DueFixture.berlin)
+      let run = sandbox.call("due", "--within", window, extra: DueFixture.berlin)
       #expect(run.status == 0)
       #expect(run.stdout == expected.lines)
     }
@@ -117,7 +118,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
-      let run = try sandbox.run(
+      let run = sandbox.call(
         "due", extra: ["CHECKLISTS_NOW": DueFixture.now, "TZ": "America/New_York"])
       #expect(
         run.stdout
@@ -132,7 +133,7 @@ extension EndToEndProcesses {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
-      let run = try sandbox.run("due", "--within", "1w", "--json", extra: DueFixture.berlin)
+      let run = sandbox.call("due", "--within", "1w", "--json", extra: DueFixture.berlin)
       #expect(run.status == 0)
       let rows = try #require(
         try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [[String: Any]])
@@ -151,11 +152,11 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       try sandbox.writeData(DueFixture.lists())
       let early = ["CHECKLISTS_NOW": "2026-11-01T00:00:00Z", "TZ": "Europe/Berlin"]
-      let run = try sandbox.run("due", "--within", "30m", extra: early)
+      let run = sandbox.call("due", "--within", "30m", extra: early)
       #expect(run.status == 1)
       #expect(run.stdout.isEmpty)
       #expect(run.stderr.isEmpty)
-      let json = try sandbox.run("due", "--json", extra: early)
+      let json = sandbox.call("due", "--json", extra: early)
       #expect(json.status == 1)
       #expect(json.stdout == "[\n\n]\n" || json.stdout == "[]\n")
     }
@@ -163,7 +164,7 @@ extension EndToEndProcesses {
     @Test func aBadTestClockIsAUsageError() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
-      let run = try sandbox.run("due", extra: ["CHECKLISTS_NOW": "noon"])
+      let run = sandbox.call("due", extra: ["CHECKLISTS_NOW": "noon"])
       #expect(run.status == 2)
       #expect(run.stderr.hasPrefix("checklists: CHECKLISTS_NOW is not an ISO 8601 date"))
     }
@@ -177,7 +178,7 @@ extension EndToEndProcesses {
       let fake = try FakeNotifySend(in: sandbox)
       let environment = DueFixture.berlin.merging(["PATH": fake.folder + ":/usr/bin:/bin"]) { $1 }
 
-      let first = try sandbox.run("due", "--notify", extra: environment)
+      let first = sandbox.call("due", "--notify", extra: environment)
       #expect(first.status == 0)
       #expect(first.stderr.isEmpty)
       #expect(first.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
@@ -189,25 +190,25 @@ extension EndToEndProcesses {
         ])
       #expect(try notified(sandbox) == ["6@1795161600", "1@1796029200", "8@1796036385"])
 
-      let second = try sandbox.run("due", "--notify", extra: environment)
+      let second = sandbox.call("due", "--notify", extra: environment)
       #expect(second.status == 0)
       #expect(second.stdout == first.stdout)
       #expect(fake.calls().count == 3)
 
       // A new due date, also already past, arms the reminder again.
-      let edited = try sandbox.run(
+      let edited = sandbox.call(
         "edit", "Home", "Old bill", "--due", "today 9am", extra: environment)
       #expect(edited.status == 0)
-      let third = try sandbox.run("due", "--notify", extra: environment)
+      let third = sandbox.call("due", "--notify", extra: environment)
       #expect(third.status == 0)
       #expect(fake.calls().count == 4)
       #expect(fake.calls().last == ["--app-name=checklists", "Home", "Old bill — due today 09:00"])
       #expect(try notified(sandbox) == ["1@1796029200", "8@1796036385", "6@1796025600"])
 
       // Checked or deleted items leave the record.
-      #expect(try sandbox.run("check", "Work", "Report", extra: environment).status == 0)
-      #expect(try sandbox.run("rm", "Home", "Just now", extra: environment).status == 0)
-      let fourth = try sandbox.run("due", "--notify", extra: environment)
+      #expect(sandbox.call("check", "Work", "Report", extra: environment).status == 0)
+      #expect(sandbox.call("rm", "Home", "Just now", extra: environment).status == 0)
+      let fourth = sandbox.call("due", "--notify", extra: environment)
       #expect(fourth.status == 0)
       #expect(fake.calls().count == 4)
       #expect(try notified(sandbox) == ["6@1796025600"])
@@ -219,11 +220,11 @@ extension EndToEndProcesses {
       try sandbox.writeData(DueFixture.lists())
       let fake = try FakeNotifySend(in: sandbox)
       var environment = DueFixture.berlin.merging(["PATH": fake.folder]) { $1 }
-      #expect(try sandbox.run("due", "--notify", extra: environment).status == 0)
+      #expect(sandbox.call("due", "--notify", extra: environment).status == 0)
       #expect(fake.calls().count == 3)
       // Half an hour later "Soon" (12:20) is due; the earlier ones are not sent again.
       environment["CHECKLISTS_NOW"] = "2026-11-30T11:30:00Z"
-      #expect(try sandbox.run("due", "--notify", extra: environment).status == 0)
+      #expect(sandbox.call("due", "--notify", extra: environment).status == 0)
       #expect(fake.calls().map { $0.dropFirst().first } == ["Home", "Work", "Home", "Home"])
       #expect(fake.calls().last?.last == "Soon — due 10 min ago")
     }
@@ -237,12 +238,12 @@ extension EndToEndProcesses {
       let location = try DataFileLocation.resolve(environment: sandbox.environment)
       // The app's screen may not be in view: the desktop still hears of due items.
       let (app, _) = try ChecklistsStore.open(location: location)
-      let run = try sandbox.run("due", "--notify", extra: environment)
+      let run = sandbox.call("due", "--notify", extra: environment)
       #expect(run.status == 0)
       #expect(run.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
       #expect(run.stderr.isEmpty)
       #expect(fake.calls().count == 3)
-      #expect(try sandbox.run("due", "--notify", extra: environment).status == 0)
+      #expect(sandbox.call("due", "--notify", extra: environment).status == 0)
       #expect(fake.calls().count == 3)
       app.close()
     }
@@ -253,13 +254,13 @@ extension EndToEndProcesses {
       try sandbox.writeData(DueFixture.lists())
       let failing = try FakeNotifySend(in: sandbox, exitStatus: 1)
       let environment = DueFixture.berlin.merging(["PATH": failing.folder]) { $1 }
-      let run = try sandbox.run("due", "--notify", extra: environment)
+      let run = sandbox.call("due", "--notify", extra: environment)
       #expect(run.status == 0)
       #expect(run.stderr == "checklists: notify-send failed (exit status 1)\n")
       #expect(failing.calls().count == 1)
       #expect(try notified(sandbox) == [])
       let working = try FakeNotifySend(in: sandbox)
-      #expect(try sandbox.run("due", "--notify", extra: environment).status == 0)
+      #expect(sandbox.call("due", "--notify", extra: environment).status == 0)
       #expect(working.calls().count == 1 + 3)
     }
 
@@ -271,7 +272,7 @@ extension EndToEndProcesses {
       try FileManager.default.createDirectory(
         atPath: emptyFolder, withIntermediateDirectories: true)
       let environment = DueFixture.berlin.merging(["PATH": emptyFolder]) { $1 }
-      let run = try sandbox.run("due", "--notify", extra: environment)
+      let run = sandbox.call("due", "--notify", extra: environment)
       #expect(run.status == 0)
       #expect(run.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
       #expect(
@@ -280,7 +281,7 @@ extension EndToEndProcesses {
       )
       #expect(try notified(sandbox) == [])
       // Nothing due: nothing to send, nothing to complain about, exit 1.
-      let quiet = try sandbox.run(
+      let quiet = sandbox.call(
         "due", "--notify",
         extra: environment.merging(["CHECKLISTS_NOW": "2026-11-01T00:00:00Z"]) {
           $1

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A child process whose stdout lines are collected as they arrive.
+public final class ChildProcess {
+  public let process = Process()
+  private let output = Pipe()
+  private let errors = Pipe()
+  private var pending = ""
+  public private(set) var lines: [String] = []
+
+  public init(_ executable: String, _ arguments: [String]) throws {
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+  }
+
+  public var pid: Int32 { process.processIdentifier }
+
+  /// Reads lines until one starts with `prefix` (returned) or `seconds` pass or stdout ends.
+  public func waitForLine(startingWith prefix: String, deadline seconds: Double) -> String? {
+    if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      guard readAvailable(timeoutMilliseconds: 100) else { return nil }
+      if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
+    }
+    return nil
+  }
+
+  /// Waits (up to `seconds`) until stdout holds `text`; false on timeout or end of output.
+  public func waitForOutput(_ text: String, deadline seconds: Double = 20) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while !pending.contains(text) && !lines.contains(where: { $0.contains(text) }) {
+      guard Date() < end, readAvailable(timeoutMilliseconds: 100) else { return false }
+    }
+    return true
+  }
+
+  /// Reads what is there within the timeout; false once stdout has ended.
+  @discardableResult
+  private func readAvailable(timeoutMilliseconds: Int32) -> Bool {
+    let fd = output.fileHandleForReading.fileDescriptor
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return true }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = read(fd, &buffer, buffer.count)
+    if count <= 0 { return false }
+    pending += String(decoding: buffer[0..<count], as: UTF8.self)
+    while let newline = pending.firstIndex(of: "\n") {
+      lines.append(String(pending[..<newline]))
+      pending = String(pending[pending.index(after: newline)...])
+    }
+    return true
+  }
+
+  /// Kills the child, waits for it and reads the rest of its output.
+  public func kill(_ signal: Int32 = SIGKILL) {
+    _ = Foundation.kill(pid, signal)
+    process.waitUntilExit()
+    while readAvailable(timeoutMilliseconds: 0) {
+      let fd = output.fileHandleForReading.fileDescriptor
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      if poll(&poller, 1, 0) <= 0 { break }
+    }
+  }
+
+  /// Everything the child wrote to stderr (waits for the end of it).
+  public func errorOutput() -> String {
+    String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+}
