@@ -4,22 +4,30 @@ import Foundation
   import Glibc
 #endif
 
-/// A child process whose stdout lines are collected as they arrive.
+/// A child process running in the background whose stdout lines are collected as they arrive
+/// (for programs that announce what they do: a save loop, a lock holder).
 public final class ChildProcess {
+  /// The running process.
   public let process = Process()
   private let output = Pipe()
   private let errors = Pipe()
   private var pending = ""
+  /// The whole lines read so far.
   public private(set) var lines: [String] = []
 
-  public init(_ executable: String, _ arguments: [String]) throws {
+  /// Starts `executable` with `arguments` (and exactly `environment`, default this process's).
+  public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil)
+    throws
+  {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     process.standardOutput = output
     process.standardError = errors
     try process.run()
   }
 
+  /// The child's process id.
   public var pid: Int32 { process.processIdentifier }
 
   /// Reads lines until one starts with `prefix` (returned) or `seconds` pass or stdout ends.

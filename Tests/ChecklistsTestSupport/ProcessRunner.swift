@@ -64,6 +64,28 @@ public func runProcess(
   return ProcessResult(status: exitStatus, stdoutBytes: output, stderr: errorText)
 }
 
+/// Starts a program in the background (input from `/dev/null`, output and errors as this
+/// process's or, `discardingOutput`, on `/dev/null`; exactly `environment`, default this
+/// process's) and returns it running: for a
+/// program the test waits for (`waitUntilExit()`) or watches (`isRunning`) while it does
+/// something else. A program whose output the test reads is a `ChildProcess`.
+public func startProcess(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+  discardingOutput: Bool = false
+) throws -> Process {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  process.standardInput = FileHandle.nullDevice
+  if discardingOutput {
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+  }
+  try process.run()
+  return process
+}
+
 /// Starts a program with its standard input, output and error opened on the given files and
 /// the signal mask and handlers reset; returns its process id.
 func spawn(

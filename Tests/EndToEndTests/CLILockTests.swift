@@ -12,15 +12,11 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       let holder = try sandbox.startLockHolder()
       // The add waits for the lock; killing the holder lets it through.
-      let add = Process()
-      add.executableURL = URL(fileURLWithPath: BuiltBinary.path())
-      add.arguments = ["add", "Groceries", "Bread"]
-      add.environment = sandbox.environment
-      try add.run()
+      let add = try startProcess(
+        BuiltBinary.path(), ["add", "Groceries", "Bread"], environment: sandbox.environment)
       usleep(300_000)
       #expect(add.isRunning, "the add did not wait for the lock")
-      kill(holder.processIdentifier, SIGKILL)
-      holder.waitUntilExit()
+      holder.kill()
       add.waitUntilExit()
       #expect(add.terminationStatus == 0)
       #expect(
@@ -35,8 +31,7 @@ extension EndToEndProcesses {
       try sandbox.writeData(sampleLists())
       let holder = try sandbox.startLockHolder()
       defer {
-        kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
+        holder.kill()
       }
       for command in [["lists"], ["show", "Groceries"], ["export"], ["due", "--json"]] {
         let run = try BuiltBinary.run(command, environment: sandbox.environment)

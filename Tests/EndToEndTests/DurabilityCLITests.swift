@@ -11,19 +11,12 @@ extension EndToEndProcesses {
   /// The CLI against power loss (system call order), concurrent writers and hostile files.
   @Suite("Durability: the CLI's save order, races and hostile files", .serialized)
   struct DurabilityCLITests {
-    /// Runs `/bin/sh -c script` with `arguments` as `$0 $1 …`; its status and stdout.
+    /// Starts `/bin/sh -c script` with `arguments` as `$0 $1 …`, its output discarded.
     static func shell(_ script: String, _ arguments: [String], environment: [String: String])
       throws -> Process
     {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", script] + arguments
-      process.environment = environment
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      return process
+      try startProcess(
+        "/bin/sh", ["-c", script] + arguments, environment: environment, discardingOutput: true)
     }
 
     // MARK: - Power loss: the order of system calls

@@ -90,15 +90,13 @@ extension EndToEndProcesses {
       try shell.launch(waitingFor: "L")
       try session.sendKeys("Enter")
       try session.waitFor(text: "seed")
-      let loop = Process()
-      loop.executableURL = URL(fileURLWithPath: "/bin/bash")
-      loop.arguments = [
-        "-c",
-        "for i in $(seq 1 100); do \"$0\" add L \"cli-$i\" >/dev/null 2>>\"$1\" || exit 1; done",
-        try BuiltBinary.existingPath(), session.directory.appendingPathComponent("loop.err").path,
-      ]
-      loop.environment = shell.environment
-      try loop.run()
+      let loop = try startProcess(
+        "/bin/bash",
+        [
+          "-c",
+          "for i in $(seq 1 100); do \"$0\" add L \"cli-$i\" >/dev/null 2>>\"$1\" || exit 1; done",
+          try BuiltBinary.existingPath(), session.directory.appendingPathComponent("loop.err").path,
+        ], environment: shell.environment)
       // Meanwhile the user adds five items and saves now and then.
       for number in 1...5 {
         try session.sendKeys("a")
