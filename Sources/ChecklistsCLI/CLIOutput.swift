@@ -59,10 +59,10 @@ struct CLIOutput {
   /// Writes a line to stdout.
   func line(_ text: String) { write(text + "\n") }
 
-  /// Writes a line to stderr, prefixed with "checklists: ": the one place that adds it.
+  /// Writes a line to stderr, prefixed with "checklists: ".
   func error(_ text: String) {
     let shown = stderrIsTerminal ? ControlCharacters.visible(text) : text
-    streams.error(Data("checklists: \(shown)\n".utf8))
+    streams.error(Data((ProgramMessage.line(shown) + "\n").utf8))
   }
 
   /// User text as it should appear on stdout.

@@ -15,8 +15,8 @@ enum FullScreenLaunch {
         environment: environment, filePath: CommandLineInterface.fileOption(in: arguments))
       opened = try ChecklistsStore.open(location: location)
     } catch {
-      printError("checklists: \(error.message)")
-      if let hint = error.restoreHint { printError("checklists: \(hint)") }
+      printError(error.message)
+      if let hint = error.restoreHint { printError(hint) }
       exit(1)
     }
     let (store, load) = opened
@@ -67,7 +67,7 @@ enum FullScreenLaunch {
       return app
     }
     // The screen is gone: say where the lists went when the file was not simply saved.
-    if status == 0, let message = notice.message { printError("checklists: \(message)") }
+    if status == 0, let message = notice.message { printError(message) }
     store.close()
     // The process ends here, with the loaded and the last saved lists (which share their items
     // with the app's) still alive: freeing 100,000 items one by one first would only add
@@ -96,8 +96,8 @@ enum FullScreenLaunch {
     return term == "linux" || term.hasPrefix("vt")
   }
 
-  private static func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+  private static func printError(_ text: String) {
+    FileHandle.standardError.write(Data((ProgramMessage.line(text) + "\n").utf8))
   }
 }
 

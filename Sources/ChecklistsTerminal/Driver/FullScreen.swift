@@ -1,4 +1,5 @@
 import CTerminalSupport
+import ChecklistsCore
 import ChecklistsUI
 
 #if canImport(Glibc)
@@ -40,8 +41,8 @@ public enum FullScreen {
     return exit.status
   }
 
-  private static func printError(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
+  private static func printError(_ text: String) {
+    var bytes = Array((ProgramMessage.line(text) + "\n").utf8)
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes { buffer -> Int in

@@ -291,7 +291,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       terminal.stop()
       return TerminalExit(
         status: 0,
-        message: "checklists: your lists were saved to \(savedCopy) (the file itself could not be "
+        message: "your lists were saved to \(savedCopy) (the file itself could not be "
           + "saved)")
     }
     var failure: SaveOutcome?
@@ -309,9 +309,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
     if let rescuedPath {
       return TerminalExit(
         status: 1,
-        message: "checklists: could not save\(reasonText); your data is in \(rescuedPath)")
+        message: "could not save\(reasonText); your data is in \(rescuedPath)")
     }
     return TerminalExit(
-      status: 1, message: "checklists: could not save\(reasonText), and no rescue copy was written")
+      status: 1, message: "could not save\(reasonText), and no rescue copy was written")
   }
 }
