@@ -37,12 +37,15 @@ public struct CLITestSandbox: Sendable {
     public var description: String
   }
 
-  /// Writes lists as the data file (XML), or as the file at `path`.
-  public func writeData(_ lists: [Checklist], to path: String? = nil) throws {
+  /// Writes lists as the data file, or as the file at `path`, in XML (or in `format`: binary
+  /// holds the control characters XML cannot).
+  public func writeData(_ lists: [Checklist], to path: String? = nil, format: PlistFormat = .xml)
+    throws
+  {
     let path = path ?? dataFile
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let data = try ChecklistsFileCoding.encode(lists, format: .xml).data
+    let data = try ChecklistsFileCoding.encode(lists, format: format).data
     guard FileManager.default.createFile(atPath: path, contents: data) else {
       throw WriteError(description: "could not write \(path)")
     }

@@ -11,12 +11,7 @@ extension EndToEndProcesses {
       defer { sandbox.remove() }
       var list = Checklist(name: "Evil\u{1B}[31mRed")
       list.insertItem(ChecklistItem(text: "Bell\u{07}\u{7F}", itemID: 1))
-      let lists = [list]
-      // XML cannot hold these characters; the store keeps a binary file.
-      let data = try ChecklistsFileCoding.encode(lists, format: .binary).data
-      try FileManager.default.createDirectory(
-        atPath: sandbox.root + "/data/checklists", withIntermediateDirectories: true)
-      #expect(FileManager.default.createFile(atPath: sandbox.dataFile, contents: data))
+      try sandbox.writeData([list], format: .binary)
       let piped = try sandbox.run("show", "1")
       #expect(piped.stdout == "Evil\u{1B}[31mRed — 1 Remaining\n1. [ ] Bell\u{07}\u{7F}\n")
       let terminal = try BuiltBinary.runOnTerminal(["show", "1"], environment: sandbox.environment)
