@@ -96,11 +96,13 @@ struct CommandSpec: Sendable {
     "checklists [--file PATH] COMMAND [ARGUMENTS] (checklists --help lists them)"
 
   /// All commands, in the order `--help` lists them.
-  static let all: [CommandSpec] = [
-    ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit, ItemCommands.check,
-    ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
-    TransferCommands.export, TransferCommands.importFile, DueCommand.due,
-  ]
+  static let all: [CommandSpec] =
+    [
+      ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit,
+      ItemCommands.check,
+      ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
+      TransferCommands.export, TransferCommands.importFile, DueCommand.due,
+    ] + PlannerCommands.all
 
   /// The text `checklists --help` prints.
   static var overview: String {
