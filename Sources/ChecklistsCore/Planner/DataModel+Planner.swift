@@ -74,17 +74,17 @@ extension DataModel {
     let items = lists[listIndex].items
     var previous: Int?
     if case .deleteItem = first {
-      var removed = Set<Int>()
+      var removed = [Bool](repeating: false, count: items.count)
       for change in run {
         guard case .deleteItem(_, let index, let item) = change, items.indices.contains(index),
           items[index].itemID == item.itemID, previous.map({ index < $0 }) ?? true
         else { return false }
-        removed.insert(index)
+        removed[index] = true
         previous = index
       }
       var kept: [ChecklistItem] = []
-      kept.reserveCapacity(items.count - removed.count)
-      for (index, item) in items.enumerated() where !removed.contains(index) { kept.append(item) }
+      kept.reserveCapacity(items.count - run.count)
+      for (index, item) in items.enumerated() where !removed[index] { kept.append(item) }
       lists[listIndex].setItems(kept)
       return true
     }

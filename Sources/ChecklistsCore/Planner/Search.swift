@@ -6,38 +6,55 @@ import Foundation
 
 /// Text folded for search: lower case, without accents or width differences, as UTF-8, so
 /// "Café", "CAFE" and "café" all read "cafe".
-public enum SearchFolding {
-  /// The folded UTF-8 bytes of `text`; ASCII text is folded without Foundation.
+///
+/// Folding goes scalar by scalar: ASCII is lower-cased in place; any other scalar is folded by
+/// Foundation once and remembered, so a whole index folds with a few hundred Foundation calls.
+public struct SearchFolding: Sendable {
+  private var cache: [UInt32: [UInt8]] = [:]
+
+  /// A folder with an empty cache.
+  public init() {}
+
+  /// The folded UTF-8 bytes of `text`.
   public static func fold(_ text: String) -> [UInt8] {
+    var folding = SearchFolding()
     var bytes: [UInt8] = []
-    fold(text, into: &bytes)
+    folding.fold(text, into: &bytes)
     return bytes
   }
 
   /// Appends the folded bytes of `text` to `bytes`.
-  static func fold(_ text: String, into bytes: inout [UInt8]) {
-    var ascii = true
-    for byte in text.utf8 where byte >= 0x80 {
-      ascii = false
-      break
-    }
-    if ascii {
-      for byte in text.utf8 {
+  public mutating func fold(_ text: String, into bytes: inout [UInt8]) {
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      if value < 0x80 {
+        let byte = UInt8(truncatingIfNeeded: value)
         bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+      } else if let folded = cache[value] {
+        bytes.append(contentsOf: folded)
+      } else {
+        let folded = Self.foldScalar(scalar)
+        cache[value] = folded
+        bytes.append(contentsOf: folded)
       }
-      return
     }
-    let folded = text.folding(
+  }
+
+  /// One non-ASCII scalar folded: a combining accent folds to nothing.
+  private static func foldScalar(_ scalar: Unicode.Scalar) -> [UInt8] {
+    // A combining accent typed apart from its letter ("e" + U+0301) is dropped like the
+    // accent of a precomposed "é".
+    if scalar.properties.generalCategory == .nonspacingMark { return [] }
+    let folded = String(scalar).folding(
       options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     // Folding keeps some letters (ß, ø, æ, ı) as they are; lower-case them all the same.
-    bytes.append(contentsOf: folded.lowercased().utf8)
+    return Array(folded.lowercased().utf8)
   }
 }
 
 /// Every item's text and note, folded once, for searching all lists as the user types.
 ///
-/// Build it once per version of the model (about 30 ns per ASCII item); each search then
-/// only compares bytes. Results come in list order, then item order.
+/// Build it once per version of the model; each search then only compares bytes. Results come in list order, then item order.
 public struct SearchIndex: Sendable {
   /// The folded text, a newline and the folded note of every item, each ended by a 0 byte.
   private let bytes: [UInt8]
@@ -58,15 +75,16 @@ public struct SearchIndex: Sendable {
     starts.reserveCapacity(count + 1)
     var places: [(list: Int32, item: Int32)] = []
     places.reserveCapacity(count)
+    var folding = SearchFolding()
     for (listIndex, list) in model.lists.enumerated() {
       for (itemIndex, item) in list.items.enumerated() {
         starts.append(Int32(truncatingIfNeeded: bytes.count))
         places.append((Int32(truncatingIfNeeded: listIndex), Int32(truncatingIfNeeded: itemIndex)))
-        SearchFolding.fold(item.text, into: &bytes)
+        folding.fold(item.text, into: &bytes)
         let note = item.note
         if !note.isEmpty {
           bytes.append(0x0A)
-          SearchFolding.fold(note, into: &bytes)
+          folding.fold(note, into: &bytes)
         }
         bytes.append(0)
       }
@@ -88,15 +106,20 @@ public struct SearchIndex: Sendable {
     bytes.withUnsafeBufferPointer { haystack in
       needle.withUnsafeBufferPointer { pattern in
         guard let base = haystack.baseAddress, let patternBase = pattern.baseAddress else { return }
-        var offset = 0
-        while offset < haystack.count {
-          guard
-            let position = Self.find(
-              patternBase, pattern.count, in: base, from: offset, to: haystack.count)
-          else { break }
-          let entry = self.entry(containing: position)
-          entries.append(Int32(truncatingIfNeeded: entry))
-          offset = Int(starts[entry + 1])
+        starts.withUnsafeBufferPointer { starts in
+          var offset = 0
+          var entry = 0
+          while offset < haystack.count {
+            guard
+              let position = Self.find(
+                patternBase, pattern.count, in: base, from: offset, to: haystack.count)
+            else { break }
+            // Hits come in order: walk on to the entry that holds this one.
+            while Int(starts[entry + 1]) <= position { entry += 1 }
+            entries.append(Int32(truncatingIfNeeded: entry))
+            offset = Int(starts[entry + 1])
+            entry += 1
+          }
         }
       }
     }
@@ -153,17 +176,6 @@ public struct SearchIndex: Sendable {
     return PlannerRow(
       listID: list.id, listIndex: Int(place.list), listName: list.name,
       itemIndex: Int(place.item), item: list.items[Int(place.item)])
-  }
-
-  /// The entry whose bytes hold `position`.
-  private func entry(containing position: Int) -> Int {
-    var low = 0
-    var high = places.count - 1
-    while low < high {
-      let middle = (low + high + 1) / 2
-      if Int(starts[middle]) <= position { low = middle } else { high = middle - 1 }
-    }
-    return low
   }
 
   /// The offset in `base` of the first `needle` that lies within `from..<to`: `memchr` finds

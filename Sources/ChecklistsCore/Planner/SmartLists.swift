@@ -89,13 +89,19 @@ public struct SmartLists: Sendable {
     let today = clock.day(of: now)
     let formatter = DueDateFormatter(calendar: calendar)
     var groups: [Group] = []
+    // Rows come by due date: the day is looked up only when a row passes the next midnight.
+    var day = today
+    var nextMidnight = clock.date(days: today + 1, hour: 0, minute: 0)
     for row in rows(model, { _ in true }) {
       let due = row.item.dueDate
       let section: Section
       if due < now {
         section = .overdue
       } else {
-        let day = clock.day(of: due)
+        if due >= nextMidnight {
+          day = clock.day(of: due)
+          nextMidnight = clock.date(days: day + 1, hour: 0, minute: 0)
+        }
         section = day <= today ? .today : day == today + 1 ? .tomorrow : .day(day)
       }
       if groups.last?.section == section {
@@ -141,9 +147,14 @@ public struct SmartLists: Sendable {
             item: item))
       }
     }
-    found.sort {
-      ($0.item.dueDate, $0.listIndex, $0.itemIndex) < ($1.item.dueDate, $1.listIndex, $1.itemIndex)
+    // Sorted by small keys, not by moving rows: ties keep list and item order.
+    var keys: [(time: Double, row: Int32)] = []
+    keys.reserveCapacity(found.count)
+    for (index, row) in found.enumerated() {
+      keys.append(
+        (row.item.dueDate.timeIntervalSinceReferenceDate, Int32(truncatingIfNeeded: index)))
     }
-    return found
+    keys.sort { $0.time < $1.time || ($0.time == $1.time && $0.row < $1.row) }
+    return keys.map { found[Int($0.row)] }
   }
 }
