@@ -82,7 +82,7 @@ enum ItemCommands {
     var item = old
     if let newText { item.text = newText }
     if let newDue {
-      item.dueDate = newDue
+      item.setDueDateByHand(newDue)
       item.hasDueDate = true
     }
     if remind && !old.showsDueDate && newDue == nil {

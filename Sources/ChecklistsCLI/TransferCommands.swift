@@ -178,12 +178,13 @@ enum ImportedLists {
   }
 
   /// Whether two lists hold the same: name, and items with the same text, check mark,
-  /// reminder and due date (to the second, as the JSON export keeps it; only when it counts).
+  /// reminder, note, repeat rule and due date (to the second, as the JSON export keeps it; only when it counts).
   static func sameContent(_ lhs: Checklist, _ rhs: Checklist) -> Bool {
     guard lhs.name == rhs.name, lhs.items.count == rhs.items.count else { return false }
     for (left, right) in zip(lhs.items, rhs.items) {
       guard left.text == right.text, left.checked == right.checked,
-        left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate
+        left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate,
+        left.note == right.note, left.repeatRule == right.repeatRule
       else { return false }
       if left.showsDueDate && wholeSeconds(left.dueDate) != wholeSeconds(right.dueDate) {
         return false

@@ -176,6 +176,18 @@ struct PlannerRepeatTests {
     #expect(berlin.advanced(item)?.dueDate == F.local(F.berlin, 2026, 4, 15, 9, 0))
   }
 
+  @Test func aDueDateSetByHandForgetsTheKeptDayAndTime() {
+    var item = ChecklistItem(
+      text: "x", dueDate: F.local(F.berlin, 2026, 2, 28, 9, 0), hasDueDate: true, itemID: 1)
+    item.repeatRule = .monthly
+    item.unknownFields[.repeatDay] = .integer(31)
+    item.unknownFields[.repeatMinute] = .integer(150)
+    // The user means "the 30th": the series must not jump back to the 31st.
+    item.setDueDateByHand(F.local(F.berlin, 2026, 4, 30, 9, 0))
+    #expect(item.unknownFields.keys.sorted() == [.repeatRule])
+    #expect(berlin.advanced(item)?.dueDate == F.local(F.berlin, 2026, 5, 30, 9, 0))
+  }
+
   @Test func yearlyLeapDayFallsOnThe28thAndReturns() {
     let start = F.local(F.berlin, 2028, 2, 29, 8, 0)
     #expect(

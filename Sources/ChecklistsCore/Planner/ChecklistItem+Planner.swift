@@ -49,6 +49,14 @@ extension ChecklistItem {
     }
   }
 
+  /// Sets a due date chosen by hand (form, `--due`): a repeating series starts afresh from it,
+  /// so the day and time the last step kept (`repeatDay`, `repeatMinute`) are forgotten.
+  public mutating func setDueDateByHand(_ date: Date) {
+    dueDate = date
+    unknownFields[.repeatDay] = nil
+    unknownFields[.repeatMinute] = nil
+  }
+
   /// Whether checking the item moves its due date on instead of checking it.
   public var repeats: Bool { showsDueDate && repeatRule != nil }
 
