@@ -47,7 +47,7 @@ enum ItemCommands {
     name: "edit", positionals: ["LIST", "ITEM"],
     valueOptions: [("--text", "TEXT"), ("--due", "DATE")] + PlannerCommands.itemOptions,
     flags: ["--remind", "--no-remind", "--no-due"],
-    summary: "Change an item's text, due date or reminder.",
+    summary: "Change an item's text, due date, reminder, note or repeat.",
     details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
       + "arms the reminder again. --no-due takes the due date (and the reminder) away. "
       + "--remind / --no-remind turn the reminder on or off (--remind gives an item without a "

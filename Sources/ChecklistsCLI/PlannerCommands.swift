@@ -91,8 +91,8 @@ enum PlannerCommands {
     summary: "Find items whose text or note contains TEXT, in any case and accents.",
     details: """
       "cafe" finds "Café". Results are grouped by list; each line is the item's number in
-      its list (for edit, check, mv …), [x] when checked, the text, and the note's first
-      line when the match is in the note.
+      its list (for edit, check, mv …), [x] when checked, the text, and, when only the
+      note matches, the note's line that does.
       Exits 0 when something is found, 1 when nothing is, 2 on a usage error, 3 when the
       file cannot be read.
       """,
