@@ -35,8 +35,7 @@ enum PlannerCommands {
   static let clear = CommandSpec(
     name: "clear", positionals: ["LIST"],
     summary: "Delete the checked items of a list.",
-    details: "The full-screen app can undo it (C, then u); from the shell, the file's .bak "
-      + "holds the version before the last save."
+    details: "The file's .bak beside it holds the version before this save."
   ) { arguments, context throws(CLIError) in
     let (store, load) = try context.open()
     var model = load.model

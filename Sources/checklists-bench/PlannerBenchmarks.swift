@@ -11,6 +11,7 @@ enum PlannerBenchmarks {
       var model = DataGenerator.model(lists: lists, itemsPerList: perList)
       model = withNotes(model)
       print("\(lists) list\(lists == 1 ? "" : "s") of \(perList) items (every 10th with a note):")
+      print()
       print("| operation | median | min | max |")
       print("|---|---|---|---|")
       let build = Measure.milliseconds(runs: 5) { _ = SearchIndex(model) }
