@@ -95,6 +95,31 @@ extension EndToEndProcesses {
       #expect(imported.items[3].repeatRule == RepeatRule(.monthly, interval: 3))
     }
 
+    @Test func importRefusesARuleItCannotReadAndChangesNothing() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(P.lists())
+      let before = sandbox.bytes()
+      let file = sandbox.root + "/bad.json"
+      let json = """
+        [{"name": "Trips", "items": [{"text": "Visa", "repeat": "hourly"}]}]
+        """
+      #expect(FileManager.default.createFile(atPath: file, contents: Data(json.utf8)))
+      let run = try sandbox.run("import", file, extra: P.berlin)
+      #expect(run.status == 1)
+      #expect(
+        run.stderr
+          == "checklists: bad.json: list 1 (\"Trips\"), item 1: \"repeat\" should be a rule such "
+          + "as \"weekly\" or \"every 2 weeks\" but is \"hourly\"\n")
+      #expect(sandbox.bytes() == before)
+      let shown = try sandbox.run("show", "Home", "--json", extra: P.berlin)
+      let list = try #require(
+        try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+      let items = try #require(list["items"] as? [[String: Any]])
+      #expect(items[0]["repeat"] as? String == "weekly")
+      #expect(items[0]["note"] as? String == "The fern by the window")
+    }
+
     @Test func repeatNeedsADueDateAndARuleItKnows() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
