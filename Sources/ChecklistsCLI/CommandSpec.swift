@@ -11,8 +11,10 @@ enum OptionName: String, CaseIterable, Sendable {
   case json = "--json"
   case noDue = "--no-due"
   case noRemind = "--no-remind"
+  case note = "--note"
   case notify = "--notify"
   case remind = "--remind"
+  case `repeat` = "--repeat"
   case text = "--text"
   case within = "--within"
 }
@@ -135,11 +137,13 @@ struct CommandSpec: Sendable {
     "checklists [--file PATH] COMMAND [ARGUMENTS] (checklists --help lists them)"
 
   /// All commands, in the order `--help` lists them.
-  static let all: [CommandSpec] = [
-    ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit, ItemCommands.check,
-    ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
-    TransferCommands.export, TransferCommands.importFile, DueCommand.due,
-  ]
+  static let all: [CommandSpec] =
+    [
+      ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit,
+      ItemCommands.check,
+      ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
+      TransferCommands.export, TransferCommands.importFile, DueCommand.due,
+    ] + PlannerCommands.all
 
   /// Commands that work but are left out of `--help` and the docs.
   static let hidden: [CommandSpec] = [help]

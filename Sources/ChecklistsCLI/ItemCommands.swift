@@ -4,13 +4,15 @@ import Foundation
 /// `add`, `edit`, `check`, `uncheck`, `rm`.
 enum ItemCommands {
   static let add = CommandSpec(
-    name: "add", positionals: ["LIST", "TEXT"], valueOptions: [(.due, "DATE")],
+    name: "add", positionals: ["LIST", "TEXT"],
+    valueOptions: [(.due, "DATE")] + PlannerCommands.itemOptions,
     flags: [.remind],
     summary: "Add an item at the end of a list.",
     details: "--due takes what the app's date field takes (e.g. \"tomorrow 9am\") and gives the "
       + "item a due date; --remind (needs --due) turns the reminder on. Without --due the item "
       + "has no due date (it stores the next whole hour, as the app's form starts with). A text "
       + "that starts with - goes after --: checklists add Groceries -- \"-5 eggs\"."
+      + PlannerCommands.itemOptionsHelp
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -25,16 +27,18 @@ enum ItemCommands {
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
-    let item = model.makeItem(
+    var item = model.makeItem(
       text: text, dueDate: dueDate, shouldRemind: arguments.has(.remind),
       hasDueDate: arguments.value(.due) != nil)
+    try PlannerCommands.applyItemOptions(arguments, to: &item)
     if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
       let output = context.output
       output.line(
         "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item "
-          + "\(list.items.count + 1)\(dueNote(item, formatter: context.dueDateFormatter))."
+          + "\(list.items.count + 1)\(dueNote(item, formatter: context.dueDateFormatter))"
+          + "\(item.repeatRule.map { ", repeats \($0.text)" } ?? "")."
       )
     }
     return status
@@ -42,13 +46,14 @@ enum ItemCommands {
 
   static let edit = CommandSpec(
     name: "edit", positionals: ["LIST", "ITEM"],
-    valueOptions: [(.text, "TEXT"), (.due, "DATE")],
+    valueOptions: [(.text, "TEXT"), (.due, "DATE")] + PlannerCommands.itemOptions,
     flags: [.remind, .noRemind, .noDue],
-    summary: "Change an item's text, due date or reminder.",
+    summary: "Change an item's text, due date, reminder, note or repeat.",
     details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
       + "arms the reminder again. --no-due takes the due date (and the reminder) away. "
       + "--remind / --no-remind turn the reminder on or off (--remind gives an item without a "
       + "due date the next whole hour). The message says what changed."
+      + PlannerCommands.itemOptionsHelp + " --no-due also stops the repeat."
   ) { arguments, context throws(CLIError) in
     let remind = arguments.has(.remind)
     let noRemind = arguments.has(.noRemind)
@@ -58,8 +63,11 @@ enum ItemCommands {
       throw .usage("--no-due cannot go with --due or --remind")
     }
     let newText = arguments.value(.text)
-    guard newText != nil || arguments.value(.due) != nil || remind || noRemind || noDue else {
-      throw .usage("edit needs --text, --due, --no-due, --remind or --no-remind")
+    guard
+      newText != nil || arguments.value(.due) != nil || remind || noRemind || noDue
+        || PlannerCommands.hasItemOptions(arguments)
+    else {
+      throw .usage("edit needs --text, --due, --no-due, --remind, --no-remind, --note or --repeat")
     }
     if let newText, newText.trimmingCharacters(in: .whitespaces).isEmpty {
       throw .usage("the item text is empty")
@@ -75,7 +83,7 @@ enum ItemCommands {
     var item = old
     if let newText { item.text = newText }
     if let newDue {
-      item.dueDate = newDue
+      item.setDueDateByHand(newDue)
       item.hasDueDate = true
     }
     if remind && !old.showsDueDate && newDue == nil {
@@ -86,7 +94,9 @@ enum ItemCommands {
     if noDue {
       item.hasDueDate = false
       item.shouldRemind = false
+      if item.repeatRule != nil { item.repeatRule = nil }
     }
+    try PlannerCommands.applyItemOptions(arguments, to: &item)
     let output = context.output
     guard let change = model.replaceItem(listID: list.id, at: index, with: item) else {
       output.line("\"\(output.shown(item.text))\" in \(output.shown(list.name)) already reads so.")
@@ -132,21 +142,26 @@ enum ItemCommands {
       var model = load.model
       let list = try ListSelector.find(arguments.positionals[0], in: model)
       let index = try ItemSelector.find(arguments.positionals[1], in: list)
-      var item = list.items[index]
+      let item = list.items[index]
       let output = context.output
       guard item.checked != checked else {
         output.line(
           "\"\(output.shown(item.text))\" in \(output.shown(list.name)) was already \(name)ed.")
         return 0
       }
-      item.checked = checked
-      if let change = model.replaceItem(listID: list.id, at: index, with: item) {
-        model.apply(change)
-      }
+      // Checking a repeating item moves its due date on and leaves it unchecked.
+      let check = model.checkItem(
+        listID: list.id, at: index, schedule: RepeatSchedule(timeZone: context.timeZone))
+      if let check { model.apply(check.change) }
       let status = try context.save(model, store: store, state: load.state)
       if status == 0 {
+        let next =
+          check?.nextDueDate.map {
+            " " + PlannerCommands.nextText($0, formatter: context.dueDateFormatter) + "."
+          } ?? ""
         output.line(
           "\(checked ? "Checked" : "Unchecked") \"\(output.shown(item.text))\" in \(output.shown(list.name))."
+            + next
         )
       }
       return status
@@ -189,6 +204,7 @@ enum ItemChangeDescription {
     if old.shouldRemind != new.shouldRemind {
       changes.append(new.shouldRemind ? "reminder on" : "reminder off")
     }
+    changes += PlannerCommands.changes(from: old, to: new)
     if changes.isEmpty { changes.append("due date kept") }
     return changes
   }

@@ -12,6 +12,10 @@ enum JSONOutput {
     /// Whether the due date counts (given by the user, or Remind Me on); not a plist key.
     var hasDueDate: Bool
     var itemID: Int
+    /// The item's note; absent when it has none.
+    var note: String?
+    /// The item's repeat rule (`RepeatRule.text`); absent when it does not repeat.
+    var `repeat`: String?
 
     init(_ item: ChecklistItem) {
       text = item.text
@@ -20,6 +24,8 @@ enum JSONOutput {
       shouldRemind = item.shouldRemind
       hasDueDate = item.showsDueDate
       itemID = item.itemID
+      note = item.note.isEmpty ? nil : item.note
+      `repeat` = item.repeatRule?.text
     }
   }
 

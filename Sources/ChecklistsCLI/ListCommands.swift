@@ -35,7 +35,8 @@ enum ListCommands {
     name: "show", positionals: ["LIST"], flags: [.json],
     summary: "Show a list's items with their numbers.",
     details: "Each line: number, [x] when checked, the text, and the due date when it has one "
-      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on)."
+      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, \"repeats RULE\"); "
+      + "an item's note follows on indented lines."
   ) { arguments, context throws(CLIError) in
     let (_, load) = try context.openToShow()
     let list = try ListSelector.find(arguments.positionals[0], in: load.model)
@@ -52,9 +53,16 @@ enum ListCommands {
         var notes = ["due \(PlainDate.string(item.dueDate, timeZone: context.timeZone))"]
         if !item.checked && item.dueDate <= context.now { notes.append("overdue") }
         if item.shouldRemind { notes.append("reminds") }
+        if let rule = item.repeatRule { notes.append("repeats \(rule.text)") }
         due = "  (\(notes.joined(separator: ", ")))"
       }
       output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)")
+      // The note under its item, indented past the number and the box.
+      let indent = String(repeating: " ", count: String(offset + 1).count + 6)
+      for line in item.note.split(separator: "\n", omittingEmptySubsequences: false)
+      where !item.note.isEmpty {
+        output.line(indent + output.shown(String(line)))
+      }
     }
     return 0
   }

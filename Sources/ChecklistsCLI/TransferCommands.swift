@@ -7,8 +7,8 @@ enum TransferCommands {
     name: "export", positionals: [], valueOptions: [(.format, "json|plist")],
     summary: "Print all lists as JSON (default) or as an XML plist.",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
-      + "shouldRemind, itemID) with ISO 8601 dates, and hasDueDate: whether the item has a due "
-      + "date (one was given, or it reminds)."
+      + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
+      + "date (one was given, or it reminds), and note and repeat when the item has them."
   ) { arguments, context throws(CLIError) in
     let format = arguments.value(.format) ?? "json"
     guard format == "json" || format == "plist" else {
@@ -158,10 +158,19 @@ enum ImportedLists {
           }
           due = parsed
         }
-        list.insertItem(
-          ChecklistItem(
-            text: text, checked: checked, dueDate: due, shouldRemind: remind, hasDueDate: dated,
-            itemID: 0))
+        var imported = ChecklistItem(
+          text: text, checked: checked, dueDate: due, shouldRemind: remind, hasDueDate: dated,
+          itemID: 0)
+        imported.note = try field(item, "note", itemPath) ?? ""
+        if let ruleText: String = try field(item, "repeat", itemPath) {
+          guard let rule = RepeatRule(parsing: ruleText) else {
+            throw FileFormatError(
+              "\(itemPath): \"repeat\" should be a rule such as \"weekly\" or \"every 2 weeks\" "
+                + "but is \"\(ruleText)\"")
+          }
+          imported.repeatRule = rule
+        }
+        list.insertItem(imported)
       }
       lists.append(list)
     }
@@ -169,12 +178,13 @@ enum ImportedLists {
   }
 
   /// Whether two lists hold the same: name, and items with the same text, check mark,
-  /// reminder and due date (to the second, as the JSON export keeps it; only when it counts).
+  /// reminder, note, repeat rule and due date (to the second, as the JSON export keeps it; only when it counts).
   static func sameContent(_ lhs: Checklist, _ rhs: Checklist) -> Bool {
     guard lhs.name == rhs.name, lhs.items.count == rhs.items.count else { return false }
     for (left, right) in zip(lhs.items, rhs.items) {
       guard left.text == right.text, left.checked == right.checked,
-        left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate
+        left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate,
+        left.note == right.note, left.repeatRule == right.repeatRule
       else { return false }
       if left.showsDueDate && wholeSeconds(left.dueDate) != wholeSeconds(right.dueDate) {
         return false

@@ -19,7 +19,10 @@ extension CLITests {
       }
       let addHelp = sandbox.call("add", "--help")
       #expect(addHelp.status == 0)
-      #expect(addHelp.stdout.hasPrefix("usage: checklists add LIST TEXT [--due DATE] [--remind]\n"))
+      #expect(
+        addHelp.stdout.hasPrefix(
+          "usage: checklists add LIST TEXT [--due DATE] [--note TEXT] [--repeat RULE] [--remind]\n")
+      )
       #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
     }
 

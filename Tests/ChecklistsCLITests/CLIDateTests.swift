@@ -92,7 +92,7 @@ extension CLITests {
     @Test(arguments: [
       (
         ["edit", "Groceries", "1"],
-        "checklists: edit needs --text, --due, --no-due, --remind or --no-remind"
+        "checklists: edit needs --text, --due, --no-due, --remind, --no-remind, --note or --repeat"
       ),
       (
         ["edit", "Groceries", "1", "--remind", "--no-remind"],

@@ -26,6 +26,16 @@ public struct DueDateFormatter: Sendable {
     return "\(parts.weekdayName) \(parts.dayMonth) \(parts.yearText), \(parts.timeText)"
   }
 
+  /// The day alone, e.g. "Tue 8 Dec" in the same year as `now`, else "Wed 8 Dec 2027": what
+  /// the status line says after a repeating item moved on ("Next: Tue 8 Dec").
+  public func day(_ date: Date, now: Date) -> String {
+    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    let parts = WallParts(date, clock: clock)
+    let text = "\(parts.weekdayName) \(parts.dayMonth)"
+    if parts.year == GregorianDays.date(days: clock.day(of: now)).year { return text }
+    return "\(text) \(parts.yearText)"
+  }
+
   /// The short form for a list row, relative to `now`, rounded as a person would.
   ///
   /// - within half a minute either way: "now"

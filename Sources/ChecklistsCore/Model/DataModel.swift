@@ -6,9 +6,9 @@ import Foundation
 /// can keep the change (and its inverse) for undo and redo.
 public struct DataModel: Equatable, Sendable {
   /// The lists, sorted by `NaturalOrder` of their names.
-  public private(set) var lists: [Checklist]
+  public internal(set) var lists: [Checklist]
   /// The identifier the next new item gets (the app's `ChecklistItemID`).
-  public private(set) var nextItemID: Int
+  public internal(set) var nextItemID: Int
   private var nextListID: Checklist.ID
 
   /// Creates a model from lists in any order; ids are assigned and the lists sorted.

@@ -1,0 +1,261 @@
+import ChecklistsCore
+import Foundation
+
+/// `mv`, `clear`, `today`, `search`, and the `--note` / `--repeat` options of `add` and `edit`.
+enum PlannerCommands {
+  /// The exit status of a failure of `today` and `search` (a usage error is 2): their 1 means
+  /// "nothing found", as `due`'s does.
+  static let failureStatus: Int32 = 3
+
+  static let move = CommandSpec(
+    name: "mv", positionals: ["LIST", "ITEM", "TO-LIST"],
+    summary: "Move an item to the end of another list.",
+    details: "The item keeps its check mark, due date, reminder, note and repeat."
+  ) { arguments, context throws(CLIError) in
+    let (store, load) = try context.open()
+    var model = load.model
+    let list = try ListSelector.find(arguments.positionals[0], in: model)
+    let index = try ItemSelector.find(arguments.positionals[1], in: list)
+    let target = try ListSelector.find(arguments.positionals[2], in: model)
+    let item = list.items[index]
+    let output = context.output
+    guard let change = model.moveItemToList(listID: list.id, at: index, toListID: target.id) else {
+      throw .failure("\"\(output.shown(item.text))\" is already in \(output.shown(target.name))")
+    }
+    model.apply(change)
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 {
+      output.line(
+        "Moved \"\(output.shown(item.text))\" from \(output.shown(list.name)) to "
+          + "\(output.shown(target.name)) (item \(target.items.count + 1)).")
+    }
+    return status
+  }
+
+  static let clear = CommandSpec(
+    name: "clear", positionals: ["LIST"],
+    summary: "Delete the checked items of a list.",
+    details: "The file's .bak beside it holds the version before this save."
+  ) { arguments, context throws(CLIError) in
+    let (store, load) = try context.open()
+    var model = load.model
+    let list = try ListSelector.find(arguments.positionals[0], in: model)
+    let output = context.output
+    guard let change = model.clearChecked(listID: list.id) else {
+      output.line("\(output.shown(list.name)) has no checked items.")
+      return 0
+    }
+    model.apply(change)
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 {
+      let count = change.changes.count
+      output.line(
+        "Cleared \(count) checked item\(count == 1 ? "" : "s") from \(output.shown(list.name)).")
+    }
+    return status
+  }
+
+  static let today = CommandSpec(
+    name: "today", positionals: [], flags: [.json],
+    summary: "Show unchecked items due today or overdue, oldest first.",
+    details: """
+      Each line: list, item, due date (and how long ago or ahead), "repeats RULE" for a
+      repeating item. Today ends at midnight in the local time zone (TZ).
+      Exits 0 when something is due today, 1 when nothing is, 2 on a usage error, 3 when
+      the file cannot be read.
+      """,
+    failureStatus: failureStatus
+  ) { arguments, context throws(CLIError) in
+    let (_, load) = try context.openToShow()
+    let rows = SmartLists(timeZone: context.timeZone).today(load.model, now: context.now)
+    if arguments.has(.json) {
+      context.output.write(try JSONOutput.encode(rows.map { PlannerRowJSON($0, now: context.now) }))
+    } else {
+      let formatter = context.dueDateFormatter
+      let output = context.output
+      for row in rows {
+        let when = formatter.full(row.item.dueDate)
+        let age = ElapsedTime.phrase(row.item.dueDate, now: context.now, formatter: formatter)
+        let repeats = row.item.repeatRule.map { ", repeats \($0.text)" } ?? ""
+        output.line(
+          "\(output.shown(row.listName))  \(output.shown(row.item.text))  \(when) (\(age)\(repeats))"
+        )
+      }
+    }
+    return rows.isEmpty ? 1 : 0
+  }
+
+  static let search = CommandSpec(
+    name: "search", positionals: ["TEXT"], flags: [.json],
+    summary: "Find items whose text or note contains TEXT, in any case and accents.",
+    details: """
+      "cafe" finds "Café". Results are grouped by list; each line is the item's number in
+      its list (for edit, check, mv …), [x] when checked, the text, and, when only the
+      note matches, the note's line that does.
+      Exits 0 when something is found, 1 when nothing is, 2 on a usage error, 3 when the
+      file cannot be read.
+      """,
+    failureStatus: failureStatus
+  ) { arguments, context throws(CLIError) in
+    let query = arguments.positionals[0]
+    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw .usage("the search text is empty")
+    }
+    let (_, load) = try context.openToShow()
+    let index = SearchIndex(load.model)
+    let groups = index.groups(index.search(query))
+    let output = context.output
+    if arguments.has(.json) {
+      let json = groups.map { group in
+        SearchGroupJSON(
+          list: group.listName,
+          items: group.rows.map { SearchItemJSON($0) })
+      }
+      output.write(try JSONOutput.encode(json))
+    } else {
+      let needle = SearchFolding.fold(query)
+      for group in groups {
+        output.line(output.shown(group.listName))
+        for row in group.rows {
+          let box = row.item.checked ? "[x]" : "[ ]"
+          var line = "  \(row.itemIndex + 1). \(box) \(output.shown(row.item.text))"
+          if !Self.contains(SearchFolding.fold(row.item.text), needle),
+            let noteLine = row.item.note.split(separator: "\n", omittingEmptySubsequences: true)
+              .first(where: { Self.contains(SearchFolding.fold(String($0)), needle) })
+          {
+            line += "  — \(output.shown(String(noteLine)))"
+          }
+          output.line(line)
+        }
+      }
+    }
+    return groups.isEmpty ? 1 : 0
+  }
+
+  private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+    for start in 0...(haystack.count - needle.count)
+    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+      return true
+    }
+    return false
+  }
+
+  // MARK: - --note and --repeat
+
+  /// The options `add` and `edit` take besides their own.
+  static let itemOptions: [(OptionName, String)] = [(.note, "TEXT"), (.repeat, "RULE")]
+
+  /// The words `add --help` and `edit --help` add about them.
+  static let itemOptionsHelp =
+    " --note TEXT sets the item's note (several lines: $'line 1\\nline 2'; \"\" removes it). "
+    + "--repeat RULE makes an item with a due date repeat: daily, weekdays, weekly, monthly, "
+    + "yearly, \"every 3 days\", \"every 2 weeks\", \"every 6 months\", \"every 2 years\"; "
+    + "none stops it. Checking a repeating item moves its due date to the next time instead."
+
+  /// The repeat rule in `--repeat`: `.some(nil)` for "none", nil when the option is absent.
+  static func repeatOption(_ arguments: ParsedArguments) throws(CLIError) -> RepeatRule?? {
+    guard let text = arguments.value(.repeat) else { return nil }
+    if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return .some(nil) }
+    guard let rule = RepeatRule(parsing: text) else {
+      throw .usage(
+        "--repeat takes daily, weekdays, weekly, monthly, yearly, \"every N days\", "
+          + "\"every N weeks\", \"every N months\", \"every N years\" (N up to "
+          + "\(RepeatRule.maximumInterval)) or none, not \"\(text)\"")
+    }
+    return .some(rule)
+  }
+
+  /// Applies `--note` and `--repeat` to `item`; a rule needs a due date.
+  static func applyItemOptions(_ arguments: ParsedArguments, to item: inout ChecklistItem)
+    throws(CLIError)
+  {
+    if let note = arguments.value(.note) { item.note = note }
+    if let rule = try repeatOption(arguments), rule != item.repeatRule {
+      item.repeatRule = rule
+    }
+    if item.repeatRule != nil && !item.showsDueDate {
+      throw .usage("--repeat needs a due date: give --due DATE too")
+    }
+  }
+
+  /// Whether the arguments hold `--note` or `--repeat`.
+  static func hasItemOptions(_ arguments: ParsedArguments) -> Bool {
+    arguments.value(.note) != nil || arguments.value(.repeat) != nil
+  }
+
+  /// What an edit changed in the note and the repeat rule, in words.
+  static func changes(from old: ChecklistItem, to new: ChecklistItem) -> [String] {
+    var changes: [String] = []
+    if old.note != new.note { changes.append(new.note.isEmpty ? "note removed" : "note set") }
+    if old.repeatRule != new.repeatRule {
+      changes.append(new.repeatRule.map { "repeats \($0.text)" } ?? "no repeat")
+    }
+    return changes
+  }
+
+  /// What `check` says after a repeating item moved on: "Next: Tue 8 Dec 2026, 09:00".
+  static func nextText(_ date: Date, formatter: DueDateFormatter) -> String {
+    "Next: \(formatter.full(date))"
+  }
+}
+
+/// A row of `today --json`.
+struct PlannerRowJSON: Codable {
+  var list: String
+  var text: String
+  var dueDate: Date
+  var itemID: Int
+  var overdue: Bool
+  var note: String?
+  var `repeat`: String?
+
+  init(_ row: PlannerRow, now: Date) {
+    list = row.listName
+    text = row.item.text
+    dueDate = row.item.dueDate
+    itemID = row.item.itemID
+    overdue = row.item.dueDate < now
+    note = row.item.note.isEmpty ? nil : row.item.note
+    `repeat` = row.item.repeatRule?.text
+  }
+}
+
+/// A list's results in `search --json`.
+struct SearchGroupJSON: Codable {
+  var list: String
+  var items: [SearchItemJSON]
+}
+
+/// An item of `search --json`: its number in its list and its fields.
+struct SearchItemJSON: Codable {
+  var index: Int
+  var item: JSONOutput.Item
+
+  init(_ row: PlannerRow) {
+    index = row.itemIndex + 1
+    item = JSONOutput.Item(row.item)
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case index
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    index = try container.decode(Int.self, forKey: .index)
+    item = try JSONOutput.Item(from: decoder)
+  }
+
+  /// The item's keys with `index` beside them.
+  func encode(to encoder: any Encoder) throws {
+    try item.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(index, forKey: .index)
+  }
+}
+
+extension PlannerCommands {
+  /// The commands of this file, in the order `--help` lists them (after the others).
+  static let all: [CommandSpec] = [move, clear, today, search]
+}
