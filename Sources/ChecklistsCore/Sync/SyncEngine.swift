@@ -77,15 +77,12 @@ public struct SyncPlan: Sendable {
     /// Write a metadata file (`displayname`, the icon).
     case writeMetadata(folder: String, file: String, text: String)
     /// Write an item file; `expected` is the fingerprint it must still have (nil for a new
-    /// file), `collection`/`item` the state record to fill, `fallback` the record to keep when
-    /// the file changed meanwhile.
+    /// file), `collection`/`item` the state record to fill.
     case writeItem(
       folder: String, href: String, bytes: [UInt8], expected: FileFingerprint?, collection: Int,
-      item: Int, fallback: SyncState.Item?)
-    /// Delete an item file if it still has `expected`; else keep `fallback` in `collection`.
-    case deleteItem(
-      folder: String, href: String, expected: FileFingerprint, collection: Int?,
-      fallback: SyncState.Item?)
+      item: Int)
+    /// Delete an item file if it still has `expected`.
+    case deleteItem(folder: String, href: String, expected: FileFingerprint)
   }
 
   /// The lists the data file must hold after the pass.
@@ -95,6 +92,7 @@ public struct SyncPlan: Sendable {
   /// What the pass does.
   public var report: SyncReport
   var operations: [Operation] = []
+  /// The state to record before the vdir is written: each file to write is marked pending.
   var state: SyncState
 }
 
@@ -136,7 +134,9 @@ public enum SyncEngine {
   public static func isUnchanged(
     state: SyncState, snapshot: VdirSnapshot, dataFile: FileFingerprint?
   ) -> Bool {
-    guard let recorded = state.dataFile, recorded == dataFile, snapshot.exists else {
+    guard let recorded = state.dataFile, recorded == dataFile, snapshot.exists,
+      state.pendingDeletions.isEmpty
+    else {
       return false
     }
     var folders: [String: VdirSnapshot.Folder] = [:]
@@ -184,10 +184,10 @@ public enum SyncEngine {
 
   /// Carries out a plan's vdir operations; returns the state to record (with the written
   /// files' fingerprints). A file changed by another program during the pass is left alone and
-  /// its old record kept, so the next pass merges it.
+  /// recorded as it was, so the next pass merges it.
   public static func apply(_ plan: SyncPlan, root: String) throws(SyncError) -> SyncState {
     var state = plan.state
-    var skipped: [(collection: Int, item: Int, fallback: SyncState.Item?)] = []
+    var dropped: [(collection: Int, item: Int)] = []
     var touchedFolders = Set<String>()
     do throws(SystemCallError) {
       try Vdir.createFolder(root)
@@ -199,20 +199,27 @@ public enum SyncEngine {
         case .writeMetadata(let folder, let file, let text):
           try Vdir.writeAtomically(Array((text + "\n").utf8), to: root + "/" + folder + "/" + file)
           touchedFolders.insert(folder)
-        case .writeItem(let folder, let href, let bytes, let expected, let c, let i, let fallback):
+        case .writeItem(let folder, let href, let bytes, let expected, let c, let i):
           let path = root + "/" + folder + "/" + href
           if FileFingerprint.of(path) != expected {
-            skipped.append((c, i, fallback))
+            // Changed meanwhile: recorded as it was before, so the next pass merges both.
+            if case .rewrite(let previous) = state.collections[c].items[i].pending,
+              let expected
+            {
+              state.collections[c].items[i].fields = previous
+              state.collections[c].items[i].fingerprint = expected
+              state.collections[c].items[i].pending = nil
+            } else {
+              dropped.append((c, i))
+            }
             continue
           }
           state.collections[c].items[i].fingerprint = try Vdir.writeAtomically(bytes, to: path)
+          state.collections[c].items[i].pending = nil
           touchedFolders.insert(folder)
-        case .deleteItem(let folder, let href, let expected, let c, let fallback):
+        case .deleteItem(let folder, let href, let expected):
           let path = root + "/" + folder + "/" + href
-          guard FileFingerprint.of(path) == expected else {
-            if let c, let fallback { state.collections[c].items.append(fallback) }
-            continue
-          }
+          guard FileFingerprint.of(path) == expected else { continue }
           if unlink(path) != 0 && errno != ENOENT { throw SystemCallError(errno, call: "unlink") }
           touchedFolders.insert(folder)
         }
@@ -220,14 +227,10 @@ public enum SyncEngine {
     } catch {
       throw SyncError(message: "writing the vdir \(root): \(error)")
     }
-    // Files changed meanwhile keep their old record (or none): the next pass merges them.
-    for entry in skipped.sorted(by: { ($0.collection, $0.item) > ($1.collection, $1.item) }) {
-      if let fallback = entry.fallback {
-        state.collections[entry.collection].items[entry.item] = fallback
-      } else {
-        state.collections[entry.collection].items.remove(at: entry.item)
-      }
+    for entry in dropped.sorted(by: { ($0.collection, $0.item) > ($1.collection, $1.item) }) {
+      state.collections[entry.collection].items.remove(at: entry.item)
     }
+    state.pendingDeletions = []
     for folder in touchedFolders { Vdir.syncFolder(folder == root ? root : root + "/" + folder) }
     return state
   }
@@ -262,6 +265,8 @@ private struct Planner {
   /// Base collections (the state's active ones, plus folders recovered after an interrupted
   /// pass), with the items recovered into them.
   var baseCollections: [SyncState.Collection] = []
+  /// Files an interrupted pass was to delete and did not.
+  var leftoverDeletions: [SyncState.PendingDeletion] = []
 
   init(
     ours: DataModel, state: SyncState, snapshot: VdirSnapshot, root: String, options: SyncOptions
@@ -314,18 +319,28 @@ private struct Planner {
   // MARK: - Reading the vdir
 
   mutating func readVdir() {
-    var stateByHref: [String: (Int, Int)] = [:]
-    var stateByUID: [String: (Int, Int)] = [:]
-    for (c, collection) in state.collections.enumerated() {
-      for (i, item) in collection.items.enumerated() {
-        stateByHref[collection.folder + "/" + item.href] = (c, i)
-        stateByUID[item.uid] = (c, i)
-      }
-      if !collection.deleted { baseCollections.append(collection) }
-    }
     var present = Set<String>()
     for folder in snapshot.folders {
       for file in folder.items { present.insert(folder.name + "/" + file.href) }
+    }
+    var stateByHref: [String: (Int, Int)] = [:]
+    var stateByUID: [String: (Int, Int)] = [:]
+    for (c, collection) in state.collections.enumerated() {
+      var kept = collection
+      kept.items = []
+      for (i, item) in collection.items.enumerated() {
+        let key = collection.folder + "/" + item.href
+        // A new file an interrupted pass did not get to write: the item is new here again.
+        if item.pending == .newFile && !present.contains(key) { continue }
+        stateByHref[key] = (c, i)
+        stateByUID[item.uid] = (c, i)
+        kept.items.append(item)
+      }
+      if !collection.deleted { baseCollections.append(kept) }
+    }
+    var pendingDeletions: [String: FileFingerprint] = [:]
+    for deletion in state.pendingDeletions {
+      pendingDeletions[deletion.folder + "/" + deletion.href] = deletion.fingerprint
     }
     var uidOwner: [String: String] = [:]
     var byFolder: [String: [(Int, Int?)]] = [:]  // item id, base position
@@ -356,6 +371,14 @@ private struct Planner {
       for file in folder.items {
         let key = folder.name + "/" + file.href
         if claimedRecords.contains(key) { continue }
+        if pendingDeletions[key] == file.fingerprint && stateByHref[key] == nil {
+          // Deleted here by an interrupted pass that did not get to delete the file.
+          leftoverDeletions.append(
+            SyncState.PendingDeletion(
+              folder: folder.name, href: file.href, fingerprint: file.fingerprint))
+          report.deletedHere += 1
+          continue
+        }
         let known = stateByHref[key]
         let parsed = parse(folder: folder.name, file: file)
         guard let (calendar, fields, uid) = parsed else {
@@ -451,9 +474,14 @@ private struct Planner {
         guard let entry = located[itemID] else { continue }
         let item: ChecklistItem
         if let record = entry.stateRecord {
-          // Unchanged files are the record's item; changed ones change what the file changed.
+          // Unchanged files are the record's item; changed ones change what the file changed
+          // (a file an interrupted pass did not rewrite still says what it said before).
           let base = baseItemByID[itemID] ?? record.item
-          item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: record.fields)
+          var since = record.fields
+          if case .rewrite(let previous) = record.pending, entry.fields == previous {
+            since = previous
+          }
+          item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: since)
         } else if let base = baseItemByID[itemID] {
           item = entry.fields.applied(to: base)
         } else {
@@ -549,7 +577,6 @@ private struct Planner {
     merged: MergeResult, folderOfOursID: [Checklist.ID: String], state newState: inout SyncState
   ) -> [SyncPlan.Operation] {
     var operations: [SyncPlan.Operation] = []
-    var deletions: [SyncPlan.Operation] = []
     let resultIDs = Set(merged.model.lists.map(\.id))
     // Which folder each result list goes to: the folder whose list was merged into it, else
     // the folder its base list had, else a new one.
@@ -613,19 +640,22 @@ private struct Planner {
             of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
-              item: item, href: href, uid: uid,
-              fingerprint: FileFingerprint(inode: 0, size: 0, modified: 0), fields: written))
+              item: item, href: href, uid: uid, fingerprint: SyncState.unwritten,
+              fields: written, pending: .newFile))
           operations.append(
             .writeItem(
               folder: folder, href: href, bytes: Array(ICalendar.serialize([calendar]).utf8),
-              expected: nil, collection: collectionIndex, item: itemIndex, fallback: nil))
+              expected: nil, collection: collectionIndex, item: itemIndex))
           hrefsInFolder.insert(href)
           report.newHere += 1
           continue
         }
         if entry.unreadable {
           if let record = entry.stateRecord {
-            newState.collections[collectionIndex].items.append(record)
+            newState.collections[collectionIndex].items.append(
+              SyncState.Item(
+                item: item, href: record.href, uid: record.uid, fingerprint: record.fingerprint,
+                fields: record.fields))
           }
           continue
         }
@@ -647,7 +677,10 @@ private struct Planner {
         }
         guard var calendar = entry.calendar else {
           if let record = entry.stateRecord {
-            newState.collections[collectionIndex].items.append(record)
+            newState.collections[collectionIndex].items.append(
+              SyncState.Item(
+                item: item, href: record.href, uid: record.uid, fingerprint: record.fingerprint,
+                fields: record.fields))
           }
           continue
         }
@@ -660,18 +693,17 @@ private struct Planner {
         hrefsInFolder.insert(href)
         newState.collections[collectionIndex].items.append(
           SyncState.Item(
-            item: item, href: href, uid: entry.uid, fingerprint: entry.fingerprint,
-            fields: written))
+            item: item, href: href, uid: entry.uid, fingerprint: SyncState.unwritten,
+            fields: written, pending: movesHere ? .newFile : .rewrite(previous: entry.fields)))
         operations.append(
           .writeItem(
             folder: folder, href: href, bytes: Array(ICalendar.serialize([calendar]).utf8),
             expected: movesHere ? nil : entry.fingerprint, collection: collectionIndex,
-            item: itemIndex, fallback: movesHere ? nil : entry.stateRecord))
+            item: itemIndex))
         if movesHere {
-          deletions.append(
-            .deleteItem(
-              folder: entry.folder, href: entry.href, expected: entry.fingerprint,
-              collection: nil, fallback: nil))
+          newState.pendingDeletions.append(
+            SyncState.PendingDeletion(
+              folder: entry.folder, href: entry.href, fingerprint: entry.fingerprint))
         }
         if contentChanged { report.changedHere += 1 }
       }
@@ -679,11 +711,14 @@ private struct Planner {
 
     // Items deleted here; folders whose list is gone here keep an empty, recorded folder.
     for (itemID, entry) in located where !resultItemIDs.contains(itemID) && !entry.unreadable {
-      deletions.append(
-        .deleteItem(
-          folder: entry.folder, href: entry.href, expected: entry.fingerprint, collection: nil,
-          fallback: nil))
+      newState.pendingDeletions.append(
+        SyncState.PendingDeletion(
+          folder: entry.folder, href: entry.href, fingerprint: entry.fingerprint))
       report.deletedHere += 1
+    }
+    newState.pendingDeletions += leftoverDeletions
+    let deletions = newState.pendingDeletions.map {
+      SyncPlan.Operation.deleteItem(folder: $0.folder, href: $0.href, expected: $0.fingerprint)
     }
     let usedFolders = Set(newState.collections.map(\.folder))
     for folder in snapshot.folders where !usedFolders.contains(folder.name) {

@@ -52,19 +52,51 @@ public struct SyncState: Equatable, Sendable {
     public var fingerprint: FileFingerprint
     /// What the file said then.
     public var fields: TaskFields
+    /// Set while a pass is writing the file: the record tells what it is about to write.
+    public var pending: Pending?
 
     /// Creates an item record.
     public init(
       item: ChecklistItem, href: String, uid: String, fingerprint: FileFingerprint,
-      fields: TaskFields
+      fields: TaskFields, pending: Pending? = nil
     ) {
       self.item = item
       self.href = href
       self.uid = uid
       self.fingerprint = fingerprint
       self.fields = fields
+      self.pending = pending
     }
   }
+
+  /// A write a pass announced before making it (the state is recorded before the vdir is
+  /// written, so that a pass killed midway is told apart from changes made elsewhere).
+  public enum Pending: Equatable, Sendable {
+    /// A new file: if it is not there, the pass did not get to write it.
+    case newFile
+    /// A rewrite of a file that said `previous`: if it still says so, the pass did not get to it.
+    case rewrite(previous: TaskFields)
+  }
+
+  /// A file a pass is about to delete (deleted here), while it still has `fingerprint`.
+  public struct PendingDeletion: Equatable, Sendable {
+    /// The folder.
+    public var folder: String
+    /// The file's name.
+    public var href: String
+    /// Its fingerprint when the pass decided.
+    public var fingerprint: FileFingerprint
+
+    /// Creates a record.
+    public init(folder: String, href: String, fingerprint: FileFingerprint) {
+      self.folder = folder
+      self.href = href
+      self.fingerprint = fingerprint
+    }
+  }
+
+  /// Fingerprint of a file not written yet (matches no file).
+  public static let unwritten = FileFingerprint(inode: 0, size: -1, modified: 0)
 
   /// One collection (folder) and the checklist it holds.
   public struct Collection: Equatable, Sendable {
@@ -93,11 +125,17 @@ public struct SyncState: Equatable, Sendable {
   public var dataFile: FileFingerprint?
   /// The collections, in no particular order.
   public var collections: [Collection] = []
+  /// Files a pass is about to delete.
+  public var pendingDeletions: [PendingDeletion] = []
 
   /// An empty state (before the first sync).
-  public init(dataFile: FileFingerprint? = nil, collections: [Collection] = []) {
+  public init(
+    dataFile: FileFingerprint? = nil, collections: [Collection] = [],
+    pendingDeletions: [PendingDeletion] = []
+  ) {
     self.dataFile = dataFile
     self.collections = collections
+    self.pendingDeletions = pendingDeletions
   }
 
   /// How many items all collections hold.
@@ -144,7 +182,23 @@ public struct SyncState: Equatable, Sendable {
         line += "\(fields.itemID.map(String.init) ?? "-")\t\(Self.escape(item.text))\t"
         line += fields.text == item.text ? "=" : "~" + Self.escape(fields.text)
         lines.append(line)
+        switch entry.pending {
+        case nil: break
+        case .newFile: lines.append("new")
+        case .rewrite(let previous):
+          lines.append(
+            "prev\t\(previous.checked ? 1 : 0)\t\(previous.due.map(String.init) ?? "-")\t"
+              + "\(previous.dueIsDay ? 1 : 0)\t\(previous.remind ? 1 : 0)\t"
+              + "\(previous.sortOrder.map(String.init) ?? "-")\t"
+              + "\(previous.itemID.map(String.init) ?? "-")\t\(Self.escape(previous.text))")
+        }
       }
+    }
+    for deletion in pendingDeletions {
+      let print = deletion.fingerprint
+      lines.append(
+        "del\t\(Self.escape(deletion.folder))\t\(Self.escape(deletion.href))\t\(print.inode)\t"
+          + "\(print.size)\t\(print.modified)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -201,6 +255,29 @@ public struct SyncState: Equatable, Sendable {
             item: item, href: unescape(fields[6]), uid: unescape(fields[7]),
             fingerprint: FileFingerprint(inode: inode, size: size, modified: modified),
             fields: taskFields))
+      case "new":
+        guard let c = state.collections.indices.last, !state.collections[c].items.isEmpty else {
+          return nil
+        }
+        state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
+      case "prev":
+        guard fields.count == 8, let c = state.collections.indices.last,
+          !state.collections[c].items.isEmpty
+        else { return nil }
+        let previous = TaskFields(
+          text: unescape(fields[7]), checked: fields[1] == "1", due: Int64(fields[2]),
+          dueIsDay: fields[3] == "1", remind: fields[4] == "1", sortOrder: Int(fields[5]),
+          itemID: Int(fields[6]))
+        state.collections[c].items[state.collections[c].items.count - 1].pending = .rewrite(
+          previous: previous)
+      case "del":
+        guard fields.count == 6, let inode = UInt64(fields[3]), let size = Int64(fields[4]),
+          let modified = Int64(fields[5])
+        else { return nil }
+        state.pendingDeletions.append(
+          PendingDeletion(
+            folder: unescape(fields[1]), href: unescape(fields[2]),
+            fingerprint: FileFingerprint(inode: inode, size: size, modified: modified)))
       default:
         continue  // file, vdir: for people reading the file
       }

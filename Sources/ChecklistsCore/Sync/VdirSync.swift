@@ -19,10 +19,10 @@ public struct SyncOutcome: Sendable {
 /// One two-way sync pass between a data file and a vdir, with its state and lock.
 ///
 /// Order of writes, so that a pass killed anywhere leaves each side whole and the next pass
-/// repairs the rest without duplicates: the vdir's item files (each by rename), then the data
-/// file (through the store: locked, merged with other writers, atomic), then the state. Items
-/// carry `X-CHECKLISTS-ITEMID`, which lets the next pass recognise what an interrupted pass
-/// wrote.
+/// repairs the rest without duplicates or undoing anyone's change: the data file (through the
+/// store: locked, merged with other writers, atomic); the state, with every vdir write and
+/// deletion to come marked pending; the vdir's files (each by rename); the state again. Items
+/// carry `X-CHECKLISTS-ITEMID`, which lets a pass whose state was lost recognise them.
 public enum VdirSync {
   /// How long a pass waits for another pass on the same data file and vdir.
   public static let lockWait: TimeInterval = 30
@@ -100,7 +100,6 @@ public enum VdirSync {
     if dryRun || plan.report.refused != nil {
       return SyncOutcome(report: plan.report, save: nil, model: nil, warnings: warnings)
     }
-    var newState = try SyncEngine.apply(plan, root: vdir)
     var save: SaveResult?
     var model = plan.model
     if plan.modelChanged {
@@ -108,8 +107,8 @@ public enum VdirSync {
         let result = try store.save(plan.model)
         save = result
         if case .conflictCopy = result.outcome {
-          // The data file does not hold the result: recording it would make the next pass
-          // take the file's lists for deletions. The vdir's new files are recognised then.
+          // The data file does not hold the result: the vdir and the state are left as they
+          // are, and the next pass merges again.
           return SyncOutcome(report: plan.report, save: result, model: nil, warnings: warnings)
         }
         if let merged = result.merged { model = merged.model }
@@ -121,14 +120,28 @@ public enum VdirSync {
       }
     }
     store.appendToLog(plan.report.merge)
-    newState.dataFile = FileFingerprint.of(location.dataFile)
-    let text = newState.encoded(dataFilePath: location.dataFile, vdir: vdir)
-    do {
-      try Vdir.createFolder((statePath as NSString).deletingLastPathComponent)
-      try Vdir.writeAtomically(Array(text.utf8), to: statePath)
-    } catch {
-      throw SyncError(message: "writing the sync state \(location.display(statePath)): \(error)")
+    // The state is recorded before the vdir is written, with each write marked pending, so a
+    // pass killed midway is told apart from changes made elsewhere; then again when done.
+    var pending = plan.state
+    pending.dataFile = FileFingerprint.of(location.dataFile)
+    if !plan.operations.isEmpty {
+      try writeState(pending, to: statePath, location: location, vdir: vdir)
     }
+    var done = try SyncEngine.apply(plan, root: vdir)
+    done.dataFile = pending.dataFile
+    try writeState(done, to: statePath, location: location, vdir: vdir)
     return SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
+  }
+
+  private static func writeState(
+    _ state: SyncState, to path: String, location: DataFileLocation, vdir: String
+  ) throws(SyncError) {
+    let text = state.encoded(dataFilePath: location.dataFile, vdir: vdir)
+    do {
+      try Vdir.createFolder((path as NSString).deletingLastPathComponent)
+      try Vdir.writeAtomically(Array(text.utf8), to: path)
+    } catch {
+      throw SyncError(message: "writing the sync state \(location.display(path)): \(error)")
+    }
   }
 }
