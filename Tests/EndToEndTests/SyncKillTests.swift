@@ -46,9 +46,9 @@ extension EndToEndProcesses {
       let rig = try SyncRig()
       var lists: [Checklist] = []
       var nextID = 0
-      for listNumber in 0..<4 {
+      for listNumber in 0..<3 {
         var list = Checklist(name: "List \(listNumber)")
-        for itemNumber in 0..<100 {
+        for itemNumber in 0..<50 {
           list.insertItem(ChecklistItem(text: "item \(listNumber)-\(itemNumber)", itemID: nextID))
           nextID += 1
         }
@@ -97,7 +97,7 @@ extension EndToEndProcesses {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(UInt32(random.next() % 120_000))
+        usleep(UInt32(random.next() % 80_000))
         if process.isRunning { killedMidway += 1 }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
