@@ -11,6 +11,7 @@ let subcommands: [String: ([String]) -> Int32] = [
   "generate": GenerateCommand.run,
   "keys": KeyBenchmarks.run,
   "merge": MergeBenchmarks.run,
+  "sync": SyncBenchmarks.run,
 ]
 
 guard let name = arguments.first, let command = subcommands[name] else {
