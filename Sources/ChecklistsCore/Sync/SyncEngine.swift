@@ -368,7 +368,8 @@ private struct Planner {
       }
     }
     for folder in snapshot.folders {
-      for file in folder.items {
+      // In name order, so that the first of two files with one UID is always the same one.
+      for file in folder.items.sorted(by: { $0.href < $1.href }) {
         let key = folder.name + "/" + file.href
         if claimedRecords.contains(key) { continue }
         if pendingDeletions[key] == file.fingerprint && stateByHref[key] == nil {

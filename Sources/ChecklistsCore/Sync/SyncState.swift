@@ -208,52 +208,85 @@ public struct SyncState: Equatable, Sendable {
     var state = SyncState()
     var lineStart = 0
     var first = true
-    var fields: [String] = []
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(20)
+    // Numbers and flags are read from the bytes; only texts become strings.
+    func text(_ index: Int) -> String {
+      let string = String(decoding: data[ranges[index]], as: UTF8.self)
+      return data[ranges[index]].contains(UInt8(ascii: "\\")) ? unescape(string) : string
+    }
+    func number(_ index: Int) -> Int64? {
+      let range = ranges[index]
+      guard !range.isEmpty else { return nil }
+      var result: Int64 = 0
+      var negative = false
+      for position in range {
+        let byte = data[position]
+        if position == range.lowerBound && byte == UInt8(ascii: "-") {
+          negative = true
+          continue
+        }
+        guard byte >= 48 && byte <= 57 else { return nil }
+        let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 48))
+        guard !overflow1 && !overflow2 else { return nil }
+        result = sum
+      }
+      if negative && range.count == 1 { return nil }
+      return negative ? -result : result
+    }
+    func flag(_ index: Int) -> Bool {
+      ranges[index].count == 1 && data[ranges[index].lowerBound] == 49
+    }
+    func word(_ index: Int) -> String { String(decoding: data[ranges[index]], as: UTF8.self) }
     while lineStart < data.count {
       var lineEnd = lineStart
       while lineEnd < data.count && data[lineEnd] != 10 { lineEnd += 1 }
-      fields.removeAll(keepingCapacity: true)
+      ranges.removeAll(keepingCapacity: true)
       var fieldStart = lineStart
       for index in lineStart...lineEnd where index == lineEnd || data[index] == 9 {
-        fields.append(String(decoding: data[fieldStart..<index], as: UTF8.self))
+        ranges.append(fieldStart..<index)
         fieldStart = index + 1
       }
       lineStart = lineEnd + 1
       if first {
-        guard fields.first == magic else { return nil }
+        guard word(0) == magic else { return nil }
         first = false
         continue
       }
-      switch fields.first {
+      switch word(0) {
       case "data":
-        guard fields.count == 4, let inode = UInt64(fields[1]), let size = Int64(fields[2]),
-          let modified = Int64(fields[3])
+        guard ranges.count == 4, let inode = number(1), let size = number(2),
+          let modified = number(3)
         else { return nil }
-        state.dataFile = FileFingerprint(inode: inode, size: size, modified: modified)
+        state.dataFile = FileFingerprint(inode: UInt64(inode), size: size, modified: modified)
       case "list":
-        guard fields.count == 5 else { return nil }
+        guard ranges.count == 5 else { return nil }
         state.collections.append(
           Collection(
-            folder: unescape(fields[1]), deleted: fields[2] == "1", name: unescape(fields[3]),
-            icon: unescape(fields[4]), items: []))
+            folder: text(1), deleted: flag(2), name: text(3), icon: text(4), items: []))
       case "item":
-        guard fields.count == 19, !state.collections.isEmpty, let itemID = Int(fields[1]),
-          let due = Double(fields[5]), let inode = UInt64(fields[8]),
-          let size = Int64(fields[9]), let modified = Int64(fields[10])
+        guard ranges.count == 19, !state.collections.isEmpty, let itemID = number(1),
+          let due = Double(word(5)), let inode = number(8), let size = number(9),
+          let modified = number(10)
         else { return nil }
-        let text = unescape(fields[17])
+        let itemText = text(17)
         let item = ChecklistItem(
-          text: text, checked: fields[2] == "1", dueDate: Date(timeIntervalSince1970: due),
-          shouldRemind: fields[4] == "1", hasDueDate: fields[3] == "1", itemID: itemID)
-        let vtext = fields[18] == "=" ? text : unescape(String(fields[18].dropFirst()))
+          text: itemText, checked: flag(2), dueDate: Date(timeIntervalSince1970: due),
+          shouldRemind: flag(4), hasDueDate: flag(3), itemID: Int(itemID))
+        let marker = ranges[18]
+        let vtext =
+          marker.count == 1 && data[marker.lowerBound] == UInt8(ascii: "=")
+          ? itemText
+          : unescape(
+            String(decoding: data[(marker.lowerBound + 1)..<marker.upperBound], as: UTF8.self))
         let taskFields = TaskFields(
-          text: vtext, checked: fields[11] == "1", due: Int64(fields[12]),
-          dueIsDay: fields[13] == "1", remind: fields[14] == "1", sortOrder: Int(fields[15]),
-          itemID: Int(fields[16]))
+          text: vtext, checked: flag(11), due: number(12), dueIsDay: flag(13), remind: flag(14),
+          sortOrder: number(15).map { Int($0) }, itemID: number(16).map { Int($0) })
         state.collections[state.collections.count - 1].items.append(
           Item(
-            item: item, href: unescape(fields[6]), uid: unescape(fields[7]),
-            fingerprint: FileFingerprint(inode: inode, size: size, modified: modified),
+            item: item, href: text(6), uid: text(7),
+            fingerprint: FileFingerprint(inode: UInt64(inode), size: size, modified: modified),
             fields: taskFields))
       case "new":
         guard let c = state.collections.indices.last, !state.collections[c].items.isEmpty else {
@@ -261,23 +294,22 @@ public struct SyncState: Equatable, Sendable {
         }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
       case "prev":
-        guard fields.count == 8, let c = state.collections.indices.last,
+        guard ranges.count == 8, let c = state.collections.indices.last,
           !state.collections[c].items.isEmpty
         else { return nil }
         let previous = TaskFields(
-          text: unescape(fields[7]), checked: fields[1] == "1", due: Int64(fields[2]),
-          dueIsDay: fields[3] == "1", remind: fields[4] == "1", sortOrder: Int(fields[5]),
-          itemID: Int(fields[6]))
+          text: text(7), checked: flag(1), due: number(2), dueIsDay: flag(3), remind: flag(4),
+          sortOrder: number(5).map { Int($0) }, itemID: number(6).map { Int($0) })
         state.collections[c].items[state.collections[c].items.count - 1].pending = .rewrite(
           previous: previous)
       case "del":
-        guard fields.count == 6, let inode = UInt64(fields[3]), let size = Int64(fields[4]),
-          let modified = Int64(fields[5])
+        guard ranges.count == 6, let inode = number(3), let size = number(4),
+          let modified = number(5)
         else { return nil }
         state.pendingDeletions.append(
           PendingDeletion(
-            folder: unescape(fields[1]), href: unescape(fields[2]),
-            fingerprint: FileFingerprint(inode: inode, size: size, modified: modified)))
+            folder: text(1), href: text(2),
+            fingerprint: FileFingerprint(inode: UInt64(inode), size: size, modified: modified)))
       default:
         continue  // file, vdir: for people reading the file
       }

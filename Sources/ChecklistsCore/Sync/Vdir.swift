@@ -77,7 +77,6 @@ public enum Vdir {
           icon = readMetadata(path + "/" + entry)
         }
       }
-      items.sort { $0.href < $1.href }
       folders.append(
         VdirSnapshot.Folder(name: name, displayName: displayName, icon: icon, items: items))
     }
@@ -112,17 +111,24 @@ public enum Vdir {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemCallError(errno, call: "open") }
     defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 16_384)
+    var record = stat()
+    var capacity = 16_384
+    if fstat(fd, &record) == 0 && record.st_size > 0 { capacity = Int(record.st_size) + 1 }
+    var bytes = [UInt8](repeating: 0, count: capacity)
+    var filled = 0
     while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if filled == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
+      let count = bytes.withUnsafeMutableBytes {
+        Glibc.read(fd, $0.baseAddress?.advanced(by: filled), $0.count - filled)
+      }
       if count < 0 {
         if errno == EINTR { continue }
         throw SystemCallError(errno, call: "read")
       }
       if count == 0 { break }
-      bytes += buffer[0..<count]
+      filled += count
     }
+    bytes.removeLast(bytes.count - filled)
     return bytes
   }
 
