@@ -184,5 +184,35 @@ extension EndToEndProcesses {
       #expect(try rig.lists()["Work"] == ["[ ] Write report, part 1; draft", "[x] Send invoice"])
       #expect(try rig.validate(rig.vdirFiles()) == "")
     }
+
+    @Test func theVdirComesFromTheOptionTheEnvironmentOrTheConfigFile() throws {
+      let rig = try SyncRig()
+      try #require(rig.sandbox.run("new-list", "Work").status == 0)
+      try #require(rig.sandbox.run("add", "Work", "Plan").status == 0)
+      var environment = rig.environment
+      environment["CHECKLISTS_VDIR"] = nil
+      // None given: a usage error that says how to give one.
+      let none = try BuiltBinary.run(["sync"], environment: environment)
+      #expect(none.status == 2)
+      #expect(none.stderr.contains("set vdir = PATH"))
+      // The config file's `set vdir` (with ~), reported as JSON by a dry run.
+      try SyncRig.write(rig.root + "/config/checklists/config", "# sync\nset vdir = ~/vdir\n")
+      let dry = try BuiltBinary.run(["sync", "--dry-run", "--json"], environment: environment)
+      #expect(dry.status == 0, "\(dry.stderr)")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+      #expect(report["dryRun"] as? Bool == true)
+      #expect(report["newHere"] as? Int == 1)
+      #expect(report["summary"] as? String == "2 new lists here, 1 new here, 0 conflicts")
+      #expect(rig.vdirFiles().isEmpty, "a dry run writes nothing")
+      // --vdir wins over the environment, which wins over the config file.
+      let other = rig.root + "/other"
+      environment["CHECKLISTS_VDIR"] = rig.root + "/from-environment"
+      let synced = try BuiltBinary.run(["sync", "--vdir", other], environment: environment)
+      #expect(synced.status == 0, "\(synced.stderr)")
+      #expect(FileManager.default.fileExists(atPath: other))
+      #expect(!FileManager.default.fileExists(atPath: rig.root + "/from-environment"))
+      #expect(rig.vdirFiles().isEmpty)
+    }
   }
 }

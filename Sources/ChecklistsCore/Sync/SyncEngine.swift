@@ -201,11 +201,11 @@ public enum SyncEngine {
           touchedFolders.insert(folder)
         case .writeItem(let folder, let href, let bytes, let expected, let c, let i):
           let path = root + "/" + folder + "/" + href
-          if FileFingerprint.of(path) != expected {
+          // A new file has a fresh random name: only a rewrite checks that the file is still
+          // the one read (one `stat` less per new file on a first sync).
+          if let expected, FileFingerprint.of(path) != expected {
             // Changed meanwhile: recorded as it was before, so the next pass merges both.
-            if case .rewrite(let previous) = state.collections[c].items[i].pending,
-              let expected
-            {
+            if case .rewrite(let previous) = state.collections[c].items[i].pending {
               state.collections[c].items[i].fields = previous
               state.collections[c].items[i].fingerprint = expected
               state.collections[c].items[i].pending = nil
