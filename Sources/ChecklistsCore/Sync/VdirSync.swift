@@ -129,7 +129,8 @@ public enum VdirSync {
     }
     var done = try SyncEngine.apply(plan, root: vdir)
     done.dataFile = pending.dataFile
-    try writeState(done, to: statePath, location: location, vdir: vdir)
+    // A pass that found nothing to do (a first run with no data file yet) writes nothing.
+    if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
     return SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
   }
 
