@@ -267,6 +267,25 @@ struct SyncEngineTests {
     #expect(fixture.files().count == 3)
   }
 
+  @Test func aPassKilledAfterSavingTheDataFileMakesNoDuplicateOfAPhoneItem() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.sync()
+    let folder = try #require(fixture.folder(named: "Groceries"))
+    try fixture.write(folder + "/bread.ics", phoneTask(uid: "bread@phone", summary: "Bread"))
+    // As a pass killed after it saved the data file and before it recorded anything: the data
+    // file has the phone's item, the state and the file know nothing of each other.
+    try fixture.edit { model in
+      let list = model.lists.first { $0.name == "Groceries" }!
+      model.apply(model.insertItem(model.makeItem(text: "Bread"), listID: list.id)!)
+    }
+    let report = try fixture.sync()
+    #expect(report.newHere == 0 && report.newFromVdir == 0, "\(report.summary)")
+    #expect(try fixture.lists()["Groceries"] == ["[ ] Milk", "[x] Eggs", "[ ] Bread"])
+    #expect(fixture.files().keys.filter { $0.hasPrefix(folder + "/") }.count == 3)
+    #expect(try fixture.sync().isNothing)
+  }
+
   @Test func aDryRunChangesNothing() throws {
     let fixture = try SyncFixture()
     defer { fixture.remove() }

@@ -431,7 +431,25 @@ private struct Planner {
     usedIDs.formUnion(oursItems.keys)
     usedIDs.formUnion(baseItemIDs)
     var nextID = max(ours.nextItemID, (usedIDs.max() ?? -1) + 1)
+    // Items new here (in no record), by list name and text: a file the vdir got elsewhere with
+    // the same text in the same list is that item (a pass killed after it saved the data file
+    // and before it recorded the state, or the same item added on both sides).
+    var newHere: [String: [Int]] = [:]
+    if !newcomers.isEmpty {
+      for list in ours.lists {
+        for item in list.items where !baseItemIDs.contains(item.itemID) {
+          newHere[list.name + "\u{0}" + item.text, default: []].append(item.itemID)
+        }
+      }
+    }
+    var folderNames: [String: String] = [:]
+    for folder in snapshot.folders {
+      folderNames[folder.name] =
+        folder.displayName ?? state.collections.first { $0.folder == folder.name }?.name
+        ?? folder.name
+    }
     for newcomer in newcomers {
+      let textKey = (folderNames[newcomer.folder] ?? "") + "\u{0}" + newcomer.fields.text
       var record: SyncState.Item?
       var itemID: Int
       if let (c, i) = stateByUID[newcomer.uid],
@@ -446,6 +464,11 @@ private struct Planner {
       {
         // Written by a pass that was interrupted before it recorded the state: the same item.
         itemID = claimed
+        recover(mine.item, folder: newcomer.folder)
+      } else if let same = newHere[textKey]?.first(where: { located[$0] == nil }),
+        let mine = oursItems[same]
+      {
+        itemID = same
         recover(mine.item, folder: newcomer.folder)
       } else if let claimed = newcomer.fields.itemID, !usedIDs.contains(claimed) {
         itemID = claimed
