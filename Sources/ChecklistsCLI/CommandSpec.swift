@@ -4,8 +4,10 @@ import Foundation
 /// Every option a command can take. Specs and commands name options by case, so a misspelt
 /// option does not compile; the raw value is what the user types.
 enum OptionName: String, CaseIterable, Sendable {
+  case dryRun = "--dry-run"
   case due = "--due"
   case duplicate = "--duplicate"
+  case forceDelete = "--force-delete"
   case format = "--format"
   case icon = "--icon"
   case json = "--json"
@@ -16,6 +18,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case remind = "--remind"
   case `repeat` = "--repeat"
   case text = "--text"
+  case vdir = "--vdir"
   case within = "--within"
 }
 
@@ -142,7 +145,7 @@ struct CommandSpec: Sendable {
       ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit,
       ItemCommands.check,
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
-      TransferCommands.export, TransferCommands.importFile, DueCommand.due,
+      TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
     ] + PlannerCommands.all
 
   /// Commands that work but are left out of `--help` and the docs.

@@ -12,6 +12,7 @@ let subcommands: [String: ([String]) -> Int32] = [
   "keys": KeyBenchmarks.run,
   "merge": MergeBenchmarks.run,
   "planner": PlannerBenchmarks.run,
+  "sync": SyncBenchmarks.run,
 ]
 
 guard let name = arguments.first, let command = subcommands[name] else {

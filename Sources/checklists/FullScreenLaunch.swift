@@ -10,9 +10,13 @@ enum FullScreenLaunch {
   /// status.
   static func run(arguments: [String], environment: [String: String]) -> Never {
     let opened: (store: ChecklistsStore, load: LoadResult)
+    let sync: AppSync?
     do {
       let location = try DataFileLocation.resolve(
         environment: environment, filePath: CommandLineInterface.fileOption(in: arguments))
+      // With a vdir configured, its changes are taken in before the lists are shown.
+      sync = AppSync(location: location, environment: environment)
+      sync?.run()
       opened = try ChecklistsStore.open(location: location)
     } catch {
       printError(error.message)
@@ -27,7 +31,15 @@ enum FullScreenLaunch {
     let notice = SaveNotice()
     let written = WrittenState(load.storedState)
     let hooks = TerminalDriverHooks<ChecklistsApp>(
-      save: { model in save(model, to: store, notice: notice) },
+      save: { model in
+        var outcome = save(model, to: store, notice: notice)
+        guard outcome.succeeded, let sync else { return outcome }
+        // What the save wrote goes to the vdir; what the pass brought comes back through the
+        // watcher. Problems are told with the save.
+        sync.run()
+        if let message = sync.takeMessage() { outcome.message += "; " + message }
+        return outcome
+      },
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
         var next = state
@@ -47,9 +59,20 @@ enum FullScreenLaunch {
         }
       },
       refresh: { model in
-        store.refresh(model).map { (MergedLists($0), $0.statusLine) }
+        // The vdir may have changed: a pass writes its changes to the file, merged just below.
+        sync?.run()
+        return store.refresh(model).map { refreshed in
+          var line = refreshed.statusLine
+          if let message = sync?.takeMessage() { line += "; " + message }
+          return (MergedLists(refreshed), line)
+        }
       },
-      makeWatcher: { FileWatcher.open(path: store.resolvedPath) }
+      makeWatcher: {
+        let watcher = FileWatcher.open(path: store.resolvedPath)
+        sync?.watcher = watcher
+        sync?.watchFolders()
+        return watcher
+      }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.
@@ -64,6 +87,7 @@ enum FullScreenLaunch {
       for warning in load.warnings {
         _ = app.handle(.notice(warning), now: now)
       }
+      if let message = sync?.takeMessage() { _ = app.handle(.notice(message), now: now) }
       return app
     }
     // The screen is gone: say where the lists went when the file was not simply saved.

@@ -461,7 +461,7 @@ public final class ChecklistsStore {
 
   /// Appends what a merge must not lose to the conflict log; a log that cannot be written does
   /// not stop the save (the report is also on the status line).
-  private func appendToLog(_ report: MergeReport) {
+  func appendToLog(_ report: MergeReport) {
     guard report.hasLogEntries else { return }
     let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
     let lines = report.logLines(stamp: stamp, file: location.fileName)

@@ -14,6 +14,8 @@ public final class FileWatcher {
   /// The descriptor to wait on for reading.
   public let descriptor: Int32
   private let name: String
+  /// Watches of whole folders (a vdir's): any entry that is not a temporary file counts.
+  private var folderWatches = Set<Int32>()
 
   private init(descriptor: Int32, name: String) {
     self.descriptor = descriptor
@@ -41,6 +43,20 @@ public final class FileWatcher {
 
   deinit { close(descriptor) }
 
+  /// Also watches these folders: any change to an entry in them (other than a dot-file or a
+  /// `.tmp` file) counts. Folders already watched are left as they are; missing ones skipped.
+  public func watch(folders: [String]) {
+    #if os(Linux)
+      let mask = UInt32(
+        IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+          | IN_MOVE_SELF | IN_ONLYDIR)
+      for folder in folders {
+        let watch = inotify_add_watch(descriptor, folder, mask)
+        if watch >= 0 { folderWatches.insert(watch) }
+      }
+    #endif
+  }
+
   /// Reads every pending event; true when one concerned the file (or the folder itself, or
   /// events were lost), so the file should be checked.
   public func drain() -> Bool {
@@ -61,7 +77,12 @@ public final class FileWatcher {
             concerned = true
           } else if nameLength > 0 {
             let start = buffer.advanced(by: offset + header).assumingMemoryBound(to: CChar.self)
-            if String(cString: start) == name { concerned = true }
+            let entry = String(cString: start)
+            if folderWatches.contains(event.wd) {
+              if !entry.hasPrefix(".") && !entry.hasSuffix(".tmp") { concerned = true }
+            } else if entry == name {
+              concerned = true
+            }
           }
           offset += header + nameLength
         }

@@ -1,0 +1,109 @@
+import ChecklistsCore
+import Foundation
+
+/// `sync`: one two-way pass between the data file and a vdir.
+enum SyncCommand {
+  static let sync = CommandSpec(
+    name: "sync", positionals: [], valueOptions: [(.vdir, "DIR")],
+    flags: [.dryRun, .json, .forceDelete],
+    summary: "Sync the lists both ways with a vdir (vdirsyncer's folder of task lists).",
+    details: """
+      The vdir is --vdir DIR, else $CHECKLISTS_VDIR, else `set vdir = PATH` in
+      $XDG_CONFIG_HOME/checklists/config. Each list is a folder, each item an .ics file
+      (a VTODO); vdirsyncer moves them to a CalDAV server (docs/sync.md).
+        --dry-run       say what would be done; change nothing
+        --json          print the report as JSON
+        --force-delete  sync even when the vdir suddenly holds no items (deleting them here)
+      Exit status: 0 done, 1 something needs you (conflicts kept your version and are in the
+      conflict log, files skipped, or deletions refused), 2 usage, 3 the sync failed.
+      """,
+    failureStatus: 3
+  ) { arguments, context throws(CLIError) in
+    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
+    guard
+      let vdir = VdirSync.vdirPath(
+        option: arguments.value(.vdir), environment: context.environment, config: config)
+    else {
+      throw .usage(
+        "no vdir: give --vdir DIR, set CHECKLISTS_VDIR, or add `set vdir = PATH` to "
+          + ConfigFile.defaultPath(environment: context.environment))
+    }
+    let options = SyncOptions(
+      forceDelete: arguments.has(.forceDelete), timeZone: context.timeZone,
+      now: context.now)
+    let dryRun = arguments.has(.dryRun)
+    let outcome: SyncOutcome
+    do throws(SyncError) {
+      outcome = try VdirSync.run(
+        location: context.location, vdir: vdir, options: options, dryRun: dryRun)
+    } catch {
+      throw .failure("sync with \(context.location.display(vdir)): \(error.message)")
+    }
+    for warning in outcome.warnings { context.output.error("warning: \(warning)") }
+    let report = outcome.report
+    if arguments.has(.json) {
+      context.output.write(try JSONOutput.encode(SyncJSON(report, dryRun: dryRun)))
+    } else {
+      for problem in report.problems { context.output.error(problem) }
+      if let save = outcome.save, case .merged = save.outcome {
+        context.output.error(save.statusLine)
+      }
+      if let save = outcome.save, case .conflictCopy = save.outcome {
+        context.output.error(save.exitNotice ?? save.statusLine)
+      }
+      for conflict in report.merge.conflicts {
+        context.output.error(
+          "conflict: \(conflict.place), \(conflict.field): kept \(conflict.kept) here, the "
+            + "vdir had \(conflict.other) (in \(context.location.fileName).conflicts.log)")
+      }
+      if report.refused != nil {
+        context.output.error(report.summary)
+      } else {
+        context.output.line((dryRun ? "would sync: " : "") + report.summary)
+      }
+    }
+    if let save = outcome.save, case .conflictCopy = save.outcome { return 1 }
+    return report.needsUser ? 1 : 0
+  }
+}
+
+/// `sync --json`'s report.
+private struct SyncJSON: Encodable {
+  struct Conflict: Encodable {
+    var place: String
+    var field: String
+    var kept: String
+    var other: String
+  }
+  var dryRun: Bool
+  var summary: String
+  var newFromVdir: Int
+  var changedFromVdir: Int
+  var deletedFromVdir: Int
+  var newListsFromVdir: Int
+  var newHere: Int
+  var changedHere: Int
+  var deletedHere: Int
+  var newListsHere: Int
+  var conflicts: [Conflict]
+  var problems: [String]
+  var refused: String?
+
+  init(_ report: SyncReport, dryRun: Bool) {
+    self.dryRun = dryRun
+    summary = report.summary
+    newFromVdir = report.newFromVdir
+    changedFromVdir = report.changedFromVdir
+    deletedFromVdir = report.deletedFromVdir
+    newListsFromVdir = report.newListsFromVdir
+    newHere = report.newHere
+    changedHere = report.changedHere
+    deletedHere = report.deletedHere
+    newListsHere = report.newListsHere
+    conflicts = report.merge.conflicts.map {
+      Conflict(place: $0.place, field: $0.field, kept: $0.kept, other: $0.other)
+    }
+    problems = report.problems
+    refused = report.refused
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How a sync pass ended.
+public struct SyncOutcome: Sendable {
+  /// What it did (or, for a dry run, would do).
+  public var report: SyncReport
+  /// The data file's save, when the pass wrote it.
+  public var save: SaveResult?
+  /// The lists the data file holds after the pass (the app shows these).
+  public var model: DataModel?
+  /// Things worth a line on stderr that did not stop the pass.
+  public var warnings: [String] = []
+}
+
+/// One two-way sync pass between a data file and a vdir, with its state and lock.
+///
+/// Order of writes, so that a pass killed anywhere leaves each side whole and the next pass
+/// repairs the rest without duplicates or undoing anyone's change: the data file (through the
+/// store: locked, merged with other writers, atomic); the state, with every vdir write and
+/// deletion to come marked pending; the vdir's files (each by rename); the state again. Items
+/// carry `X-CHECKLISTS-ITEMID`, which lets a pass whose state was lost recognise them.
+public enum VdirSync {
+  /// How long a pass waits for another pass on the same data file and vdir.
+  public static let lockWait: TimeInterval = 30
+
+  /// The vdir to use: `--vdir`, else `$CHECKLISTS_VDIR`, else `set vdir = PATH` in the config
+  /// file; `~` is the home folder and a relative path is taken from the current folder.
+  public static func vdirPath(
+    option: String?, environment: [String: String], config: ConfigFile
+  ) -> String? {
+    let raw =
+      option ?? environment["CHECKLISTS_VDIR"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? config.value(of: .vdir)
+    guard var path = raw, !path.isEmpty else { return nil }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    if path == "~" {
+      path = home
+    } else if path.hasPrefix("~/") {
+      path = home + path.dropFirst()
+    }
+    if !path.hasPrefix("/") {
+      path = FileManager.default.currentDirectoryPath + "/" + path
+    }
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
+
+  /// The state file of a data file and a vdir, in the state folder beside the app's state.
+  public static func statePath(location: DataFileLocation, vdir: String) -> String {
+    SyncState.path(
+      stateFolder: (location.stateFile as NSString).deletingLastPathComponent,
+      dataFile: location.dataFile, vdir: vdir)
+  }
+
+  /// Runs one pass. With `dryRun` nothing is written: the report says what would be done.
+  public static func run(
+    location: DataFileLocation, vdir: String, options: SyncOptions, dryRun: Bool = false
+  ) throws(SyncError) -> SyncOutcome {
+    let statePath = self.statePath(location: location, vdir: vdir)
+    let lock: DataFileLock
+    do {
+      lock = try DataFileLock.acquire(
+        dataFile: statePath, shownPath: location.display(statePath), wait: lockWait)
+    } catch {
+      throw SyncError(message: "another sync of this file and vdir is running (\(error.message))")
+    }
+    defer { lock.release() }
+    var warnings: [String] = []
+    var state = SyncState()
+    if let bytes = try? Vdir.read(statePath) {
+      if let decoded = SyncState.decode(bytes) {
+        state = decoded
+      } else {
+        warnings.append(
+          "the sync state \(location.display(statePath)) is damaged; syncing as for the first "
+            + "time (items this program wrote are recognised by their X-CHECKLISTS-ITEMID)")
+      }
+    }
+    let snapshot = Vdir.scan(vdir)
+    let dataFingerprint = FileFingerprint.of(location.dataFile)
+    if SyncEngine.isUnchanged(state: state, snapshot: snapshot, dataFile: dataFingerprint) {
+      return SyncOutcome(report: SyncReport(), save: nil, model: nil, warnings: warnings)
+    }
+    let store: ChecklistsStore
+    let load: LoadResult
+    do {
+      (store, load) = try ChecklistsStore.open(location: location)
+    } catch {
+      throw SyncError(message: error.message)
+    }
+    warnings += load.warnings
+    // A first run syncs no lists of its own: the app's first "List" is not made here.
+    let ours = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
+    let plan = SyncEngine.plan(
+      ours: ours, state: state, snapshot: snapshot, root: vdir, options: options)
+    if dryRun || plan.report.refused != nil {
+      return SyncOutcome(report: plan.report, save: nil, model: nil, warnings: warnings)
+    }
+    var save: SaveResult?
+    var model = plan.model
+    if plan.modelChanged {
+      do {
+        let result = try store.save(plan.model)
+        save = result
+        if case .conflictCopy = result.outcome {
+          // The data file does not hold the result: the vdir and the state are left as they
+          // are, and the next pass merges again.
+          return SyncOutcome(report: plan.report, save: result, model: nil, warnings: warnings)
+        }
+        if let merged = result.merged { model = merged.model }
+        var appState = load.state
+        appState.nextItemID = max(appState.nextItemID, model.nextItemID)
+        try? store.saveState(appState)
+      } catch {
+        throw SyncError(message: error.message)
+      }
+    }
+    store.appendToLog(plan.report.merge)
+    // The state is recorded before the vdir is written, with each write marked pending, so a
+    // pass killed midway is told apart from changes made elsewhere; then again when done.
+    var pending = plan.state
+    pending.dataFile = FileFingerprint.of(location.dataFile)
+    if !plan.operations.isEmpty {
+      try writeState(pending, to: statePath, location: location, vdir: vdir)
+    }
+    var done = try SyncEngine.apply(plan, root: vdir)
+    done.dataFile = pending.dataFile
+    // A pass that found nothing to do (a first run with no data file yet) writes nothing.
+    if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
+    return SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
+  }
+
+  private static func writeState(
+    _ state: SyncState, to path: String, location: DataFileLocation, vdir: String
+  ) throws(SyncError) {
+    let text = state.encoded(dataFilePath: location.dataFile, vdir: vdir)
+    do {
+      try Vdir.createFolder((path as NSString).deletingLastPathComponent)
+      try Vdir.writeAtomically(Array(text.utf8), to: path)
+    } catch {
+      throw SyncError(message: "writing the sync state \(location.display(path)): \(error)")
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import ChecklistsCore
+import Foundation
+
+/// The app's side of sync: when a vdir is configured (`$CHECKLISTS_VDIR`, or `set vdir` in the
+/// config file), a pass at start, after each save, and whenever the vdir's folders change. A
+/// pass writes the data file like any other program; the app's own watcher then merges it onto
+/// the screen.
+final class AppSync {
+  let location: DataFileLocation
+  let vdir: String
+  /// The app's watcher, which also watches the vdir's folders.
+  var watcher: FileWatcher?
+  /// A line for the status line that has not been shown yet.
+  private(set) var pendingMessage: String?
+
+  /// Nil when no vdir is configured.
+  init?(location: DataFileLocation, environment: [String: String]) {
+    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: environment))
+    guard let vdir = VdirSync.vdirPath(option: nil, environment: environment, config: config)
+    else { return nil }
+    self.location = location
+    self.vdir = vdir
+  }
+
+  /// Runs one pass; keeps a message when it needs the user (conflicts, skipped files, refused
+  /// deletions) or failed.
+  func run() {
+    do throws(SyncError) {
+      let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+      let report = outcome.report
+      if report.needsUser {
+        var message = "Sync: " + report.summary
+        if let problem = report.problems.first { message += "; " + problem }
+        pendingMessage = message
+      }
+    } catch {
+      pendingMessage = "Sync with \(location.display(vdir)) failed: \(error.message)"
+    }
+    watchFolders()
+  }
+
+  /// The message kept by the last passes, once.
+  func takeMessage() -> String? {
+    defer { pendingMessage = nil }
+    return pendingMessage
+  }
+
+  /// Watches the vdir and each of its folders (new folders are added at each pass).
+  func watchFolders() {
+    guard let watcher else { return }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: vdir)) ?? []
+    watcher.watch(folders: [vdir] + names.filter { !$0.hasPrefix(".") }.map { vdir + "/" + $0 })
+  }
+}

@@ -1,0 +1,64 @@
+import ChecklistsCore
+import ChecklistsTestSupport
+import Foundation
+import Testing
+
+extension EndToEndProcesses {
+  /// The app with a vdir configured: it syncs at start, after each save, and takes in what
+  /// appears in the vdir while it runs.
+  @Suite(.serialized) struct SyncAppFlowTests {
+    /// The vdir's item files' unfolded lines, by SUMMARY.
+    static func vdirTasks(_ vdir: String) -> [String: [String]] {
+      var result: [String: [String]] = [:]
+      let manager = FileManager.default
+      for folder in (try? manager.contentsOfDirectory(atPath: vdir)) ?? []
+      where !folder.hasPrefix(".") {
+        for name in (try? manager.contentsOfDirectory(atPath: vdir + "/" + folder)) ?? []
+        where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+          let lines = storedLines(
+            try? String(contentsOfFile: vdir + "/" + folder + "/" + name, encoding: .utf8))
+          if let summary = lines.first(where: { $0.hasPrefix("SUMMARY:") }) {
+            result[String(summary.dropFirst(8))] = lines
+          }
+        }
+      }
+      return result
+    }
+
+    @Test func theAppSyncsAtStartAfterASaveAndWhenThePhonesChangesArrive() throws {
+      let shell = try AppFlowShell { folder in
+        try AppFlowShell.writeLists(["Groceries"], items: ["Groceries": ["Milk"]], into: folder)
+      }
+      defer { shell.close() }
+      let session = shell.session
+      let vdir = session.directory.path + "/vdir"
+      try session.type("export CHECKLISTS_VDIR=\(vdir)")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Groceries")
+      // At start: the list and its item are in the vdir.
+      try session.waitUntil("Milk in the vdir") { Self.vdirTasks(vdir)["Milk"] != nil }
+      let folders = try FileManager.default.contentsOfDirectory(atPath: vdir)
+      let folder = try #require(
+        folders.first {
+          (try? String(contentsOfFile: vdir + "/" + $0 + "/displayname", encoding: .utf8))
+            == "Groceries\n"
+        })
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Milk")
+      // The phone's item arrives without a key press.
+      try SyncRig.write(
+        vdir + "/" + folder + "/phone.ics", iosTask(uid: "PHONE-1", summary: "Bread"))
+      try session.waitFor(text: "Bread")
+      // Our change goes to the vdir at the save.
+      try session.sendKeys("Space")  // check Milk
+      try session.sendKeys("C-s")
+      try session.waitFor(text: "Saved")
+      try session.waitUntil("Milk completed in the vdir") {
+        Self.vdirTasks(vdir)["Milk"]?.contains("STATUS:COMPLETED") == true
+      }
+      #expect(try shell.quit() == "0")
+      #expect(try shell.itemTexts(of: "Groceries") == ["Milk", "Bread"])
+      #expect(Self.vdirTasks(vdir)["Bread"]?.contains("CATEGORIES:Errands,Home") == true)
+    }
+  }
+}
