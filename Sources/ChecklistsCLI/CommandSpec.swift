@@ -99,7 +99,8 @@ struct CommandSpec: Sendable {
   static let all: [CommandSpec] = [
     ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit, ItemCommands.check,
     ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
-    TransferCommands.export, TransferCommands.importFile, DueCommand.due,
+    TransferCommands.export, TransferCommands.importFile, DueCommand.due, KeyCommands.keys,
+    KeyCommands.config,
   ]
 
   /// The text `checklists --help` prints.

@@ -21,8 +21,12 @@ enum FullScreenLaunch {
     }
     let (store, load) = opened
     let now = Date()
+    // The user's keys: a bad line never stops the app; the status line names the first.
+    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: environment))
+    let (keys, configProblems) = KeyTable.configured(by: config)
     let options = AppOptions(
-      asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty)
+      asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
+      keys: keys)
     let state = load.state
     let notice = SaveNotice()
     let written = WrittenState(load.storedState)
@@ -61,6 +65,9 @@ enum FullScreenLaunch {
         options: options,
         size: (width, height),
         now: now)
+      if let line = ConfigProblem.statusLine(for: configProblems) {
+        _ = app.handle(.notice(line), now: now)
+      }
       for warning in load.warnings {
         _ = app.handle(.notice(warning), now: now)
       }
