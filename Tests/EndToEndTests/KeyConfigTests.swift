@@ -19,20 +19,22 @@ extension EndToEndProcesses {
         "checklists-e2e-config-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: configHome) }
       try Self.writeConfig(
-        "bind checklist c toggle\nbind checklist <Space> none\nbind checklist n frobnicate\n",
+        "bind checklist c toggle\nbind checklist <Space> none\nbind checklist x none\n"
+          + "bind checklist n frobnicate\n",
         configHome: configHome)
       let session = try TmuxSession(
         command: shellQuote(try BuiltProduct.checklists()), width: 80, height: 12,
         environment: ["XDG_CONFIG_HOME": configHome.path])
       defer { session.close() }
       // First run: the app makes "List" and opens it; the bad line is on the status line.
-      try session.waitFor(text: "config line 3: unknown action 'frobnicate'")
+      try session.waitFor(text: "config line 4: unknown action 'frobnicate'")
       try session.sendKeys("a")
       try session.waitFor(text: "Add Item")
       try session.type("Milk")
       try session.sendKeys("Enter")
       try session.waitFor(text: "1 of 1 remaining")
-      // The hint names the new key; the old one is refused.
+      // Any key clears the message; the hint then names the new key; the old one is refused.
+      try session.sendKeys("j")
       try session.waitFor(text: "c check")
       try session.sendKeys("Space")
       try session.waitFor(text: "Space: not a key here")
