@@ -29,7 +29,7 @@ enum KeyCommands {
       let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
       let (configured, problems) = KeyTable.configured(by: config)
       table = configured
-      for problem in problems { context.output.error("\(problem) (checklists config --check)") }
+      for problem in problems { context.output.error("warning: \(problem)") }
     }
     context.output.write(table.rendered(as: format))
     return 0

@@ -159,9 +159,8 @@ import Testing
         """)
   }
 
-  /// Generated from the key table: one line per action (J and K each say what they do), and
-  /// the status line offers only the scroll direction that does something (Up does nothing at
-  /// the top).
+  /// Generated from the key table (J and K pair up as the table's keys do), and the status
+  /// line offers only the scroll direction that does something (Up does nothing at the top).
   @Test func helpScreen() {
     var app = makeApp(checklistIndex: 1)
     app.press(.character("?"))
@@ -170,17 +169,17 @@ import Testing
          Help                                            Esc closes
          Keys: Checklist
 
-           Space x      check / uncheck the item (or click its
-                        check mark)
-           a            add an item
-           e Enter      edit the item
-           d Delete     delete the item (undo brings it back; the
-                        same letter again within 0.5 s is ignored)
-           J            move the item down (manual order only)
-           K            move the item up (manual order only)
-           s            sort by due date (items with a due date
-                        first) / manual order
-           Esc          back to All Lists (clears a filter first)
+           Space x        check / uncheck the item (or click its
+                          check mark)
+           a              add an item
+           e Enter        edit the item
+           d Delete       delete the item (undo brings it back; the
+                          same letter again within 0.5 s is
+                          ignored)
+           J/K            move the item down / up (manual order
+                          only)
+           s              sort by due date (items with a due date
+                          first) / manual order
         Esc close  Down scroll
         """)
   }

@@ -7,13 +7,13 @@ extension ChecklistsApp {
     switch context {
     case .allLists:
       return [
-        (.lists, .lists, nil), (.browse, .lists, nil), (.filter, .filter, "Typing a filter"),
-        (.generic, .lists, "Everywhere"),
+        (.lists, .lists, nil), (.browse, .lists, nil), (.generic, .lists, "Everywhere"),
+        (.filter, .filter, "Typing a filter"),
       ]
     case .checklist:
       return [
         (.checklist, .checklist, nil), (.browse, .checklist, nil),
-        (.filter, .filter, "Typing a filter"), (.generic, .checklist, "Everywhere"),
+        (.generic, .checklist, "Everywhere"), (.filter, .filter, "Typing a filter"),
       ]
     case .itemForm:
       return [
@@ -36,10 +36,30 @@ extension ChecklistsApp {
     var blocks: [(heading: String?, entries: [(keys: String, what: String)])] = []
     for section in Self.helpSections(context) {
       var part: [(keys: String, what: String)] = []
-      for row in keys.rows(of: section.screen) {
-        let live = row.keys.filter { keys.action(for: $0, on: section.on) == row.action }
-        guard !live.isEmpty else { continue }
-        part.append((live.map(KeyNotation.display).joined(separator: " "), row.action.summary))
+      let rows = keys.rows(of: section.screen)
+      func live(_ row: KeyTable.Row) -> [Key] {
+        row.keys.filter { keys.action(for: $0, on: section.on) == row.action }
+      }
+      for row in rows {
+        let own = live(row)
+        guard !own.isEmpty else { continue }
+        // A pair with as many keys each shows on one line: "Up/Down k/j  previous / next row".
+        if let pair = Self.helpPairs.first(where: {
+          $0.first == row.action || $0.second == row.action
+        }),
+          let first = rows.first(where: { $0.action == pair.first }).map(live),
+          let second = rows.first(where: { $0.action == pair.second }).map(live),
+          first.count == second.count
+        {
+          if row.action == pair.first {
+            let keys = zip(first, second).map {
+              KeyNotation.display($0) + "/" + KeyNotation.display($1)
+            }
+            part.append(Self.helpEntry(keys, pair.summary))
+          }
+          continue
+        }
+        part.append(Self.helpEntry(own.map(KeyNotation.display), row.action.summary))
       }
       if section.screen == .browse {
         part.append(("mouse", "click selects, a click on the selected row opens it, wheel scrolls"))
@@ -88,6 +108,30 @@ extension ChecklistsApp {
     }
     return lines
   }
+
+  /// A help line's keys column: the first key and as many more as fit in 13 columns; the rest
+  /// are named after what they do, "(also Ctrl-B/Ctrl-F)".
+  static func helpEntry(_ names: [String], _ what: String) -> (keys: String, what: String) {
+    var shown: [String] = []
+    var rest: [String] = []
+    for name in names {
+      let width = shown.map { DisplayWidth.of($0) + 1 }.reduce(0, +) + DisplayWidth.of(name)
+      if shown.isEmpty || (rest.isEmpty && width <= 13) {
+        shown.append(name)
+      } else {
+        rest.append(name)
+      }
+    }
+    let also = rest.isEmpty ? "" : " (also \(rest.joined(separator: ", ")))"
+    return (shown.joined(separator: " "), what + also)
+  }
+
+  /// Actions the help shows on one line when their keys pair up.
+  static let helpPairs: [(first: KeyAction, second: KeyAction, summary: String)] = [
+    (.previous, .next, "previous / next row"), (.pageUp, .pageDown, "a page up / down"),
+    (.halfPageUp, .halfPageDown, "half a page up / down"), (.first, .last, "first / last row"),
+    (.moveDown, .moveUp, "move the item down / up (manual order only)"),
+  ]
 
   /// The text field's readline keys (built into `TextField`, the same in every field).
   static let editingKeys: [(keys: String, what: String)] = [
