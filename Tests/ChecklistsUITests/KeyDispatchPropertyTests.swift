@@ -57,7 +57,7 @@ import Testing
   @Test(arguments: [UInt64(11), 12, 13])
   func everyBoundKeyDoesWhatTheTableSays(seed: UInt64) {
     for table in [KeyTable.defaults, Self.rebound] {
-      for app in states(seed: seed, table: table, count: 120, stride: 37) {
+      for app in states(seed: seed, table: table, count: 70, stride: 37) {
         let screen = app.keyScreen
         for key in Self.universe {
           let action = table.action(for: key, on: screen)
@@ -77,7 +77,7 @@ import Testing
   @Test(arguments: [UInt64(21), 22])
   func everyHintedKeyIsHandled(seed: UInt64) {
     for table in [KeyTable.defaults, Self.rebound] {
-      for app in states(seed: seed, table: table, count: 150, stride: 29) {
+      for app in states(seed: seed, table: table, count: 100, stride: 29) {
         guard app.quitPrompt == nil, app.status == nil, app.confirmDelete == nil,
           !app.isTypingFilter
         else { continue }
