@@ -28,8 +28,9 @@ let package = Package(
       name: "ChecklistsTerminal",
       dependencies: ["ChecklistsCore", "ChecklistsUI", "CNcursesw", "CTerminalSupport"]
     ),
-    /// The scripting commands (`lists`, `add`, `due`, …) on the same store.
-    .target(name: "ChecklistsCLI", dependencies: ["ChecklistsCore"]),
+    /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
+    /// UI's key table.
+    .target(name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI"]),
     /// Linked with the Swift runtime and Foundation built in (`-static-stdlib`): it starts in
     /// about 3 ms instead of 8 and keeps 6 MiB less resident (docs/performance.md).
     .executableTarget(

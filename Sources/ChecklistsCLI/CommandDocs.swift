@@ -1,7 +1,7 @@
 import Foundation
 
 /// The COMMANDS sections of the README and the man page, rendered from `CommandSpec.all` so
-/// that they cannot drift from the commands; `scripts/update-docs-commands` writes them between
+/// that they cannot drift from the commands; `scripts/update-docs` writes them between
 /// the files' marker comments and a test fails when the committed files differ.
 enum CommandDocs {
   /// The formats `checklists help --format` prints.

@@ -4,7 +4,9 @@ import Foundation
 /// Every option a command can take. Specs and commands name options by case, so a misspelt
 /// option does not compile; the raw value is what the user types.
 enum OptionName: String, CaseIterable, Sendable {
+  case check = "--check"
   case dryRun = "--dry-run"
+  case defaults = "--defaults"
   case due = "--due"
   case duplicate = "--duplicate"
   case forceDelete = "--force-delete"
@@ -146,13 +148,14 @@ struct CommandSpec: Sendable {
       ItemCommands.check,
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
+      KeyCommands.keys, KeyCommands.config,
     ] + PlannerCommands.all
 
   /// Commands that work but are left out of `--help` and the docs.
   static let hidden: [CommandSpec] = [help]
 
   /// `help`: the overview, as `--help`; with `--format markdown|man`, the COMMANDS section of
-  /// the README or the man page (for `scripts/update-docs-commands`).
+  /// the README or the man page (for `scripts/update-docs`).
   static let help = CommandSpec(
     name: "help", positionals: [], valueOptions: [(.format, "markdown|man")],
     summary: "Show the commands and options (as --help)."

@@ -14,8 +14,7 @@ final class AppSync {
   private(set) var pendingMessage: String?
 
   /// Nil when no vdir is configured.
-  init?(location: DataFileLocation, environment: [String: String]) {
-    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: environment))
+  init?(location: DataFileLocation, environment: [String: String], config: ConfigFile) {
     guard let vdir = VdirSync.vdirPath(option: nil, environment: environment, config: config)
     else { return nil }
     self.location = location

@@ -9,13 +9,16 @@ enum FullScreenLaunch {
   /// Loads the file (errors go to stderr before any screen), runs the app and exits with its
   /// status.
   static func run(arguments: [String], environment: [String: String]) -> Never {
+    // Read once: the user's keys and the vdir. A bad line never stops the app; the status line
+    // names the first.
+    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: environment))
     let opened: (store: ChecklistsStore, load: LoadResult)
     let sync: AppSync?
     do {
       let location = try DataFileLocation.resolve(
         environment: environment, filePath: CommandLineInterface.fileOption(in: arguments))
       // With a vdir configured, its changes are taken in before the lists are shown.
-      sync = AppSync(location: location, environment: environment)
+      sync = AppSync(location: location, environment: environment, config: config)
       sync?.run()
       opened = try ChecklistsStore.open(location: location)
     } catch {
@@ -25,8 +28,10 @@ enum FullScreenLaunch {
     }
     let (store, load) = opened
     let now = Date()
+    let (keys, configProblems) = KeyTable.configured(by: config)
     let options = AppOptions(
-      asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty)
+      asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
+      keys: keys)
     let state = load.state
     let notice = SaveNotice()
     let written = WrittenState(load.storedState)
@@ -84,6 +89,9 @@ enum FullScreenLaunch {
         options: options,
         size: (width, height),
         now: now)
+      if let line = ConfigProblem.statusLine(for: configProblems) {
+        _ = app.handle(.notice(line), now: now)
+      }
       for warning in load.warnings {
         _ = app.handle(.notice(warning), now: now)
       }

@@ -5,7 +5,7 @@ import Testing
 @testable import ChecklistsCLI
 
 /// The docs' COMMANDS sections come from the command table: a test fails when the committed
-/// README or man page differs (run `scripts/update-docs-commands`).
+/// README or man page differs (run `scripts/update-docs`).
 @Suite struct CommandDocsTests {
   /// The lines strictly between the marker lines `begin` and `end` of a file in the repository.
   static func section(of file: String, begin: String, end: String) throws -> String {
@@ -24,7 +24,7 @@ import Testing
       end: "<!-- END GENERATED commands -->")
     #expect(
       committed == CommandDocs.render(.markdown),
-      "README.md is stale: run scripts/update-docs-commands")
+      "README.md is stale: run scripts/update-docs")
   }
 
   @Test func theManPageListsTheCommandsOfTheTable() throws {
@@ -33,7 +33,7 @@ import Testing
       end: ".\\\" END GENERATED commands")
     #expect(
       committed == CommandDocs.render(.man),
-      "docs/checklists.1 is stale: run scripts/update-docs-commands")
+      "docs/checklists.1 is stale: run scripts/update-docs")
   }
 
   @Test func everyCommandIsDocumentedWithItsOptions() {

@@ -159,6 +159,8 @@ import Testing
         """)
   }
 
+  /// Generated from the key table (J and K pair up as the table's keys do), and the status
+  /// line offers only the scroll direction that does something (Up does nothing at the top).
   @Test func helpScreen() {
     var app = makeApp(checklistIndex: 1)
     app.press(.character("?"))
@@ -167,18 +169,18 @@ import Testing
          Help                                            Esc closes
          Keys: Checklist
 
-           Space x       check / uncheck the item (or click its
-                         check mark)
-           a             add an item
-           e Enter       edit the item
-           d Delete      delete the item (u undoes; a second d
-                         within 0.5 s is ignored)
-           J / K         move the item down / up (manual order
-                         only)
-           s             sort by due date (items with a due date
-                         first) / manual order
-           Esc h Left    back to All Lists (Esc clears a filter
-        Esc close  Up/Down scroll
+           Space x        check / uncheck the item (or click its
+                          check mark)
+           a              add an item
+           e Enter        edit the item
+           d Delete       delete the item (undo brings it back; the
+                          same letter again within 0.5 s is
+                          ignored)
+           J/K            move the item down / up (manual order
+                          only)
+           s              sort by due date (items with a due date
+                          first) / manual order
+        Esc close  Down scroll
         """)
   }
 

@@ -8,11 +8,17 @@ public struct AppOptions: Sendable {
   public var bellEnabled: Bool
   /// The calendar and time zone due dates are read and shown in.
   public var calendar: Calendar
+  /// The keys: the defaults with the user's `bind` lines applied.
+  public var keys: KeyTable
 
-  /// Creates options; the defaults are symbols, bell on, the user's calendar.
-  public init(asciiGlyphs: Bool = false, bellEnabled: Bool = true, calendar: Calendar = .current) {
+  /// Creates options; the defaults are symbols, bell on, the user's calendar, the default keys.
+  public init(
+    asciiGlyphs: Bool = false, bellEnabled: Bool = true, calendar: Calendar = .current,
+    keys: KeyTable = .defaults
+  ) {
     self.asciiGlyphs = asciiGlyphs
     self.bellEnabled = bellEnabled
     self.calendar = calendar
+    self.keys = keys
   }
 }

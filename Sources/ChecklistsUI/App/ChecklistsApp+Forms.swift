@@ -63,17 +63,14 @@ extension ChecklistsApp {
     form.dueError = nil
   }
 
-  /// `+`/`-` in the Due Date field: when the field holds a date that parses and the key would
-  /// not make it read as something else ("+2h" is typed, "tomorrow 9am" is moved), the date
-  /// moves a day and the field shows it in full; returns false when the key is text.
-  func moveDueDate(_ key: Key, form: inout ItemForm, now: Date) -> Bool {
-    guard key == .character("+") || key == .character("-"), let date = form.dueDate else {
-      return false
-    }
+  /// `day-later`/`day-earlier` (`+`/`-`) in the Due Date field: when the field holds a date that
+  /// parses and the key would not make it read as something else ("+2h" is typed, "tomorrow
+  /// 9am" is moved), the date moves `days` days and the field shows it in full; returns false
+  /// when the key is text.
+  func moveDueDate(days: Int, key: Key, form: inout ItemForm, now: Date) -> Bool {
+    guard let date = form.dueDate else { return false }
     var typed = form.dueText
-    _ = typed.handle(key)
-    if (try? parser.parse(typed.text, now: now)) != nil { return false }
-    let days = key == .character("+") ? 1 : -1
+    if typed.handle(key), (try? parser.parse(typed.text, now: now)) != nil { return false }
     let moved = options.calendar.date(byAdding: .day, value: days, to: date) ?? date
     form.dueDate = moved
     form.dueError = nil
@@ -81,42 +78,98 @@ extension ChecklistsApp {
     return true
   }
 
-  mutating func handleItemFormKey(_ key: Key, form: inout ItemForm, now: Date) -> [Effect] {
-    switch key {
-    case .escape:
-      self.form = nil
+  // MARK: - Keys in forms
+
+  /// Does a form's action: the form changes in a copy, is stored once, then the outcome is
+  /// acted on. Returns false when the action does not apply and the key is typing.
+  mutating func performInForm(_ action: KeyAction, key: Key, now: Date) -> Bool {
+    let outcome: FormOutcome
+    switch form {
+    case .item(var itemForm):
+      outcome = itemFormOutcome(action, key: key, form: &itemForm, now: now)
+      form = .item(itemForm)
+    case .list(var listForm):
+      outcome = listFormOutcome(action, form: &listForm)
+      form = .list(listForm)
+    case nil: return true
+    }
+    switch outcome {
+    case .stay: break
+    case .typing: return false
+    case .cancel:
+      form = nil
       status = StatusMessage(text: "Cancelled", isError: false)
-      return []
-    case .enter:
-      finishItemForm(form, now: now)
-      return []
-    case .tab, .down:
-      form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + 1) % 3) ?? .text
-      return []
-    case .backTab, .up:
-      form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + 2) % 3) ?? .text
-      return []
+    case .done:
+      switch form {
+      case .item(let itemForm): finishItemForm(itemForm, now: now)
+      case .list(let listForm): finishListForm(listForm, now: now)
+      case nil: break
+      }
+    }
+    return true
+  }
+
+  /// What an action does to the item form.
+  func itemFormOutcome(_ action: KeyAction, key: Key, form: inout ItemForm, now: Date)
+    -> FormOutcome
+  {
+    switch action {
+    case .cancel: return .cancel
+    case .done: return .done
+    case .nextField: form.focus = form.focus.cycled(by: 1)
+    case .previousField: form.focus = form.focus.cycled(by: -1)
+    case .toggleRemind: setRemind(!form.remind, form: &form, now: now)
+    case .dayLater, .dayEarlier:
+      guard form.focus == .due,
+        moveDueDate(days: action == .dayLater ? 1 : -1, key: key, form: &form, now: now)
+      else { return .typing }
     default: break
     }
-    switch form.focus {
-    case .text:
-      _ = form.text.handle(key)
-    case .remind:
-      switch key {
-      case .character(" "), .character("x"): setRemind(!form.remind, form: &form, now: now)
-      case .character("q"): refuseQuitInForm()
-      case .character("?"): help = HelpState(context: .itemForm)
-      default: unknownKey(key)
-      }
-    case .due:
-      if moveDueDate(key, form: &form, now: now) { return [] }
-      let before = form.dueText
-      _ = form.dueText.handle(key)
-      if form.dueText != before && form.dueText.text != before.text {
-        updateDue(&form, now: now)
-      }
+    return .stay
+  }
+
+  /// What an action does to the list form and its icon picker.
+  func listFormOutcome(_ action: KeyAction, form: inout ListForm) -> FormOutcome {
+    let icons = IconName.allCases
+    switch action {
+    case .cancel: return .cancel
+    case .done: return .done
+    case .nextField: form.focus = form.focus.cycled(by: 1)
+    case .previousField: form.focus = form.focus.cycled(by: -1)
+    case .chooseIcon:
+      form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
+    case .pick:
+      guard let selection = form.picker else { break }
+      form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
+      form.picker = nil
+      // On to the name, where Enter is Done (on the Icon row it would open the picker again).
+      form.focus = .name
+    case .closePicker: form.picker = nil
+    default: break
     }
-    return []
+    return .stay
+  }
+
+  /// A key the table leaves to the focused text field: typing and readline editing.
+  mutating func typeInForm(_ key: Key, now: Date) {
+    switch form {
+    case .item(var itemForm):
+      switch itemForm.focus {
+      case .text: _ = itemForm.text.handle(key)
+      case .due:
+        let before = itemForm.dueText
+        _ = itemForm.dueText.handle(key)
+        if itemForm.dueText != before && itemForm.dueText.text != before.text {
+          updateDue(&itemForm, now: now)
+        }
+      case .remind: break
+      }
+      form = .item(itemForm)
+    case .list(var listForm):
+      if listForm.focus == .name && listForm.picker == nil { _ = listForm.name.handle(key) }
+      form = .list(listForm)
+    case nil: break
+    }
   }
 
   /// Done: saves the item unless its text is blank or the due date cannot be read.
@@ -206,56 +259,6 @@ extension ChecklistsApp {
 
   // MARK: - List detail
 
-  mutating func handleListFormKey(_ key: Key, form: inout ListForm, now: Date) -> [Effect] {
-    if let selection = form.picker {
-      let icons = IconName.allCases
-      switch key {
-      case .escape: form.picker = nil
-      case .up, .character("k"): form.picker = max(selection - 1, 0)
-      case .down, .character("j"): form.picker = min(selection + 1, icons.count - 1)
-      case .home, .character("g"): form.picker = 0
-      case .end, .character("G"): form.picker = icons.count - 1
-      case .enter, .character(" "):
-        form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
-        form.picker = nil
-        // On to the name, where Enter is Done (on the Icon row it would open the picker again).
-        form.focus = .name
-      case .character("?"): help = HelpState(context: .iconPicker)
-      case .character("q"): refuseQuitInForm()
-      default: unknownKey(key)
-      }
-      return []
-    }
-    switch key {
-    case .escape:
-      self.form = nil
-      status = StatusMessage(text: "Cancelled", isError: false)
-      return []
-    case .tab, .down, .backTab, .up:
-      form.focus = form.focus == .name ? .icon : .name
-      return []
-    default: break
-    }
-    switch form.focus {
-    case .name:
-      if key == .enter {
-        finishListForm(form, now: now)
-      } else {
-        _ = form.name.handle(key)
-      }
-    case .icon:
-      switch key {
-      case .enter, .character(" "):
-        let icons = IconName.allCases
-        form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
-      case .character("q"): refuseQuitInForm()
-      case .character("?"): help = HelpState(context: .listForm)
-      default: unknownKey(key)
-      }
-    }
-    return []
-  }
-
   /// Done: saves the list unless its name is blank.
   mutating func finishListForm(_ form: ListForm, now: Date) {
     if form.name.isBlank {
@@ -298,7 +301,21 @@ extension ChecklistsApp {
 
   /// `q` in a form would throw away what was typed: say how to leave instead (Ctrl-C still quits).
   mutating func refuseQuitInForm() {
-    status = StatusMessage(
-      text: "Enter saves, Esc cancels; q quits from the lists", isError: false)
+    let done = keyName(.done, on: .form, or: "Done")
+    let cancel = keyName(.cancel, on: .form, or: "cancelling")
+    let quit = keys.keyName(.quit, on: .lists).map { "; \($0) quits from the lists" } ?? ""
+    status = StatusMessage(text: "\(done) saves, \(cancel) cancels\(quit)", isError: false)
   }
+}
+
+/// What a key did to a form, for the app to act on after storing the form once.
+enum FormOutcome: Equatable {
+  /// The form stays open (a field, the focus or the picker may have changed).
+  case stay
+  /// The action does not apply here: the key is typing in the focused field.
+  case typing
+  /// Close the form, changing nothing.
+  case cancel
+  /// Save what the form holds (refused, with a message, when it is incomplete).
+  case done
 }

@@ -2,131 +2,6 @@ import ChecklistsCore
 import Foundation
 
 extension ChecklistsApp {
-  /// Keys on All Lists and on a Checklist (not typing anywhere).
-  mutating func handleNavigationKey(_ key: Key, now: Date) -> [Effect] {
-    switch key {
-    case .character("q"): return [.quit]
-    case .character("?"):
-      help = HelpState(context: open == nil ? .allLists : .checklist)
-      return []
-    case .character("u"):
-      undo(now: now)
-      return []
-    case .control("r"):
-      redo(now: now)
-      return []
-    case .character("/"):
-      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
-      return []
-    case .character("r"):
-      jumpToLastReminder()
-      return []
-    default: break
-    }
-    if open != nil {
-      handleChecklistKey(key, now: now)
-    } else {
-      handleAllListsKey(key, now: now)
-    }
-    return []
-  }
-
-  mutating func handleAllListsKey(_ key: Key, now: Date) {
-    var browser = allLists
-    if moved(&browser, key: key, total: dataModel.lists.count) {
-      allLists = browser
-      return
-    }
-    let selectedList = allLists.index(ofRow: allLists.selected).flatMap {
-      $0 < dataModel.lists.count ? dataModel.lists[$0] : nil
-    }
-    switch key {
-    case .enter, .character("l"), .right:
-      if let list = selectedList { openList(id: list.id) }
-    case .character("a"):
-      form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
-    case .character("e"):
-      if let list = selectedList {
-        form = .list(ListForm(listID: list.id, name: TextField(list.name), iconName: list.iconName))
-      }
-    case .character("d"), .delete:
-      if let list = selectedList {
-        confirmDelete = list.id
-        status = StatusMessage(text: deletePrompt(for: list), isError: false)
-      }
-    case .escape:
-      if allLists.filter != nil { setFilter(nil) }
-    default: unknownKey(key)
-    }
-  }
-
-  mutating func handleChecklistKey(_ key: Key, now: Date) {
-    // Only small values of the list are kept here: holding a copy of the list while changing
-    // the model would copy all of its items.
-    guard var state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
-    let listID = state.listID
-    let total = dataModel.lists[listIndex].items.count
-    if moved(&state.browser, key: key, total: total) {
-      open = state
-      return
-    }
-    let itemIndex = state.browser.index(ofRow: state.browser.selected).flatMap {
-      $0 < total ? $0 : nil
-    }
-    switch key {
-    case .character(" "), .character("x"):
-      if let itemIndex, let change = dataModel.toggleItem(listID: listID, at: itemIndex) {
-        commit(change, now: now)
-      }
-    case .character("a"):
-      form = .item(newItemForm(listID: listID, now: now))
-    case .character("e"), .enter:
-      if let itemIndex {
-        let item = dataModel.lists[listIndex].items[itemIndex]
-        form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
-      }
-    case .character("d"), .delete:
-      if key == .character("d"), let last = lastItemDelete,
-        now.timeIntervalSince(last) < Self.doubleDeleteWindow
-      {
-        // vim's `dd`: the second d would delete a second item.
-        lastItemDelete = nil
-        status = StatusMessage(
-          text: "Deleted one item (d deletes one; dd is not two): d again deletes this one",
-          isError: false)
-        return
-      }
-      if let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) {
-        let text = dataModel.lists[listIndex].items[itemIndex].text
-        commit(change, now: now)
-        lastItemDelete = key == .character("d") ? now : nil
-        status = StatusMessage(text: "Deleted \(quoted(text)) (u undoes)", isError: false)
-      }
-    case .character("J"), .character("K"):
-      moveSelectedItem(down: key == .character("J"), now: now)
-    case .character("s"):
-      let name = dataModel.lists[listIndex].name
-      if sortByDue.contains(name) {
-        sortByDue.remove(name)
-        status = StatusMessage(text: "Manual order", isError: false)
-      } else {
-        sortByDue.insert(name)
-        status = StatusMessage(
-          text: "Sorted by due date (items with a due date first)", isError: false)
-      }
-      refreshOpenRows(keepItem: itemIndex)
-    case .escape:
-      if state.browser.filter != nil {
-        setFilter(nil)
-      } else {
-        closeList()
-      }
-    case .character("h"), .left:
-      closeList()
-    default: unknownKey(key)
-    }
-  }
-
   /// The question asked before a list is deleted.
   func deletePrompt(for list: Checklist) -> String {
     let count = list.items.count
@@ -138,7 +13,9 @@ extension ChecklistsApp {
     let listID = state.listID
     if sortByDue.contains(dataModel.lists[listIndex].name) {
       status = StatusMessage(
-        text: "Sorted by due date: switch to manual order (s) to move items", isError: true)
+        text: "Sorted by due date: switch to manual order"
+          + (keys.keyName(.sort, on: .checklist).map { " (\($0))" } ?? "") + " to move items",
+        isError: true)
       return
     }
     let target = state.browser.selected + (down ? 1 : -1)
@@ -220,18 +97,6 @@ extension ChecklistsApp {
       open = state
     } else {
       body(&allLists)
-    }
-  }
-
-  mutating func handleFilterKey(_ key: Key) {
-    switch key {
-    case .escape:
-      setFilter(nil)
-      updateBrowser { $0.filterField = nil }
-    case .enter, .down, .up, .tab:
-      updateBrowser { $0.filterField = nil }
-    default:
-      updateFilterField { _ = $0.handle(key) }
     }
   }
 

@@ -51,8 +51,9 @@ public struct ChecklistsApp: TerminalProgram {
   var redrawAt: Date?
   /// Whether the last key was a Ctrl-C in a form that kept the form open (a second one quits).
   var interruptPending = false
-  /// When `d` last deleted an item: a second `d` right after (vim's `dd`) deletes nothing.
-  var lastItemDelete: Date?
+  /// When a letter (`d`) last deleted an item: the same letter right after (vim's `dd`)
+  /// deletes nothing.
+  var lastItemDelete: (date: Date, key: Key)?
   /// How soon after a `d` a second `d` is taken for a `dd` and ignored.
   static let doubleDeleteWindow: TimeInterval = 0.5
 
@@ -85,7 +86,13 @@ public struct ChecklistsApp: TerminalProgram {
       dataModel.apply(dataModel.insertList(list))
       version = 1
       startIndex = 0
-      status = StatusMessage(text: "Welcome! Press a to add an item, ? for help", isError: false)
+      let words = [
+        keys.keyName(.addItem, on: .checklist).map { "Press \($0) to add an item" },
+        keys.keyName(.help, on: .checklist).map { "\($0) for help" },
+      ].compactMap { $0 }
+      status = StatusMessage(
+        text: (["Welcome!"] + [words.joined(separator: ", ")]).joined(separator: " "),
+        isError: false)
     }
     if startIndex >= 0 && startIndex < dataModel.lists.count {
       allLists.selected = startIndex
@@ -105,7 +112,7 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   /// The status line's message, if one is showing (for tests and the driver's title).
-  public var statusMessage: String? { status?.text }
+  var statusMessage: String? { status?.text }
 
   /// When the screen next needs a `.tick`: the next reminder, or the next instant a due date
   /// on screen reads differently ("in 3 min" becoming "in 2 min", a row turning overdue, a new
@@ -200,14 +207,13 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// Says that a key does nothing here (printable keys and function keys only).
   mutating func unknownKey(_ key: Key) {
-    let name: String
     switch key {
-    case .character(let character): name = SafeText.sanitized(String(character))
-    case .function(let number): name = "F\(number)"
+    case .character, .function: break
     default: return
     }
-    status = StatusMessage(
-      text: "\(name): not a key here \(glyphs.dash) ? for help", isError: false)
+    let name = KeyNotation.display(key)
+    let help = keys.keyName(.help, on: keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
+    status = StatusMessage(text: "\(name): not a key here\(help)", isError: false)
   }
 
   mutating func requestSave() -> Effect {
@@ -231,66 +237,6 @@ public struct ChecklistsApp: TerminalProgram {
         max(help.top, 0), max(helpLines(help.context, width: width - 2).count - contentRows, 0))
       self.help = help
     }
-  }
-
-  // MARK: - Keys
-
-  mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
-    if quitPrompt != nil { return handleQuitPromptKey(key) }
-    let interruptWasPending = interruptPending
-    interruptPending = false
-    switch key {
-    case .control("c"):
-      // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
-      if form != nil && help == nil && !interruptWasPending {
-        interruptPending = true
-        status = StatusMessage(
-          text: "Enter saves the item, Esc cancels it; Ctrl-C again quits without it",
-          isError: false)
-        return []
-      }
-      return [.quit]
-    case .control("s"): return [requestSave()]
-    case .control("z"): return [.suspend]
-    case .function(1):
-      if help != nil {
-        help = nil
-      } else if confirmDelete == nil {
-        help = HelpState(context: helpContext)
-      }
-      return []
-    default: break
-    }
-    if help != nil { return handleHelpKey(key) }
-    if let id = confirmDelete {
-      confirmDelete = nil
-      if key == .character("y") || key == .character("Y") {
-        if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
-          commit(change, now: now)
-          status = StatusMessage(text: "Deleted list \(quoted(name)) (u undoes)", isError: false)
-        }
-      } else {
-        status = StatusMessage(text: "Kept the list", isError: false)
-      }
-      return []
-    }
-    if let form {
-      switch form {
-      case .item(var itemForm):
-        let effects = handleItemFormKey(key, form: &itemForm, now: now)
-        if self.form != nil { self.form = .item(itemForm) }
-        return effects
-      case .list(var listForm):
-        let effects = handleListFormKey(key, form: &listForm, now: now)
-        if self.form != nil { self.form = .list(listForm) }
-        return effects
-      }
-    }
-    if isTypingFilter {
-      handleFilterKey(key)
-      return []
-    }
-    return handleNavigationKey(key, now: now)
   }
 
   mutating func handlePaste(_ text: String, now: Date) {
@@ -323,41 +269,6 @@ public struct ChecklistsApp: TerminalProgram {
     }
   }
 
-  mutating func handleHelpKey(_ key: Key) -> [Effect] {
-    guard var state = help else { return [] }
-    switch key {
-    case .escape, .character("q"), .character("?"), .enter: help = nil
-    case .up, .character("k"): state.top -= 1
-    case .down, .character("j"): state.top += 1
-    case .pageUp, .control("b"): state.top -= contentRows
-    case .pageDown, .character(" "), .control("f"): state.top += contentRows
-    case .control("u"): state.top -= max(contentRows / 2, 1)
-    case .control("d"): state.top += max(contentRows / 2, 1)
-    case .home, .character("g"): state.top = 0
-    case .end, .character("G"): state.top = helpLines(state.context, width: width - 2).count
-    default: break
-    }
-    if help != nil { help = state }
-    return []
-  }
-
-  /// Moves a browser's selection for a navigation key; returns false if the key is not one.
-  func moved(_ browser: inout Browser, key: Key, total: Int) -> Bool {
-    let count = browser.rowCount(total: total)
-    switch key {
-    case .up, .character("k"): browser.selected -= 1
-    case .down, .character("j"): browser.selected += 1
-    case .pageUp, .control("b"): browser.selected -= contentRows
-    case .pageDown, .control("f"): browser.selected += contentRows
-    case .control("u"): browser.selected -= max(contentRows / 2, 1)
-    case .control("d"): browser.selected += max(contentRows / 2, 1)
-    case .home, .character("g"): browser.selected = 0
-    case .end, .character("G"): browser.selected = count - 1
-    default: return false
-    }
-    browser.clamp(total: total, visibleRows: contentRows)
-    return true
-  }
 }
 
 extension Key {

@@ -1,102 +1,146 @@
 extension ChecklistsApp {
-  /// Every key of a screen, "keys  what they do", wrapped to `width` columns.
-  func helpLines(_ context: HelpContext, width: Int) -> [String] {
-    let everywhere: [(String, String)] = [
-      ("q", "quit (saves first; in a form q is text or does nothing: Enter saves, Esc cancels)"),
-      ("Ctrl-C", "quit (in a form it keeps the form open and says so; a second one quits)"),
-      ("Ctrl-S", "save now"),
-      ("Ctrl-Z", "suspend (fg resumes)"),
-      ("? F1", "this help (Esc, q, ? or F1 closes it; in a text field only F1 opens it)"),
-    ]
-    let moving: [(String, String)] = [
-      ("Up/Down k/j", "previous / next row"),
-      ("PgUp/PgDn", "page up / down (also Ctrl-B/Ctrl-F)"),
-      ("Ctrl-U/D", "half a page up / down"),
-      ("Home/End g/G", "first / last row"),
-      ("/", "filter as you type (Enter keeps it, Esc clears it)"),
-      ("u", "undo the last change (shows where it happened)"),
-      ("Ctrl-R", "redo"),
-      ("r", "show the item of the latest reminder"),
-      ("mouse", "click selects, a click on the selected row opens it, wheel scrolls"),
-    ]
-    let editing: [(String, String)] = [
-      ("Left/Right", "move the cursor"),
-      ("Home/End Ctrl-A/E", "start / end of the text"),
-      ("Backspace/Delete", "delete before / at the cursor"),
-      ("Ctrl-U / Ctrl-K", "delete to the start / to the end"),
-      ("Ctrl-W", "delete the word before the cursor"),
-      ("Tab/Shift-Tab Up/Down", "next / previous field"),
-    ]
-    var pairs: [(String, String)]
-    var title: String
+  /// The screens whose keys a help context lists, the screen the keys are looked up on for each,
+  /// and the heading of each part after the first.
+  static func helpSections(_ context: HelpContext) -> [(
+    screen: KeyScreen, on: KeyScreen, heading: String?
+  )] {
     switch context {
     case .allLists:
-      title = "All Lists"
-      pairs =
-        [
-          ("Enter l Right", "open the list"),
-          ("a", "add a list"),
-          ("e", "edit the list's name and icon"),
-          ("d Delete", "delete the list (asks y/n; u undoes)"),
-          ("Esc", "clear the filter"),
-        ] + moving + everywhere
+      return [
+        (.lists, .lists, nil), (.browse, .lists, nil), (.generic, .lists, "Everywhere"),
+        (.filter, .filter, "Typing a filter"),
+      ]
     case .checklist:
-      title = "Checklist"
-      pairs =
-        [
-          ("Space x", "check / uncheck the item (or click its check mark)"),
-          ("a", "add an item"),
-          ("e Enter", "edit the item"),
-          ("d Delete", "delete the item (u undoes; a second d within 0.5 s is ignored)"),
-          ("J / K", "move the item down / up (manual order only)"),
-          ("s", "sort by due date (items with a due date first) / manual order"),
-          ("Esc h Left", "back to All Lists (Esc clears a filter first)"),
-        ] + moving + everywhere
+      return [
+        (.checklist, .checklist, nil), (.browse, .checklist, nil),
+        (.generic, .checklist, "Everywhere"), (.filter, .filter, "Typing a filter"),
+      ]
     case .itemForm:
-      title = "Item"
-      pairs =
-        [
-          ("Enter", "done (refused while the text is empty or the date unreadable)"),
-          ("Esc", "cancel, changing nothing"),
-          ("Space", "switch Remind Me on / off (on its row)"),
-          ("+ / -", "due date a day later / earlier (when the field holds a date)"),
+      return [
+        (.form, .form, nil), (.remind, .remind, "On the Remind Me row"),
+        (.due, .due, "In the Due Date field"), (.generic, .form, "Everywhere"),
+      ]
+    case .listForm:
+      return [
+        (.form, .form, nil), (.icon, .icon, "On the Icon row"), (.generic, .form, "Everywhere"),
+      ]
+    case .iconPicker:
+      return [(.picker, .picker, nil), (.generic, .picker, "Everywhere")]
+    }
+  }
+
+  /// Every key of a screen, "keys  what they do", from the key table, wrapped to `width`
+  /// columns; a heading starts each part of the screen with keys of its own.
+  func helpLines(_ context: HelpContext, width: Int) -> [String] {
+    // Parts with a heading start a block; each block aligns its own key column.
+    var blocks: [(heading: String?, entries: [(keys: String, what: String)])] = []
+    for section in Self.helpSections(context) {
+      var part: [(keys: String, what: String)] = []
+      let rows = keys.rows(of: section.screen)
+      func live(_ row: KeyTable.Row) -> [Key] {
+        row.keys.filter { keys.action(for: $0, on: section.on) == row.action }
+      }
+      for row in rows {
+        let own = live(row)
+        guard !own.isEmpty else { continue }
+        // A pair with as many keys each shows on one line: "Up/Down k/j  previous / next row".
+        if let pair = Self.helpPairs.first(where: {
+          $0.first == row.action || $0.second == row.action
+        }),
+          let first = rows.first(where: { $0.action == pair.first }).map(live),
+          let second = rows.first(where: { $0.action == pair.second }).map(live),
+          first.count == second.count
+        {
+          if row.action == pair.first {
+            let keys = zip(first, second).map {
+              KeyNotation.display($0) + "/" + KeyNotation.display($1)
+            }
+            part.append(Self.helpEntry(keys, pair.summary))
+          }
+          continue
+        }
+        part.append(Self.helpEntry(own.map(KeyNotation.display), row.action.summary))
+      }
+      if section.screen == .browse {
+        part.append(("mouse", "click selects, a click on the selected row opens it, wheel scrolls"))
+      }
+      if section.screen == .due {
+        part.append(
           (
             "Due Date",
             "e.g. 2026-12-24 18:00, tomorrow 9am, fri, +2h; what was understood shows below; "
               + "empty: no due date (Remind Me needs one)"
-          ),
-        ] + editing + everywhere
-    case .listForm:
-      title = "List"
-      pairs =
-        [
-          ("Enter", "done (on the Name field; refused while the name is empty)"),
-          ("Enter Space", "choose an icon (on the Icon row)"),
-          ("Esc", "cancel, changing nothing"),
-        ] + editing + everywhere
-    case .iconPicker:
-      title = "Icon"
-      pairs =
-        [
-          ("Up/Down k/j", "previous / next icon"),
-          ("Enter Space", "pick the icon"),
-          ("Esc", "back without picking"),
-        ] + everywhere
+          ))
+      }
+      guard !part.isEmpty else { continue }
+      if section.heading == nil, !blocks.isEmpty {
+        blocks[blocks.count - 1].entries += part
+      } else {
+        blocks.append((section.heading, part))
+      }
+      if section.screen == .form {
+        blocks.append(("Editing text", Self.editingKeys))
+      }
     }
-    let keyWidth = pairs.map { DisplayWidth.of($0.0) }.max() ?? 0
-    var lines = ["Keys: \(title)", ""]
-    let indent = keyWidth + 4
-    let room = width - indent
-    for (keys, what) in pairs {
-      let pad = String(repeating: " ", count: max(keyWidth - DisplayWidth.of(keys), 0))
-      let wrapped = room >= 12 ? Self.wrap(what, width: room) : [what]
-      for (number, part) in wrapped.enumerated() {
-        let head = number == 0 ? "  \(keys)\(pad)  " : String(repeating: " ", count: indent)
-        lines.append(head + part)
+    let title: String
+    switch context {
+    case .allLists: title = "All Lists"
+    case .checklist: title = "Checklist"
+    case .itemForm: title = "Item"
+    case .listForm: title = "List"
+    case .iconPicker: title = "Icon"
+    }
+    var lines = ["Keys: \(title)"]
+    for block in blocks {
+      lines.append("")
+      if let heading = block.heading { lines.append(heading) }
+      let keyWidth = block.entries.map { DisplayWidth.of($0.keys) }.max() ?? 0
+      let indent = keyWidth + 4
+      let room = width - indent
+      for (keys, what) in block.entries {
+        let pad = String(repeating: " ", count: max(keyWidth - DisplayWidth.of(keys), 0))
+        let wrapped = room >= 12 ? Self.wrap(what, width: room) : [what]
+        for (number, part) in wrapped.enumerated() {
+          let head = number == 0 ? "  \(keys)\(pad)  " : String(repeating: " ", count: indent)
+          lines.append(head + part)
+        }
       }
     }
     return lines
   }
+
+  /// A help line's keys column: the first key and as many more as fit in 13 columns; the rest
+  /// are named after what they do, "(also Ctrl-B/Ctrl-F)".
+  static func helpEntry(_ names: [String], _ what: String) -> (keys: String, what: String) {
+    var shown: [String] = []
+    var rest: [String] = []
+    for name in names {
+      let width = shown.map { DisplayWidth.of($0) + 1 }.reduce(0, +) + DisplayWidth.of(name)
+      if shown.isEmpty || (rest.isEmpty && width <= 13) {
+        shown.append(name)
+      } else {
+        rest.append(name)
+      }
+    }
+    let also = rest.isEmpty ? "" : " (also \(rest.joined(separator: ", ")))"
+    return (shown.joined(separator: " "), what + also)
+  }
+
+  /// Actions the help shows on one line when their keys pair up.
+  static let helpPairs: [(first: KeyAction, second: KeyAction, summary: String)] = [
+    (.previous, .next, "previous / next row"), (.pageUp, .pageDown, "a page up / down"),
+    (.halfPageUp, .halfPageDown, "half a page up / down"), (.first, .last, "first / last row"),
+    (.moveDown, .moveUp, "move the item down / up (manual order only)"),
+  ]
+
+  /// The text field's readline keys (built into `TextField`, the same in every field).
+  static let editingKeys: [(keys: String, what: String)] = [
+    ("Left/Right", "move the cursor"),
+    ("Home/End Ctrl-A/E", "start / end of the text"),
+    ("Backspace/Delete", "delete before / at the cursor (also Ctrl-H / Ctrl-D)"),
+    ("Ctrl-U / Ctrl-K", "delete to the start / to the end"),
+    ("Ctrl-W", "delete the word before the cursor"),
+  ]
 
   /// Splits text at spaces into lines of at most `width` columns (a longer word gets a line).
   static func wrap(_ text: String, width: Int) -> [String] {
@@ -120,11 +164,23 @@ extension ChecklistsApp {
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
     return lines
   }
+}
 
+/// A status-line hint: the keys of one or more actions and what they do together.
+struct Hint: Equatable {
+  /// The actions whose first keys show, joined by `/` (`J/K move`).
+  var actions: [KeyAction]
+  /// What the keys do, as the status line says it.
+  var label: String
+  /// The highest is dropped first when the line is too narrow (0: never).
+  var dropRank: Int
+}
+
+extension ChecklistsApp {
   /// The most useful keys for the screen, for the status line, as many whole hints as fit in
-  /// `width` columns (the least needed go first; "? help" stays).
+  /// `width` columns (the least needed go first; the help hint stays).
   func hintText(width: Int) -> String {
-    var hints = screenHints
+    var hints = shownHints
     while hints.count > 1 {
       let text = hints.map(\.text).joined(separator: "  ")
       if DisplayWidth.of(text) <= width { return text }
@@ -136,56 +192,120 @@ extension ChecklistsApp {
     return hints.map(\.text).joined(separator: "  ")
   }
 
-  /// The hints of the screen in display order, each with its rank: the highest is dropped first
-  /// when the line is too narrow (0: never). Each is true of the exact state: only keys that
-  /// do something here, as they do it now.
-  private var screenHints: [(text: String, dropRank: Int)] {
-    if help != nil { return [("Esc close", 0), ("Up/Down scroll", 1)] }
+  /// The hints with their keys as they are bound in this exact state; a hint whose actions
+  /// have no key here, or cannot act now, is left out.
+  var shownHints: [(text: String, dropRank: Int, keys: [Key], actions: [KeyAction])] {
+    let screen = keyScreen
+    return screenHints.compactMap { hint in
+      var names: [String] = []
+      var shownKeys: [Key] = []
+      var shownActions: [KeyAction] = []
+      for action in hint.actions where canPerform(action) {
+        guard let key = keys.keys(for: action, on: screen).first else { continue }
+        names.append(KeyNotation.display(key))
+        shownKeys.append(key)
+        shownActions.append(action)
+      }
+      guard !names.isEmpty else { return nil }
+      return (
+        names.joined(separator: "/") + " " + hint.label, hint.dropRank, shownKeys, shownActions
+      )
+    }
+  }
+
+  /// Whether an action would do something in this state (hints show only those).
+  func canPerform(_ action: KeyAction) -> Bool {
+    switch action {
+    case .undo: return !undoStack.isEmpty
+    case .previous, .next:
+      guard let help else { return true }
+      let bottom = max(helpLines(help.context, width: width - 2).count - contentRows, 0)
+      return action == .previous ? help.top > 0 : help.top < bottom
+    case .dayLater, .dayEarlier:
+      if case .item(let itemForm) = form { return itemForm.dueDate != nil }
+      return false
+    case .moveDown, .moveUp:
+      guard let open, let list = dataModel.list(withID: open.listID), open.dueOrder == nil else {
+        return false
+      }
+      let target = open.browser.selected + (action == .moveDown ? 1 : -1)
+      return target >= 0 && target < open.browser.rowCount(total: list.items.count)
+    case .sort:
+      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
+      return open.dueOrder != nil || list.items.count > 1
+    default: return true
+    }
+  }
+
+  /// The hints of the screen in display order, each with its drop rank. Keys come from the
+  /// table (`shownHints`); the labels say what the keys do in this state.
+  private var screenHints: [Hint] {
+    func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
+      Hint(actions: [action], label: label, dropRank: rank)
+    }
+    if help != nil {
+      return [
+        hint(.closeHelp, "close", 0),
+        Hint(actions: [.previous, .next], label: "scroll", dropRank: 1),
+      ]
+    }
     switch form {
     case .item(let form):
       switch form.focus {
       case .remind:
         return [
-          ("Space switch", 0), ("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2),
-          ("? help", 1),
+          hint(.toggleRemind, "switch", 0), hint(.done, "done", 0), hint(.cancel, "cancel", 0),
+          hint(.nextField, "next field", 2), hint(.help, "help", 1),
         ]
       case .due:
-        var hints: [(String, Int)] = [("Enter done", 0), ("Esc cancel", 0)]
-        if form.dueDate != nil { hints.append(("+/- a day", 1)) }
-        return hints + [("Tab next field", 3), ("F1 help", 2)]
+        return [
+          hint(.done, "done", 0), hint(.cancel, "cancel", 0),
+          Hint(actions: [.dayLater, .dayEarlier], label: "a day", dropRank: 1),
+          hint(.nextField, "next field", 3), hint(.help, "help", 2),
+        ]
       case .text:
-        return [("Enter done", 0), ("Esc cancel", 0), ("Tab next field", 2), ("F1 help", 1)]
+        return [
+          hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2),
+          hint(.help, "help", 1),
+        ]
       }
     case .list(let form):
-      if form.picker != nil { return [("Enter pick", 0), ("Esc back", 0), ("? help", 1)] }
-      if form.focus == .icon {
-        return [("Enter choose icon", 0), ("Esc cancel", 0), ("Tab name", 2), ("? help", 1)]
+      if form.picker != nil {
+        return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
       }
-      return [("Enter done", 0), ("Esc cancel", 0), ("Tab icon", 2), ("F1 help", 1)]
+      if form.focus == .icon {
+        return [
+          hint(.chooseIcon, "choose icon", 0), hint(.cancel, "cancel", 0),
+          hint(.nextField, "name", 2), hint(.help, "help", 1),
+        ]
+      }
+      return [
+        hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "icon", 2),
+        hint(.help, "help", 1),
+      ]
     case nil: break
     }
-    let undo: [(String, Int)] = undoStack.isEmpty ? [] : [("u undo", 7)]
+    let undo = hint(.undo, "undo", 7)
     if let open, let list = dataModel.list(withID: open.listID) {
-      let filtered = open.browser.filter != nil
-      let escape = filtered ? ("Esc clear filter", 3) : ("Esc back", 3)
+      let escape = hint(.back, open.browser.filter != nil ? "clear filter" : "back", 3)
       guard open.browser.rowCount(total: list.items.count) > 0 else {
-        return [("a add", 1)] + undo + [escape, ("? help", 0)]
+        return [hint(.addItem, "add", 1), undo, escape, hint(.help, "help", 0)]
       }
-      var hints: [(String, Int)] = [
-        ("Space check", 1), ("a add", 2), ("e edit", 4), ("d delete", 5),
+      return [
+        hint(.toggle, "check", 1), hint(.addItem, "add", 2), hint(.editItem, "edit", 4),
+        hint(.deleteItem, "delete", 5),
+        Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
+        hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
+        hint(.filter, "filter", 6), undo, escape, hint(.help, "help", 0),
       ]
-      if open.dueOrder == nil && list.items.count > 1 {
-        hints.append(("J/K move", 9))
-        hints.append(("s by due date", 8))
-      } else if open.dueOrder != nil {
-        hints.append(("s manual order", 8))
-      }
-      return hints + [("/ filter", 6)] + undo + [escape, ("? help", 0)]
     }
     guard allLists.rowCount(total: dataModel.lists.count) > 0 else {
-      return [("a add", 1)] + undo + [("q quit", 3), ("? help", 0)]
+      return [hint(.addList, "add", 1), undo, hint(.quit, "quit", 3), hint(.help, "help", 0)]
     }
-    return [("Enter open", 1), ("a add", 2), ("e edit", 4), ("d delete", 5), ("/ filter", 6)]
-      + undo + [("q quit", 3), ("? help", 0)]
+    return [
+      hint(.open, "open", 1), hint(.addList, "add", 2), hint(.editList, "edit", 4),
+      hint(.deleteList, "delete", 5), hint(.filter, "filter", 6), undo, hint(.quit, "quit", 3),
+      hint(.help, "help", 0),
+    ]
   }
 }

@@ -48,7 +48,7 @@ public struct Cell: Hashable, Sendable {
   }
 
   /// A blank cell.
-  public static let blank = Cell()
+  static let blank = Cell()
 }
 
 /// A position on the screen, 0-based.
@@ -103,7 +103,7 @@ public struct CellGrid: Equatable, Sendable {
   }
 
   /// A row as plain text (wide characters once, trailing blanks kept): for snapshots and tests.
-  public func rowText(_ row: Int) -> String {
+  func rowText(_ row: Int) -> String {
     guard row >= 0, row < height else { return "" }
     var text = ""
     for column in 0..<width {
@@ -113,7 +113,7 @@ public struct CellGrid: Equatable, Sendable {
   }
 
   /// The whole grid as text, one line per row, trailing blanks trimmed: for snapshot tests.
-  public var snapshot: String {
+  var snapshot: String {
     (0..<height).map { row -> String in
       var line = rowText(row)
       while line.last == " " { line.removeLast() }

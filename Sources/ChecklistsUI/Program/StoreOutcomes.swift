@@ -28,7 +28,7 @@ extension MergedLists {
 
 extension MergeReport {
   /// Ours' renumbered items, old id to new id.
-  public var renumberedMap: [Int: Int] {
+  var renumberedMap: [Int: Int] {
     var map: [Int: Int] = [:]
     for renumbering in renumbered { map[renumbering.oldID] = renumbering.newID }
     return map

@@ -5,7 +5,7 @@ extension CellGrid {
   /// without it, a wide character that does not fit in the last column becomes a blank.
   /// Control characters from the data are drawn as visible symbols in `ColorRole.control`.
   @discardableResult
-  public mutating func draw(
+  mutating func draw(
     _ text: String, row: Int, column: Int, width: Int, style: CellStyle = .plain,
     ellipsis: Bool = true
   ) -> Int {
@@ -86,14 +86,14 @@ extension CellGrid {
   }
 
   /// Fills `width` columns of a row from `column` with blanks in `style`.
-  public mutating func fill(row: Int, column: Int, width: Int, style: CellStyle) {
+  mutating func fill(row: Int, column: Int, width: Int, style: CellStyle) {
     guard width > 0 else { return }
     for offset in 0..<width { self[row, column + offset] = Cell(text: " ", style: style) }
   }
 
   /// Draws text right-aligned so that it ends just before `end`; returns its first column.
   @discardableResult
-  public mutating func drawRightAligned(
+  mutating func drawRightAligned(
     _ text: String, row: Int, end: Int, maxWidth: Int, style: CellStyle = .plain
   ) -> Int {
     let width = min(DisplayWidth.of(text), maxWidth)

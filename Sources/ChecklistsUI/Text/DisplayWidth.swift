@@ -3,9 +3,9 @@
 /// East Asian Wide and Fullwidth characters and emoji with emoji presentation take two columns;
 /// combining marks, joiners, variation selectors and other zero-width characters take none;
 /// everything else takes one. Widths are per grapheme cluster (`Character`).
-public enum DisplayWidth {
+enum DisplayWidth {
   /// The columns one Unicode scalar takes on its own: 0, 1 or 2.
-  public static func of(_ scalar: Unicode.Scalar) -> Int {
+  static func of(_ scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
     if value < 0x300 { return 1 }
     if isZeroWidth(value) { return 0 }
@@ -14,7 +14,7 @@ public enum DisplayWidth {
   }
 
   /// The columns a grapheme cluster takes as written (before sanitizing), 0 to 2.
-  public static func of(_ character: Character) -> Int {
+  static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if scalars.count == 1 { return of(first) }
@@ -28,7 +28,7 @@ public enum DisplayWidth {
   }
 
   /// The columns a string takes as drawn (after sanitizing), summed over its clusters.
-  public static func of(_ text: String) -> Int {
+  static func of(_ text: String) -> Int {
     var total = 0
     for character in text { total += SafeText.width(of: character) }
     return total

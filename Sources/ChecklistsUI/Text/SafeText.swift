@@ -1,13 +1,13 @@
 import ChecklistsCore
 
 /// One piece of text as it goes into a cell: a safe grapheme and its width.
-public struct DisplayUnit: Equatable, Sendable {
+struct DisplayUnit: Equatable, Sendable {
   /// The text of the cell: never contains a control character.
-  public var text: String
+  var text: String
   /// 1 or 2 columns.
-  public var width: Int
+  var width: Int
   /// Whether this stands in for a control character of the data (drawn in `ColorRole.control`).
-  public var isSubstitute: Bool
+  var isSubstitute: Bool
 }
 
 /// Turns data into text that is safe to put into cells.
@@ -20,9 +20,9 @@ public struct DisplayUnit: Equatable, Sendable {
 ///   are dropped, so they can neither reorder nor hide text. Line and paragraph separators
 ///   (U+2028, U+2029) become `␤`.
 /// - A combining mark with nothing to combine with is drawn on a dotted circle (U+25CC).
-public enum SafeText {
+enum SafeText {
   /// The cells one grapheme cluster occupies once made safe (usually one unit; none if dropped).
-  public static func units(of character: Character) -> [DisplayUnit] {
+  static func units(of character: Character) -> [DisplayUnit] {
     let scalars = character.unicodeScalars
     if scalars.count == 1, let only = scalars.first {
       let value = only.value
@@ -66,7 +66,7 @@ public enum SafeText {
   /// character `units(of:)` is one unit of its own text and this width, and callers can skip
   /// building that array (the common case for text that is not ASCII).
   @inline(__always)
-  public static func plainWidth(of character: Character) -> Int? {
+  static func plainWidth(of character: Character) -> Int? {
     var scalars = character.unicodeScalars.makeIterator()
     guard let only = scalars.next(), scalars.next() == nil else { return nil }
     let value = only.value
@@ -78,7 +78,7 @@ public enum SafeText {
   }
 
   /// The columns a cluster takes once made safe.
-  public static func width(of character: Character) -> Int {
+  static func width(of character: Character) -> Int {
     if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
     if let width = plainWidth(of: character) { return width }
     var total = 0
@@ -87,7 +87,7 @@ public enum SafeText {
   }
 
   /// The text with every unsafe character replaced or dropped, as `units(of:)` does.
-  public static func sanitized(_ text: String) -> String {
+  static func sanitized(_ text: String) -> String {
     var result = ""
     for character in text {
       for unit in units(of: character) { result += unit.text }

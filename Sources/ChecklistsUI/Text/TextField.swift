@@ -1,30 +1,30 @@
 /// A one-line text field that edits like readline, by grapheme cluster.
-public struct TextField: Equatable, Sendable {
+struct TextField: Equatable, Sendable {
   /// The text, one element per grapheme cluster.
-  public private(set) var characters: [Character]
+  private(set) var characters: [Character]
   /// The cursor, as an index into `characters` (0…count).
-  public private(set) var cursor: Int
+  private(set) var cursor: Int
 
   /// Creates a field holding `text` with the cursor at its end.
-  public init(_ text: String = "") {
+  init(_ text: String = "") {
     characters = Array(text)
     cursor = characters.count
   }
 
   /// The text.
-  public var text: String { String(characters) }
+  var text: String { String(characters) }
 
   /// Whether the text is empty or only white space.
-  public var isBlank: Bool { characters.allSatisfy { $0.isWhitespace } }
+  var isBlank: Bool { characters.allSatisfy { $0.isWhitespace } }
 
   /// Replaces the text and puts the cursor at its end.
-  public mutating func setText(_ text: String) {
+  mutating func setText(_ text: String) {
     characters = Array(text)
     cursor = characters.count
   }
 
   /// Inserts text at the cursor: newlines and tabs become spaces, control characters go.
-  public mutating func insert(_ text: String) {
+  mutating func insert(_ text: String) {
     var clean: [Character] = []
     for character in text {
       if character == "\t" || character.isNewline {
@@ -41,7 +41,7 @@ public struct TextField: Equatable, Sendable {
   }
 
   /// Applies an editing key; returns false when the key is not an editing key.
-  public mutating func handle(_ key: Key) -> Bool {
+  mutating func handle(_ key: Key) -> Bool {
     switch key {
     case .character(let character): insert(String(character))
     case .left: cursor = max(cursor - 1, 0)
@@ -72,7 +72,7 @@ public struct TextField: Equatable, Sendable {
   }
 
   /// The first character shown in a box `width` columns wide so that the cursor stays visible.
-  public func firstVisible(width: Int) -> Int {
+  func firstVisible(width: Int) -> Int {
     guard width > 1 else { return cursor }
     var start = cursor
     var used = 0
@@ -89,7 +89,7 @@ public struct TextField: Equatable, Sendable {
 
 extension CellGrid {
   /// Draws a text field in `width` columns, scrolled so the cursor shows; sets `cursor` if focused.
-  public mutating func drawField(
+  mutating func drawField(
     _ field: TextField, row: Int, column: Int, width: Int, style: CellStyle, focused: Bool
   ) {
     guard width > 0 else { return }
@@ -117,7 +117,7 @@ extension TextField {
   /// line has one, else anywhere), as index ranges; the cursor's line and column with them.
   ///
   /// A cursor after a full last line gets a line of its own, so it is always on screen.
-  public func wrapped(width: Int) -> (lines: [Range<Int>], cursorLine: Int, cursorColumn: Int) {
+  func wrapped(width: Int) -> (lines: [Range<Int>], cursorLine: Int, cursorColumn: Int) {
     let width = max(width, 2)
     var lines: [Range<Int>] = []
     var start = 0
@@ -162,7 +162,7 @@ extension CellGrid {
   /// scrolled by whole lines so the cursor shows; sets `cursor` if focused. Returns the number
   /// of rows used.
   @discardableResult
-  public mutating func drawWrappedField(
+  mutating func drawWrappedField(
     _ field: TextField, row: Int, column: Int, width: Int, maxLines: Int, style: CellStyle,
     focused: Bool
   ) -> Int {

@@ -73,9 +73,9 @@ extension ChecklistsApp {
         )
       }
       grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw(prompt.prompt, row: row, column: 0, width: grid.width, style: style)
+      grid.draw(quitPromptText, row: row, column: 0, width: grid.width, style: style)
       if let field = prompt.path {
-        let used = DisplayWidth.of(prompt.prompt)
+        let used = DisplayWidth.of(quitPromptText)
         grid.drawField(
           field, row: row, column: used, width: max(grid.width - used, 0), style: style,
           focused: true)
@@ -148,11 +148,17 @@ extension ChecklistsApp {
     }
     renderTitle("Checklists", right: right, into: &grid)
     if lists.isEmpty {
-      renderCentered("No lists yet. Press a to add a list", into: &grid)
+      renderCentered(
+        "No lists yet"
+          + (keys.keyName(.addList, on: .lists).map { ". Press \($0) to add a list" } ?? ""),
+        into: &grid)
       return
     }
     if count == 0 {
-      renderCentered("No list matches the filter (Esc clears it)", into: &grid)
+      renderCentered(
+        "No list matches the filter"
+          + (keys.keyName(.clearFilter, on: .lists).map { " (\($0) clears it)" } ?? ""), into: &grid
+      )
       return
     }
     let rows = grid.height - 2
@@ -201,11 +207,16 @@ extension ChecklistsApp {
     }
     renderTitle(list.name, suffix: suffix, right: right, into: &grid)
     if total == 0 {
-      renderCentered("No items yet. Press a to add an item", into: &grid)
+      renderCentered(
+        "No items yet"
+          + (keys.keyName(.addItem, on: .checklist).map { ". Press \($0) to add an item" } ?? ""),
+        into: &grid)
       return
     }
     if count == 0 {
-      renderCentered("No item matches the filter (Esc clears it)", into: &grid)
+      renderCentered(
+        "No item matches the filter"
+          + (keys.keyName(.back, on: .checklist).map { " (\($0) clears it)" } ?? ""), into: &grid)
       return
     }
     let rows = grid.height - 2

@@ -1,0 +1,366 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  /// The key table in force (the defaults with the user's `bind` lines).
+  var keys: KeyTable { options.keys }
+
+  /// The screen whose keys apply in this exact state.
+  var keyScreen: KeyScreen {
+    if let quitPrompt { return quitPrompt.path == nil ? .quitPrompt : .savePath }
+    if help != nil { return .help }
+    if confirmDelete != nil { return .confirm }
+    switch form {
+    case .item(let itemForm):
+      switch itemForm.focus {
+      case .text: return .form
+      case .remind: return .remind
+      case .due: return .due
+      }
+    case .list(let listForm):
+      if listForm.picker != nil { return .picker }
+      return listForm.focus == .icon ? .icon : .form
+    case nil:
+      if isTypingFilter { return .filter }
+      return open == nil ? .lists : .checklist
+    }
+  }
+
+  /// The action `key` does in this state, if any.
+  func action(for key: Key) -> KeyAction? {
+    keys.action(for: key, on: keyScreen)
+  }
+
+  /// The first key of `action` in this state as shown (`Space`, `Ctrl-S`), else `fallback`.
+  func keyName(_ action: KeyAction, on screen: KeyScreen? = nil, or fallback: String = "")
+    -> String
+  {
+    keys.keyName(action, on: screen ?? keyScreen) ?? fallback
+  }
+
+  // MARK: - Dispatch
+
+  /// Looks the key up in the table for this state and does its action; a key the table does
+  /// not bind here is typing in a text field, or "not a key here".
+  mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
+    let screen = keyScreen
+    let interruptWasPending = interruptPending
+    if quitPrompt == nil { interruptPending = false }
+    if let action = keys.action(for: key, on: screen),
+      let effects = perform(action, key: key, now: now, interruptWasPending: interruptWasPending)
+    {
+      return effects
+    }
+    unboundKey(key, on: screen, now: now)
+    return []
+  }
+
+  /// What a key without an action here does: typing where a field has the focus, else a word
+  /// on the status line (or nothing, on help and the quit prompt).
+  mutating func unboundKey(_ key: Key, on screen: KeyScreen, now: Date) {
+    switch screen {
+    case .savePath:
+      if var prompt = quitPrompt, var field = prompt.path {
+        _ = field.handle(key)
+        prompt.path = field
+        quitPrompt = prompt
+      }
+    case .quitPrompt, .help: break
+    case .confirm:
+      confirmDelete = nil
+      status = StatusMessage(text: "Kept the list", isError: false)
+    case .filter:
+      updateFilterField { _ = $0.handle(key) }
+    case .form, .due:
+      typeInForm(key, now: now)
+    case .generic, .browse, .lists, .checklist, .remind, .icon, .picker:
+      unknownKey(key)
+    }
+  }
+
+  /// Does `action` in this state; nil when it does not apply and the key should be typed
+  /// instead (`+` in a Due Date field that does not hold a date).
+  mutating func perform(
+    _ action: KeyAction, key: Key, now: Date, interruptWasPending: Bool = false
+  ) -> [Effect]? {
+    if let motion = action.motion {
+      move(motion)
+      return []
+    }
+    switch action {
+    case .interrupt:
+      // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
+      if form != nil && help == nil && !interruptWasPending {
+        interruptPending = true
+        let done = keyName(.done, on: .form, or: "Done")
+        let cancel = keyName(.cancel, on: .form, or: "cancelling")
+        let again = KeyNotation.display(key)
+        status = StatusMessage(
+          text: "\(done) saves the item, \(cancel) cancels it; \(again) again quits without it",
+          isError: false)
+        return []
+      }
+      return [.quit]
+    case .save: return [requestSave()]
+    case .suspend: return [.suspend]
+    case .help:
+      if help != nil {
+        help = nil
+      } else if confirmDelete == nil {
+        help = HelpState(context: helpContext)
+      }
+      return []
+    case .closeHelp:
+      help = nil
+      return []
+    case .quit:
+      if form != nil {
+        refuseQuitInForm()
+        return []
+      }
+      return [.quit]
+    case .undo:
+      undo(now: now)
+      return []
+    case .redo:
+      redo(now: now)
+      return []
+    case .filter:
+      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
+      return []
+    case .clearFilter:
+      if isTypingFilter {
+        setFilter(nil)
+        updateBrowser { $0.filterField = nil }
+      } else if (open?.browser ?? allLists).filter != nil {
+        setFilter(nil)
+      }
+      return []
+    case .keepFilter:
+      updateBrowser { $0.filterField = nil }
+      return []
+    case .lastReminder:
+      jumpToLastReminder()
+      return []
+    case .open, .addList, .editList, .deleteList:
+      performOnAllLists(action)
+      return []
+    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList:
+      performOnChecklist(action, key: key, now: now)
+      return []
+    case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
+      .chooseIcon, .pick, .closePicker:
+      if quitPrompt != nil, action == .cancel {
+        quitPrompt?.path = nil
+        return []
+      }
+      return performInForm(action, key: key, now: now) ? [] : nil
+    case .yes:
+      guard let id = confirmDelete else { return [] }
+      confirmDelete = nil
+      if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
+        commit(change, now: now)
+        status = StatusMessage(
+          text: "Deleted list \(quoted(name))\(undoNote)", isError: false)
+      }
+      return []
+    case .retrySave, .saveElsewhere, .rescueQuit, .stay, .saveCopy:
+      return performInQuitPrompt(action)
+    case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
+      return []  // motions, done above
+    }
+  }
+
+  /// " (u undoes)", naming the undo key, for messages about a deletion.
+  var undoNote: String {
+    guard let name = keys.keyName(.undo, on: open == nil ? .lists : .checklist) else { return "" }
+    return " (\(name) undoes)"
+  }
+
+  /// Moves the selection of the list-like screen on show (help moves its first line).
+  mutating func move(_ motion: Motion) {
+    if var state = help {
+      let count = helpLines(state.context, width: width - 2).count
+      state.top = motion.target(from: state.top, count: count, page: contentRows)
+      help = state
+      return
+    }
+    if case .list(var listForm) = form, let selection = listForm.picker {
+      listForm.picker = motion.target(
+        from: selection, count: IconName.allCases.count, page: pickerRows)
+      form = .list(listForm)
+      return
+    }
+    guard form == nil else { return }
+    if var state = open, let list = dataModel.list(withID: state.listID) {
+      moveSelection(&state.browser, motion, total: list.items.count)
+      open = state
+    } else if open == nil {
+      moveSelection(&allLists, motion, total: dataModel.lists.count)
+    }
+  }
+
+  /// Moves a browser's selection and keeps it on screen.
+  func moveSelection(_ browser: inout Browser, _ motion: Motion, total: Int) {
+    browser.selected = motion.target(
+      from: browser.selected, count: browser.rowCount(total: total), page: contentRows)
+    browser.clamp(total: total, visibleRows: contentRows)
+  }
+
+  /// How many icons the picker shows at once.
+  var pickerRows: Int {
+    max(height - 1 - (Self.listFormIconRow(height: height) + 1), 1)
+  }
+
+  // MARK: - All Lists and a Checklist
+
+  mutating func performOnAllLists(_ action: KeyAction) {
+    guard open == nil, form == nil else { return }
+    let selectedList = allLists.index(ofRow: allLists.selected).flatMap {
+      $0 < dataModel.lists.count ? dataModel.lists[$0] : nil
+    }
+    switch action {
+    case .open:
+      if let list = selectedList { openList(id: list.id) }
+    case .addList:
+      form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
+    case .editList:
+      if let list = selectedList {
+        form = .list(ListForm(listID: list.id, name: TextField(list.name), iconName: list.iconName))
+      }
+    case .deleteList:
+      if let list = selectedList {
+        confirmDelete = list.id
+        status = StatusMessage(text: deletePrompt(for: list), isError: false)
+      }
+    default: break
+    }
+  }
+
+  mutating func performOnChecklist(_ action: KeyAction, key: Key, now: Date) {
+    // Only small values of the list are kept here: holding a copy of the list while changing
+    // the model would copy all of its items.
+    guard form == nil, let state = open, let listIndex = dataModel.index(ofList: state.listID)
+    else { return }
+    let listID = state.listID
+    let total = dataModel.lists[listIndex].items.count
+    let itemIndex = state.browser.index(ofRow: state.browser.selected).flatMap {
+      $0 < total ? $0 : nil
+    }
+    switch action {
+    case .toggle:
+      if let itemIndex, let change = dataModel.toggleItem(listID: listID, at: itemIndex) {
+        commit(change, now: now)
+      }
+    case .addItem:
+      form = .item(newItemForm(listID: listID, now: now))
+    case .editItem:
+      if let itemIndex {
+        let item = dataModel.lists[listIndex].items[itemIndex]
+        form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
+      }
+    case .deleteItem:
+      deleteSelectedItem(key: key, itemIndex: itemIndex, listIndex: listIndex, now: now)
+    case .moveDown, .moveUp:
+      moveSelectedItem(down: action == .moveDown, now: now)
+    case .sort:
+      let name = dataModel.lists[listIndex].name
+      if sortByDue.contains(name) {
+        sortByDue.remove(name)
+        status = StatusMessage(text: "Manual order", isError: false)
+      } else {
+        sortByDue.insert(name)
+        status = StatusMessage(
+          text: "Sorted by due date (items with a due date first)", isError: false)
+      }
+      refreshOpenRows(keepItem: itemIndex)
+    case .back:
+      if state.browser.filter != nil {
+        setFilter(nil)
+      } else {
+        closeList()
+      }
+    case .closeList:
+      closeList()
+    default: break
+    }
+  }
+
+  /// Deletes the selected item; the same letter again right after (vim's `dd`) deletes nothing.
+  mutating func deleteSelectedItem(key: Key, itemIndex: Int?, listIndex: Int, now: Date) {
+    if case .character = key, let last = lastItemDelete, last.key == key,
+      now.timeIntervalSince(last.date) < Self.doubleDeleteWindow
+    {
+      lastItemDelete = nil
+      let name = KeyNotation.display(key)
+      status = StatusMessage(
+        text:
+          "Deleted one item (\(name) deletes one; \(name)\(name) is not two): \(name) again "
+          + "deletes this one",
+        isError: false)
+      return
+    }
+    let listID = dataModel.lists[listIndex].id
+    guard let itemIndex, let change = dataModel.deleteItem(listID: listID, at: itemIndex) else {
+      return
+    }
+    let text = dataModel.lists[listIndex].items[itemIndex].text
+    commit(change, now: now)
+    if case .character = key { lastItemDelete = (now, key) } else { lastItemDelete = nil }
+    status = StatusMessage(text: "Deleted \(quoted(text))\(undoNote)", isError: false)
+  }
+
+  // MARK: - The quit prompt
+
+  /// Keys while the quit prompt shows.
+  mutating func performInQuitPrompt(_ action: KeyAction) -> [Effect] {
+    guard var prompt = quitPrompt else { return [] }
+    switch action {
+    case .retrySave:
+      quitPrompt = nil
+      return [.quit]
+    case .saveElsewhere:
+      prompt.path = TextField()
+      quitPrompt = prompt
+    case .rescueQuit:
+      quitPrompt = nil
+      return [.quitWithRescueCopy]
+    case .stay:
+      quitPrompt = nil
+      let save = keys.keyName(.save, on: .lists).map { " (\($0) tries again)" } ?? ""
+      status = StatusMessage(
+        text: "Not quitting: your changes are not saved yet\(save)", isError: true)
+    case .saveCopy:
+      let path = prompt.path?.text.trimmingCharacters(in: .whitespaces) ?? ""
+      guard !path.isEmpty else { return [] }
+      quitPrompt = nil
+      return [.saveCopyAndQuit(path: path)]
+    default: break
+    }
+    return []
+  }
+
+  /// The quit prompt's status line, naming the keys in force.
+  var quitPromptText: String {
+    guard let prompt = quitPrompt else { return "" }
+    if prompt.path != nil { return "Save the lists to: " }
+    let choices: [(KeyAction, String)] = [
+      (.retrySave, "retry"), (.saveElsewhere, "save elsewhere"),
+      (.rescueQuit, "quit with a rescue copy"), (.stay, "stay"),
+    ]
+    let words = choices.compactMap { action, label in
+      keys.keyName(action, on: .quitPrompt).map { "\($0) \(label)" }
+    }
+    return "Not saved: " + words.joined(separator: " · ")
+  }
+}
+
+extension CaseIterable where Self: Equatable, AllCases.Index == Int {
+  /// The case `offset` places after this one in declaration order, wrapping around.
+  func cycled(by offset: Int) -> Self {
+    let all = Self.allCases
+    guard let position = all.firstIndex(of: self), !all.isEmpty else { return self }
+    let count = all.count
+    return all[all.startIndex + ((position - all.startIndex + offset) % count + count) % count]
+  }
+}

@@ -1,0 +1,181 @@
+/// Everything a key can do, by the name a `bind` line uses.
+///
+/// Each action has a short label for the status line and a sentence for the help screen; what
+/// it does is `ChecklistsApp.perform(_:key:now:)`. Its default keys are in `KeyTable.defaults`.
+enum KeyAction: String, CaseIterable, Sendable, Codable {
+  // Every screen.
+  case interrupt, save, suspend, help
+  // All Lists and a Checklist.
+  case quit, undo, redo, filter
+  case lastReminder = "last-reminder"
+  case previous, next
+  case pageUp = "page-up"
+  case pageDown = "page-down"
+  case halfPageUp = "half-page-up"
+  case halfPageDown = "half-page-down"
+  case first, last
+  // All Lists.
+  case open
+  case addList = "add-list"
+  case editList = "edit-list"
+  case deleteList = "delete-list"
+  case clearFilter = "clear-filter"
+  // A Checklist.
+  case toggle
+  case addItem = "add-item"
+  case editItem = "edit-item"
+  case deleteItem = "delete-item"
+  case moveDown = "move-down"
+  case moveUp = "move-up"
+  case sort, back
+  case closeList = "close-list"
+  // Typing a filter.
+  case keepFilter = "keep-filter"
+  // Forms.
+  case done, cancel
+  case nextField = "next-field"
+  case previousField = "previous-field"
+  case toggleRemind = "toggle-remind"
+  case dayLater = "day-later"
+  case dayEarlier = "day-earlier"
+  case chooseIcon = "choose-icon"
+  case pick
+  case closePicker = "close-picker"
+  // Help.
+  case closeHelp = "close-help"
+  // Questions.
+  case yes
+  case retrySave = "retry-save"
+  case saveElsewhere = "save-elsewhere"
+  case rescueQuit = "rescue-quit"
+  case stay
+  case saveCopy = "save-copy"
+
+  /// The selection move this action is, if it is one.
+  var motion: Motion? {
+    switch self {
+    case .previous: return .previous
+    case .next: return .next
+    case .pageUp: return .pageUp
+    case .pageDown: return .pageDown
+    case .halfPageUp: return .halfPageUp
+    case .halfPageDown: return .halfPageDown
+    case .first: return .first
+    case .last: return .last
+    default: return nil
+    }
+  }
+
+  /// Whether the action leaves the key to the text field when it does not apply: `+` and `-`
+  /// move the due date a day only while the field holds a date and would not read as another
+  /// one with the key typed. Such actions may take typing keys in a form.
+  var givesWayToTyping: Bool { self == .dayLater || self == .dayEarlier }
+
+  /// A few words for the status line, after the key: `a add`.
+  var label: String {
+    switch self {
+    case .interrupt: return "quit"
+    case .save: return "save"
+    case .suspend: return "suspend"
+    case .help: return "help"
+    case .quit: return "quit"
+    case .undo: return "undo"
+    case .redo: return "redo"
+    case .filter: return "filter"
+    case .lastReminder: return "reminder"
+    case .previous: return "up"
+    case .next: return "down"
+    case .pageUp: return "page up"
+    case .pageDown: return "page down"
+    case .halfPageUp: return "half page up"
+    case .halfPageDown: return "half page down"
+    case .first: return "first"
+    case .last: return "last"
+    case .open: return "open"
+    case .addList, .addItem: return "add"
+    case .editList, .editItem: return "edit"
+    case .deleteList, .deleteItem: return "delete"
+    case .clearFilter: return "clear filter"
+    case .toggle: return "check"
+    case .moveDown: return "move down"
+    case .moveUp: return "move up"
+    case .sort: return "by due date"
+    case .back, .closeList: return "back"
+    case .keepFilter: return "keep filter"
+    case .done: return "done"
+    case .cancel: return "cancel"
+    case .nextField: return "next field"
+    case .previousField: return "previous field"
+    case .toggleRemind: return "switch"
+    case .dayLater: return "a day later"
+    case .dayEarlier: return "a day earlier"
+    case .chooseIcon: return "choose icon"
+    case .pick: return "pick"
+    case .closePicker: return "back"
+    case .closeHelp: return "close"
+    case .yes: return "delete"
+    case .retrySave: return "retry"
+    case .saveElsewhere: return "save elsewhere"
+    case .rescueQuit: return "quit with a rescue copy"
+    case .stay: return "stay"
+    case .saveCopy: return "save there"
+    }
+  }
+
+  /// What the action does, for the help screen, `checklists keys` and the docs.
+  var summary: String {
+    switch self {
+    case .interrupt:
+      return "quit (in a form the first keeps the draft and says how to leave; a second quits)"
+    case .save: return "save now"
+    case .suspend: return "suspend (saves first; fg resumes)"
+    case .help: return "the keys of this screen (again: closes them)"
+    case .quit: return "quit (saves first; in a form it says how to leave instead)"
+    case .undo: return "undo the last change (shows where it happened)"
+    case .redo: return "redo"
+    case .filter: return "filter as you type"
+    case .lastReminder: return "show the item of the latest reminder"
+    case .previous: return "previous row"
+    case .next: return "next row"
+    case .pageUp: return "a page up"
+    case .pageDown: return "a page down"
+    case .halfPageUp: return "half a page up"
+    case .halfPageDown: return "half a page down"
+    case .first: return "first row"
+    case .last: return "last row"
+    case .open: return "open the list"
+    case .addList: return "add a list"
+    case .editList: return "edit the list's name and icon"
+    case .deleteList: return "delete the list (asks first; undo brings it back)"
+    case .clearFilter: return "clear the filter"
+    case .toggle: return "check / uncheck the item (or click its check mark)"
+    case .addItem: return "add an item"
+    case .editItem: return "edit the item"
+    case .deleteItem:
+      return "delete the item (undo brings it back; the same letter again within 0.5 s is ignored)"
+    case .moveDown: return "move the item down (manual order only)"
+    case .moveUp: return "move the item up (manual order only)"
+    case .sort: return "sort by due date (items with a due date first) / manual order"
+    case .back: return "back to All Lists (clears a filter first)"
+    case .closeList: return "back to All Lists"
+    case .keepFilter: return "keep the filter and go back to the rows"
+    case .done: return "done (refused while the text is empty or the date unreadable)"
+    case .cancel: return "cancel, changing nothing"
+    case .nextField: return "next field"
+    case .previousField: return "previous field"
+    case .toggleRemind: return "switch Remind Me on / off"
+    case .dayLater: return "due date a day later (when the field holds a date)"
+    case .dayEarlier: return "due date a day earlier (when the field holds a date)"
+    case .chooseIcon: return "choose an icon"
+    case .pick: return "pick the icon"
+    case .closePicker: return "back without picking"
+    case .closeHelp: return "close the help"
+    case .yes: return "delete the list (any other key keeps it)"
+    case .retrySave: return "try the save again"
+    case .saveElsewhere: return "save the lists to another file (type its path)"
+    case .rescueQuit: return "quit, the lists going to a rescue copy"
+    case .stay: return "stay in the app"
+    case .saveCopy: return "save the lists there and quit"
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// Where a binding applies: a screen, or a part of one (a form's row, the icon picker).
+///
+/// A key is looked up in the most specific screen first, then in its `fallbacks`: on a
+/// Checklist in `checklist`, then `browse`, then `generic`. The first binding found wins, so
+/// `bind checklist j none` unbinds `j` on a Checklist only.
+enum KeyScreen: String, CaseIterable, Sendable, Codable {
+  /// Every screen but the quit prompt, forms and help included.
+  case generic
+  /// All Lists and a Checklist.
+  case browse
+  /// All Lists.
+  case lists
+  /// A Checklist.
+  case checklist
+  /// Typing a filter (after `/`).
+  case filter
+  /// Any field of the item and list forms.
+  case form
+  /// The item form's Remind Me row.
+  case remind
+  /// The item form's Due Date field.
+  case due
+  /// The list form's Icon row.
+  case icon
+  /// The icon picker.
+  case picker
+  /// The help screen.
+  case help
+  /// The question before a list is deleted.
+  case confirm
+  /// The question after quitting could not save.
+  case quitPrompt = "quit-prompt"
+  /// Typing the path to save to after quitting could not save.
+  case savePath = "save-path"
+
+  /// The screens looked in after this one, most specific first.
+  var fallbacks: [KeyScreen] {
+    switch self {
+    case .generic, .quitPrompt, .savePath: return []
+    case .browse, .filter, .form, .picker, .help, .confirm: return [.generic]
+    case .lists, .checklist: return [.browse, .generic]
+    case .remind, .due, .icon: return [.form, .generic]
+    }
+  }
+
+  /// This screen and its fallbacks: where a key is looked up, in order.
+  var lookupOrder: [KeyScreen] { [self] + fallbacks }
+
+  /// Whether a text field can have the focus while this screen's keys apply: its bindings must
+  /// not take keys that are typing (`x`, `<Left>`, `<C-u>`…), or they would shadow text entry.
+  var hasTextEntry: Bool {
+    switch self {
+    case .generic, .filter, .form, .due, .savePath: return true
+    case .browse, .lists, .checklist, .remind, .icon, .picker, .help, .confirm, .quitPrompt:
+      return false
+    }
+  }
+
+  /// What the screen is, for `checklists keys` and the docs.
+  var summary: String {
+    switch self {
+    case .generic: return "every screen (forms and help too)"
+    case .browse: return "All Lists and a Checklist"
+    case .lists: return "All Lists"
+    case .checklist: return "a Checklist"
+    case .filter: return "typing a filter"
+    case .form: return "the item and list forms"
+    case .remind: return "the item form's Remind Me row"
+    case .due: return "the item form's Due Date field"
+    case .icon: return "the list form's Icon row"
+    case .picker: return "the icon picker"
+    case .help: return "the help screen"
+    case .confirm: return "the question before a list is deleted"
+    case .quitPrompt: return "the question when quitting could not save"
+    case .savePath: return "typing where to save after quitting could not save"
+    }
+  }
+}

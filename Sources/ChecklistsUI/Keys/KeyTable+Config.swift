@@ -1,0 +1,75 @@
+import ChecklistsCore
+
+extension KeyTable {
+  /// The default table with a configuration's `bind` lines applied, and every problem of the
+  /// file (its unreadable lines and the `bind` lines that could not be applied), by line.
+  ///
+  /// A bad line never stops the others: `bind checklist n add-item` adds `n` to the action (the
+  /// key leaves any other action of that screen), `bind checklist d none` unbinds `d` there.
+  public static func configured(by config: ConfigFile) -> (
+    table: KeyTable, problems: [ConfigProblem]
+  ) {
+    var table = KeyTable.defaults
+    var problems = config.problems
+    for binding in config.bindings {
+      if let problem = table.apply(binding) { problems.append(problem) }
+    }
+    problems.sort { $0.line < $1.line }
+    return (table, problems)
+  }
+
+  /// Applies one `bind` line; returns why it cannot be applied, if so.
+  mutating func apply(_ binding: ConfigFile.Binding) -> ConfigProblem? {
+    func problem(_ message: String) -> ConfigProblem {
+      ConfigProblem(line: binding.line, message: message)
+    }
+    guard let screen = KeyScreen(rawValue: binding.screen) else {
+      let known = KeyScreen.allCases.map(\.rawValue).joined(separator: ", ")
+      return problem("unknown screen '\(shown(binding.screen))' (screens: \(known))")
+    }
+    guard let key = KeyNotation.parse(binding.key) else {
+      return problem(
+        "'\(shown(binding.key))' is not a key (write n, N, <C-n>, <Down>, <Enter>, <Space>, "
+          + "<F1>…; see checklists keys)")
+    }
+    if binding.action == "none" {
+      bind(key, to: nil, on: screen)
+      return nil
+    }
+    guard let action = KeyAction(rawValue: binding.action) else {
+      return problem(
+        "unknown action '\(shown(binding.action))' (checklists keys lists them; none unbinds)")
+    }
+    let screens = Self.screens(for: action)
+    guard screens.contains(screen) else {
+      let places = screens.map(\.rawValue).joined(separator: ", ")
+      return problem(
+        "\(action.rawValue) does nothing on \(screen.rawValue) (it works on \(places))")
+    }
+    if screen.hasTextEntry && KeyNotation.isTextEditing(key) && !action.givesWayToTyping {
+      return problem(
+        "\(binding.key) on \(screen.rawValue) would shadow typing in a text field "
+          + "(bind a Ctrl chord such as <C-n>, an F key, <Enter>, <Esc>, <Tab>, <Up> or <Down>)")
+    }
+    bind(key, to: action, on: screen)
+    return nil
+  }
+
+  /// A word from the file as a message shows it.
+  private func shown(_ word: String) -> String {
+    String(
+      word.unicodeScalars.prefix(40).map { scalar in
+        scalar.value < 0x20 || scalar.value == 0x7F ? "?" : Character(scalar)
+      })
+  }
+}
+
+extension ConfigProblem {
+  /// The status line at start when the configuration has problems: the first one, and how to
+  /// see the rest; nil when there are none.
+  public static func statusLine(for problems: [ConfigProblem]) -> String? {
+    guard let first = problems.first else { return nil }
+    guard problems.count > 1 else { return "\(first) (the rest of the config is in force)" }
+    return "\(first) (+\(problems.count - 1) more: checklists config --check)"
+  }
+}

@@ -1,0 +1,324 @@
+import ChecklistsCore
+import ChecklistsTestSupport
+import Foundation
+import Testing
+
+@testable import ChecklistsUI
+
+/// The key table drives the app: in states reached by random sessions, every key bound in that
+/// exact state does what its action says, an unbound key is typing or "not a key here", and
+/// every key a hint shows is handled.
+@Suite struct KeyDispatchPropertyTests {
+  /// Every key that is bound anywhere, plus a few that are bound nowhere.
+  static let universe: [Key] = {
+    var keys: [Key] = []
+    for row in KeyTable.defaults.rows {
+      for key in row.keys where !keys.contains(key) { keys.append(key) }
+    }
+    return keys + [.character("z"), .character("c"), .function(5), .control("n")]
+  }()
+
+  /// A table with keys moved around, to check dispatch follows any table, not the defaults.
+  static let rebound: KeyTable = {
+    let text = """
+      bind checklist c toggle
+      bind checklist x none
+      bind browse j none
+      bind browse <C-n> next
+      bind form <F2> done
+      bind remind y toggle-remind
+      bind picker <Space> none
+      bind help <Tab> close-help
+      bind lists d none
+      bind generic <F3> save
+      """
+    let (table, problems) = KeyTable.configured(by: ConfigFile.parse(text))
+    precondition(problems.isEmpty, "\(problems)")
+    return table
+  }()
+
+  /// States reached by a random session: one every `stride` events.
+  func states(seed: UInt64, table: KeyTable, count: Int, stride: Int) -> [ChecklistsApp] {
+    var rng = SeededGenerator(seed: seed)
+    let generator = PropertyTests()
+    let loaded = generator.randomModel(&rng)
+    var app = ChecklistsApp(
+      model: loaded, checklistIndex: loaded.lists.isEmpty ? -1 : 0,
+      options: AppOptions(calendar: utc, keys: table), size: (60, 15), now: testNow)
+    var states: [ChecklistsApp] = []
+    var step = 0
+    while states.count < count {
+      _ = app.handle(generator.randomEvent(&rng), now: testNow)
+      step += 1
+      if step % stride == 0 { states.append(app) }
+    }
+    return states
+  }
+
+  @Test(arguments: [UInt64(11), 12, 13])
+  func everyBoundKeyDoesWhatTheTableSays(seed: UInt64) {
+    for table in [KeyTable.defaults, Self.rebound] {
+      for app in states(seed: seed, table: table, count: 70, stride: 37) {
+        let screen = app.keyScreen
+        for key in Self.universe {
+          let action = table.action(for: key, on: screen)
+          #expect(app.action(for: key) == action)
+          var after = app
+          let effects = after.handle(.key(key), now: testNow)
+          if let action {
+            check(action, key: key, before: app, after: after, effects: effects)
+          } else {
+            checkUnbound(key, on: screen, before: app, after: after, effects: effects)
+          }
+        }
+      }
+    }
+  }
+
+  @Test(arguments: [UInt64(21), 22])
+  func everyHintedKeyIsHandled(seed: UInt64) {
+    for table in [KeyTable.defaults, Self.rebound] {
+      for app in states(seed: seed, table: table, count: 100, stride: 29) {
+        guard app.quitPrompt == nil, app.status == nil, app.confirmDelete == nil,
+          !app.isTypingFilter
+        else { continue }
+        for hint in app.shownHints {
+          for (key, action) in zip(hint.keys, hint.actions) {
+            #expect(app.action(for: key) == action, "\(hint.text)")
+            #expect(app.canPerform(action), "\(hint.text)")
+            var after = app
+            let effects = after.handle(.key(key), now: testNow)
+            let changed = !effects.isEmpty || differ(after, app)
+            #expect(changed, "\(hint.text) did nothing on \(app.keyScreen)")
+          }
+        }
+      }
+    }
+  }
+
+  /// What `action` must have done.
+  func check(
+    _ action: KeyAction, key: Key, before: ChecklistsApp, after: ChecklistsApp, effects: [Effect]
+  ) {
+    let label = "\(action) by \(KeyNotation.notation(key)) on \(before.keyScreen)"
+    if let motion = action.motion {
+      checkMotion(motion, before: before, after: after, label: label)
+      return
+    }
+    switch action {
+    case .save: #expect(effects == [.save], "\(label)")
+    case .suspend: #expect(effects == [.suspend], "\(label)")
+    case .interrupt:
+      let keeps = before.form != nil && before.help == nil && !before.interruptPending
+      #expect(effects == (keeps ? [] : [.quit]), "\(label)")
+      if keeps { #expect(after.form == before.form, "\(label)") }
+    case .help:
+      if before.help != nil {
+        #expect(after.help == nil, "\(label)")
+      } else if before.confirmDelete == nil {
+        #expect(after.help?.context == before.helpContext, "\(label)")
+      }
+    case .closeHelp: #expect(after.help == nil, "\(label)")
+    case .quit:
+      #expect(effects == (before.form == nil ? [.quit] : []), "\(label)")
+      #expect(after.form == before.form, "\(label)")
+    case .undo:
+      if !before.undoStack.isEmpty {
+        #expect(after.undoStack.count == before.undoStack.count - 1, "\(label)")
+      }
+    case .redo:
+      if !before.redoStack.isEmpty {
+        #expect(after.redoStack.count == before.redoStack.count - 1, "\(label)")
+      }
+    case .filter: #expect(after.isTypingFilter, "\(label)")
+    case .keepFilter:
+      #expect(!after.isTypingFilter, "\(label)")
+      #expect(
+        (after.open?.browser ?? after.allLists).filter
+          == (before.open?.browser ?? before.allLists).filter)
+    case .clearFilter:
+      #expect(
+        !after.isTypingFilter && (after.open?.browser ?? after.allLists).filter == nil, "\(label)")
+    case .open:
+      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+        #expect(after.open != nil, "\(label)")
+      }
+    case .addList, .addItem:
+      #expect(after.form != nil, "\(label)")
+    case .editList:
+      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+        if case .list(let form) = after.form {
+          #expect(form.listID != nil)
+        } else {
+          Issue.record("\(label): no list form")
+        }
+      }
+    case .editItem:
+      if before.selectedItemIndex != nil, before.openList?.items.isEmpty == false,
+        let open = before.open, open.browser.rowCount(total: before.openList?.items.count ?? 0) > 0
+      {
+        if case .item(let form) = after.form {
+          #expect(form.itemIndex == before.selectedItemIndex, "\(label)")
+        } else {
+          Issue.record("\(label): no item form")
+        }
+      }
+    case .deleteList:
+      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+        #expect(after.confirmDelete != nil, "\(label)")
+      }
+    case .toggle:
+      guard let index = visibleSelectedItem(before), let list = before.openList else { return }
+      #expect(after.openList?.items[index].checked == !list.items[index].checked, "\(label)")
+    case .deleteItem:
+      guard visibleSelectedItem(before) != nil, let list = before.openList else { return }
+      let count = after.openList?.items.count ?? 0
+      let guarded = after.statusMessage?.hasPrefix("Deleted one item") == true
+      #expect(count == list.items.count - (guarded ? 0 : 1), "\(label)")
+    case .moveDown, .moveUp:
+      #expect(after.openList?.items.count == before.openList?.items.count, "\(label)")
+      if !before.canPerform(action) {
+        #expect(after.openList?.items == before.openList?.items, "\(label)")
+      }
+    case .sort:
+      let name = before.openList?.name ?? ""
+      #expect(after.sortByDue.contains(name) != before.sortByDue.contains(name), "\(label)")
+    case .back:
+      if before.open?.browser.filter != nil {
+        #expect(after.open != nil && after.open?.browser.filter == nil, "\(label)")
+      } else {
+        #expect(after.open == nil, "\(label)")
+      }
+    case .closeList: #expect(after.open == nil, "\(label)")
+    case .cancel:
+      if before.quitPrompt != nil {
+        #expect(after.quitPrompt?.path == nil && after.quitPrompt != nil, "\(label)")
+      } else {
+        #expect(after.form == nil, "\(label)")
+      }
+    case .done:
+      // Saved and closed, or refused with a message and kept open.
+      #expect(after.form == nil || after.statusMessage != nil, "\(label)")
+    case .nextField, .previousField:
+      let step = action == .nextField ? 1 : -1
+      switch (before.form, after.form) {
+      case (.item(let old), .item(let new)): #expect(new.focus == old.focus.cycled(by: step))
+      case (.list(let old), .list(let new)): #expect(new.focus == old.focus.cycled(by: step))
+      default: Issue.record("\(label): the form went away")
+      }
+    case .toggleRemind:
+      if case .item(let old) = before.form, case .item(let new) = after.form {
+        #expect(new.remind == !old.remind, "\(label)")
+      } else {
+        Issue.record("\(label): no item form")
+      }
+    case .dayLater, .dayEarlier:
+      guard case .item(let old) = before.form, case .item(let new) = after.form else {
+        Issue.record("\(label): no item form")
+        return
+      }
+      // The date moved a day, or the key was typed.
+      let days = action == .dayLater ? 1.0 : -1.0
+      let moved =
+        old.dueDate.map { utc.date(byAdding: .day, value: Int(days), to: $0) } == new.dueDate
+      #expect(moved || new.dueText.text.count == old.dueText.text.count + 1, "\(label)")
+    case .chooseIcon:
+      if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
+    case .pick, .closePicker:
+      if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
+    case .yes:
+      #expect(after.confirmDelete == nil, "\(label)")
+      #expect(after.dataModel.lists.count == before.dataModel.lists.count - 1, "\(label)")
+    case .retrySave: #expect(effects == [.quit], "\(label)")
+    case .rescueQuit: #expect(effects == [.quitWithRescueCopy], "\(label)")
+    case .saveElsewhere: #expect(after.quitPrompt?.path != nil, "\(label)")
+    case .stay: #expect(after.quitPrompt == nil && effects.isEmpty, "\(label)")
+    case .saveCopy:
+      let path = before.quitPrompt?.path?.text.trimmingCharacters(in: .whitespaces) ?? ""
+      #expect(effects == (path.isEmpty ? [] : [.saveCopyAndQuit(path: path)]), "\(label)")
+    case .lastReminder:
+      #expect(after.statusMessage == "No reminder has fired yet" || after.open != nil, "\(label)")
+    case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
+      break
+    }
+  }
+
+  func checkMotion(_ motion: Motion, before: ChecklistsApp, after: ChecklistsApp, label: String) {
+    if let help = before.help {
+      let lines = before.helpLines(help.context, width: before.width - 2).count
+      var expected = motion.target(from: help.top, count: lines, page: before.contentRows)
+      expected = min(max(expected, 0), max(lines - before.contentRows, 0))
+      #expect(after.help?.top == expected, "\(label)")
+    } else if case .list(let form) = before.form, let selection = form.picker {
+      let expected = motion.target(
+        from: selection, count: IconName.allCases.count, page: before.pickerRows)
+      if case .list(let new) = after.form { #expect(new.picker == expected, "\(label)") }
+    } else if let open = before.open, let list = before.openList {
+      let count = open.browser.rowCount(total: list.items.count)
+      let expected = motion.target(
+        from: open.browser.selected, count: count, page: before.contentRows)
+      #expect(after.open?.browser.selected == expected, "\(label)")
+    } else {
+      let count = before.allLists.rowCount(total: before.dataModel.lists.count)
+      let expected = motion.target(
+        from: before.allLists.selected, count: count, page: before.contentRows)
+      #expect(after.allLists.selected == expected, "\(label)")
+    }
+  }
+
+  /// A key with no action in this state: typing where a field has the focus, else a word on
+  /// the status line for printable and function keys, and never a change to the lists.
+  func checkUnbound(
+    _ key: Key, on screen: KeyScreen, before: ChecklistsApp, after: ChecklistsApp,
+    effects: [Effect]
+  ) {
+    let label = "unbound \(KeyNotation.notation(key)) on \(screen)"
+    #expect(effects.isEmpty, "\(label)")
+    #expect(after.dataModel == before.dataModel || screen == .confirm, "\(label)")
+    switch screen {
+    case .lists, .checklist, .remind, .icon, .picker:
+      switch key {
+      case .character, .function:
+        #expect(after.statusMessage?.contains("not a key here") == true, "\(label)")
+      default: break
+      }
+    case .form, .due, .filter:
+      if case .character = key {
+        #expect(differ(after, before), "\(label): not typed")
+      }
+    case .confirm:
+      #expect(after.confirmDelete == nil && after.statusMessage == "Kept the list", "\(label)")
+    case .help, .quitPrompt, .savePath, .generic, .browse: break
+    }
+  }
+
+  /// Everything a key can change but the lists and the screen, as text (a tiny terminal shows
+  /// nothing of a change).
+  func fingerprint(_ app: ChecklistsApp) -> String {
+    var parts: [String] = []
+    parts.append(String(describing: app.form))
+    parts.append(String(describing: app.help))
+    parts.append(String(describing: app.open))
+    parts.append(String(describing: app.allLists))
+    parts.append(String(describing: app.status))
+    parts.append(String(describing: app.confirmDelete))
+    parts.append(String(describing: app.quitPrompt))
+    parts.append(app.sortByDue.sorted().joined(separator: ","))
+    return parts.joined(separator: "|")
+  }
+
+  /// Whether a key changed anything at all: state, lists or screen.
+  func differ(_ one: ChecklistsApp, _ other: ChecklistsApp) -> Bool {
+    fingerprint(one) != fingerprint(other) || one.dataModel != other.dataModel
+      || one.grid() != other.grid()
+  }
+
+  /// The selected item's index when the open list shows at least one row.
+  func visibleSelectedItem(_ app: ChecklistsApp) -> Int? {
+    guard let open = app.open, let list = app.openList,
+      open.browser.rowCount(total: list.items.count) > 0, let index = app.selectedItemIndex,
+      index < list.items.count
+    else { return nil }
+    return index
+  }
+}
