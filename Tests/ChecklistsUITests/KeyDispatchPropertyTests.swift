@@ -79,7 +79,7 @@ import Testing
   func everyHintedKeyIsHandled(seed: UInt64) {
     for table in [KeyTable.defaults, Self.rebound] {
       for app in states(seed: seed, table: table, count: 100, stride: 29) {
-        guard app.quitPrompt == nil, app.status == nil, app.confirmDelete == nil,
+        guard app.quitPrompt == nil, app.status == nil, app.confirmation == nil,
           !app.isTypingFilter
         else { continue }
         for hint in app.shownHints {
@@ -115,7 +115,7 @@ import Testing
     case .help:
       if before.help != nil {
         #expect(after.help == nil, "\(label)")
-      } else if before.confirmDelete == nil {
+      } else if before.confirmation == nil {
         #expect(after.help?.context == before.helpContext, "\(label)")
       }
     case .closeHelp: #expect(after.help == nil, "\(label)")
@@ -165,11 +165,17 @@ import Testing
       }
     case .deleteList:
       if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
-        #expect(after.confirmDelete != nil, "\(label)")
+        #expect(after.confirmation != nil, "\(label)")
       }
     case .toggle:
       guard let index = visibleSelectedItem(before), let list = before.openList else { return }
-      #expect(after.openList?.items[index].checked == !list.items[index].checked, "\(label)")
+      let old = list.items[index]
+      let new = after.openList?.items[index]
+      if old.repeats && !old.checked {
+        #expect(new?.checked == false && new?.dueDate ?? old.dueDate > old.dueDate, "\(label)")
+      } else {
+        #expect(new?.checked == !old.checked, "\(label)")
+      }
     case .deleteItem:
       guard visibleSelectedItem(before) != nil, let list = before.openList else { return }
       let count = after.openList?.items.count ?? 0
@@ -227,8 +233,20 @@ import Testing
     case .pick, .closePicker:
       if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
     case .yes:
-      #expect(after.confirmDelete == nil, "\(label)")
-      #expect(after.dataModel.lists.count == before.dataModel.lists.count - 1, "\(label)")
+      #expect(after.confirmation == nil, "\(label)")
+      switch before.confirmation {
+      case .deleteList:
+        #expect(after.dataModel.lists.count == before.dataModel.lists.count - 1, "\(label)")
+      case .clearChecked(let id):
+        #expect(after.dataModel.list(withID: id)?.items.contains(where: \.checked) == false)
+      case nil: break
+      }
+    case .clearChecked:
+      guard let list = before.openList else { return }
+      let count = list.items.count(where: \.checked)
+      #expect(
+        count == 0 ? after.confirmation == nil : after.confirmation == .clearChecked(list.id),
+        "\(label)")
     case .retrySave: #expect(effects == [.quit], "\(label)")
     case .rescueQuit: #expect(effects == [.quitWithRescueCopy], "\(label)")
     case .saveElsewhere: #expect(after.quitPrompt?.path != nil, "\(label)")
@@ -287,7 +305,8 @@ import Testing
         #expect(differ(after, before), "\(label): not typed")
       }
     case .confirm:
-      #expect(after.confirmDelete == nil && after.statusMessage == "Kept the list", "\(label)")
+      #expect(after.confirmation == nil, "\(label)")
+      #expect(after.statusMessage?.hasPrefix("Kept the") == true, "\(label)")
     case .help, .quitPrompt, .savePath, .generic, .browse: break
     }
   }
@@ -301,7 +320,7 @@ import Testing
     parts.append(String(describing: app.open))
     parts.append(String(describing: app.allLists))
     parts.append(String(describing: app.status))
-    parts.append(String(describing: app.confirmDelete))
+    parts.append(String(describing: app.confirmation))
     parts.append(String(describing: app.quitPrompt))
     parts.append(app.sortByDue.sorted().joined(separator: ","))
     return parts.joined(separator: "|")

@@ -204,7 +204,8 @@ extension ChecklistsApp {
         } ?? original
       item.text = form.text.text
       item.shouldRemind = form.remind
-      item.dueDate = dueDate
+      // A date changed by hand starts a repeating series afresh from it.
+      if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
       item.hasDueDate = hasDueDate
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
       guard let index = dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint)

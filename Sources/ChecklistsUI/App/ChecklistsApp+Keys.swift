@@ -9,7 +9,7 @@ extension ChecklistsApp {
   var keyScreen: KeyScreen {
     if let quitPrompt { return quitPrompt.path == nil ? .quitPrompt : .savePath }
     if help != nil { return .help }
-    if confirmDelete != nil { return .confirm }
+    if confirmation != nil { return .confirm }
     switch form {
     case .item(let itemForm):
       switch itemForm.focus {
@@ -67,8 +67,12 @@ extension ChecklistsApp {
       }
     case .quitPrompt, .help: break
     case .confirm:
-      confirmDelete = nil
-      status = StatusMessage(text: "Kept the list", isError: false)
+      let kept = confirmation.map { question -> String in
+        if case .clearChecked = question { return "Kept the checked items" }
+        return "Kept the list"
+      }
+      confirmation = nil
+      status = StatusMessage(text: kept ?? "Kept the list", isError: false)
     case .filter:
       updateFilterField { _ = $0.handle(key) }
     case .form, .due:
@@ -106,7 +110,7 @@ extension ChecklistsApp {
     case .help:
       if help != nil {
         help = nil
-      } else if confirmDelete == nil {
+      } else if confirmation == nil {
         help = HelpState(context: helpContext)
       }
       return []
@@ -145,7 +149,8 @@ extension ChecklistsApp {
     case .open, .addList, .editList, .deleteList:
       performOnAllLists(action)
       return []
-    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList:
+    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
+      .clearChecked:
       performOnChecklist(action, key: key, now: now)
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
@@ -156,8 +161,13 @@ extension ChecklistsApp {
       }
       return performInForm(action, key: key, now: now) ? [] : nil
     case .yes:
-      guard let id = confirmDelete else { return [] }
-      confirmDelete = nil
+      guard let question = confirmation else { return [] }
+      confirmation = nil
+      if case .clearChecked(let id) = question {
+        clearChecked(listID: id, now: now)
+        return []
+      }
+      guard case .deleteList(let id) = question else { return [] }
       if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
         commit(change, now: now)
         status = StatusMessage(
@@ -230,7 +240,7 @@ extension ChecklistsApp {
       }
     case .deleteList:
       if let list = selectedList {
-        confirmDelete = list.id
+        confirmation = .deleteList(list.id)
         status = StatusMessage(text: deletePrompt(for: list), isError: false)
       }
     default: break
@@ -249,11 +259,17 @@ extension ChecklistsApp {
     }
     switch action {
     case .toggle:
-      if let itemIndex, let change = dataModel.toggleItem(listID: listID, at: itemIndex) {
-        commit(change, now: now)
-      }
+      if let itemIndex { checkItem(listID: listID, at: itemIndex, now: now) }
     case .addItem:
       form = .item(newItemForm(listID: listID, now: now))
+    case .clearChecked:
+      let list = dataModel.lists[listIndex]
+      if let prompt = clearPrompt(for: list) {
+        confirmation = .clearChecked(listID)
+        status = StatusMessage(text: prompt, isError: false)
+      } else {
+        status = StatusMessage(text: "No checked items to clear", isError: false)
+      }
     case .editItem:
       if let itemIndex {
         let item = dataModel.lists[listIndex].items[itemIndex]

@@ -5,7 +5,7 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
-    guard confirmDelete == nil else { return }
+    guard confirmation == nil else { return }
     if var state = help {
       if mouse.kind != .press { state.top += mouse.kind == .wheelDown ? 3 : -3 }
       help = state
@@ -38,9 +38,7 @@ extension ChecklistsApp {
         open = state
         guard let index = state.browser.index(ofRow: row) else { return }
         if mouse.position.column < 4 {
-          if let change = dataModel.toggleItem(listID: listID, at: index) {
-            commit(change, now: now)
-          }
+          checkItem(listID: listID, at: index, now: now)
         } else if wasSelected {
           // A click on the selected row (the second click of a double-click) edits the item.
           let item = dataModel.lists[listIndex].items[index]

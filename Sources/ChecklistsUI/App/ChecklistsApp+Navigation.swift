@@ -8,6 +8,33 @@ extension ChecklistsApp {
     return "Delete list \(quoted(list.name)) with \(count) \(count == 1 ? "item" : "items")? y/n"
   }
 
+  /// The question the status line asks, or nil when its list is gone.
+  func prompt(for question: Confirmation) -> String? {
+    switch question {
+    case .deleteList(let id): return dataModel.list(withID: id).map(deletePrompt(for:))
+    case .clearChecked(let id): return dataModel.list(withID: id).flatMap(clearPrompt(for:))
+    }
+  }
+
+  /// `Clear 2 checked items of "Groceries"? y/n`; nil when the list has none.
+  func clearPrompt(for list: Checklist) -> String? {
+    let count = list.items.count(where: \.checked)
+    guard count > 0 else { return nil }
+    let items = count == 1 ? "item" : "items"
+    return "Clear \(count) checked \(items) of \(quoted(list.name))? y/n"
+  }
+
+  /// Deletes a list's checked items as one undoable change.
+  mutating func clearChecked(listID: Checklist.ID, now: Date) {
+    guard let compound = dataModel.clearChecked(listID: listID), commit(compound, now: now) else {
+      status = StatusMessage(text: "No checked items to clear", isError: false)
+      return
+    }
+    let count = compound.changes.count
+    status = StatusMessage(
+      text: "Cleared \(count) checked item\(count == 1 ? "" : "s")\(undoNote)", isError: false)
+  }
+
   mutating func moveSelectedItem(down: Bool, now: Date) {
     guard let state = open, let listIndex = dataModel.index(ofList: state.listID) else { return }
     let listID = state.listID

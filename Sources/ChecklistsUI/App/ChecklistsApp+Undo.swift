@@ -6,9 +6,54 @@ extension ChecklistsApp {
   @discardableResult
   mutating func commit(_ change: ModelChange, now: Date) -> Bool {
     guard applyChange(change, now: now) else { return false }
-    undoStack.append(change)
+    undoStack.append(.single(change))
     redoStack.removeAll()
     return true
+  }
+
+  /// Checks or unchecks an item; checking a repeating item moves it to its next due date
+  /// instead, saying so on the status line ("Next: Tue 8 Dec").
+  mutating func checkItem(listID: Checklist.ID, at index: Int, now: Date) {
+    let schedule = RepeatSchedule(timeZone: options.calendar.timeZone)
+    guard let check = dataModel.checkItem(listID: listID, at: index, schedule: schedule),
+      commit(check.change, now: now)
+    else { return }
+    if let text = check.statusText(formatter: formatter, now: now) {
+      status = StatusMessage(text: text, isError: false)
+    }
+  }
+
+  /// Applies several changes as one and records them for undo as one; returns whether they
+  /// applied (all or none).
+  @discardableResult
+  mutating func commit(_ compound: CompoundChange, now: Date) -> Bool {
+    guard applyEntry(.group(compound), now: now) else { return false }
+    undoStack.append(.group(compound))
+    redoStack.removeAll()
+    return true
+  }
+
+  /// Applies an undo entry and brings every view of the model up to date.
+  mutating func applyEntry(_ entry: UndoEntry, now: Date) -> Bool {
+    switch entry {
+    case .single(let change):
+      return applyChange(change, now: now)
+    case .group(let compound):
+      let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
+      guard dataModel.apply(compound) else { return false }
+      version += 1
+      for change in compound.changes { reminders.note(change, now: now) }
+      refreshListRows(keepList: nil)
+      if let state = open {
+        if dataModel.index(ofList: state.listID) == nil {
+          open = nil
+        } else if compound.listIDs.contains(state.listID) {
+          refreshOpenRows(keepItem: keep)
+        }
+      }
+      clampSelections()
+      return true
+    }
   }
 
   /// Applies a change and brings every view of the model up to date.
@@ -61,33 +106,53 @@ extension ChecklistsApp {
 
   /// Undoes the last change, showing where it happened.
   mutating func undo(now: Date) {
-    guard let change = undoStack.popLast() else {
+    guard let entry = undoStack.popLast() else {
       status = StatusMessage(text: "Nothing to undo", isError: false)
       return
     }
-    let words = describe(change)
-    guard applyChange(change.inverse, now: now) else {
+    let words = describe(entry)
+    guard applyEntry(entry.inverse, now: now) else {
       status = StatusMessage(text: "Could not undo \(words)", isError: true)
       return
     }
-    redoStack.append(change)
-    reveal(change.inverse)
+    redoStack.append(entry)
+    reveal(entry.inverse)
     status = StatusMessage(text: "Undid: \(words)", isError: false)
   }
 
   /// Redoes the last undone change, showing where it happened.
   mutating func redo(now: Date) {
-    guard let change = redoStack.popLast() else {
+    guard let entry = redoStack.popLast() else {
       status = StatusMessage(text: "Nothing to redo", isError: false)
       return
     }
-    guard applyChange(change, now: now) else {
-      status = StatusMessage(text: "Could not redo \(describe(change))", isError: true)
+    guard applyEntry(entry, now: now) else {
+      status = StatusMessage(text: "Could not redo \(describe(entry))", isError: true)
       return
     }
-    undoStack.append(change)
-    reveal(change)
-    status = StatusMessage(text: "Redid: \(describe(change))", isError: false)
+    undoStack.append(entry)
+    reveal(entry)
+    status = StatusMessage(text: "Redid: \(describe(entry))", isError: false)
+  }
+
+  /// Navigates to where an applied entry shows: the affected row, or for a group the row that
+  /// arrived (an item moved to another list, or the first of the cleared items put back).
+  mutating func reveal(_ entry: UndoEntry) {
+    switch entry {
+    case .single(let change):
+      reveal(change)
+    case .group(let compound):
+      let arrived = compound.changes.first { change in
+        if case .insertItem = change { return true }
+        return false
+      }
+      if let arrived {
+        reveal(arrived)
+      } else if let listID = compound.listIDs.first, dataModel.list(withID: listID) != nil {
+        if open?.listID != listID { openList(id: listID) }
+        clampSelections()
+      }
+    }
   }
 
   /// Navigates to the list a change touched and selects the affected row.
@@ -120,6 +185,31 @@ extension ChecklistsApp {
       allLists.selected = row
     }
     allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+  }
+
+  /// Words for an undo entry on the status line, e.g. `clear 3 checked items`.
+  func describe(_ entry: UndoEntry) -> String {
+    switch entry {
+    case .single(let change):
+      return describe(change)
+    case .group(let compound):
+      let original = compound.isInverse ? compound.inverse : compound
+      switch original.kind {
+      case .moveToList:
+        var text = "item"
+        var target = "list"
+        for change in original.changes {
+          if case .insertItem(let listID, _, let item) = change {
+            text = item.text
+            target = dataModel.list(withID: listID)?.name ?? target
+          }
+        }
+        return "move \(quoted(text)) to \(quoted(target))"
+      case .clearChecked:
+        let count = original.changes.count
+        return "clear \(count) checked item\(count == 1 ? "" : "s")"
+      }
+    }
   }
 
   /// Words for a change on the status line, e.g. `delete "Milk"`.

@@ -32,13 +32,14 @@ public struct ChecklistsApp: TerminalProgram {
   var open: OpenList?
   var form: Form?
   var help: HelpState?
-  var confirmDelete: Checklist.ID?
+  /// The y/n question on the status line, if one is asked.
+  var confirmation: Confirmation?
   var status: StatusMessage?
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
-  var undoStack: [ModelChange] = []
-  var redoStack: [ModelChange] = []
+  var undoStack: [UndoEntry] = []
+  var redoStack: [UndoEntry] = []
   /// Counts applied changes; the model is saved when `savedVersion` equals it.
   var version = 0
   var savedVersion = 0
@@ -248,7 +249,7 @@ public struct ChecklistsApp: TerminalProgram {
       }
       return
     }
-    guard help == nil, confirmDelete == nil else { return }
+    guard help == nil, confirmation == nil else { return }
     switch form {
     case .item(var itemForm):
       switch itemForm.focus {

@@ -40,6 +40,9 @@ struct Glyphs {
   /// The reminder sign on the status line.
   var reminder: String { ascii ? "(!)" : "⏰" }
 
+  /// Marks the due date of a repeating item.
+  var repeats: String { ascii ? "(r)" : "↻" }
+
   static let emojiIcons: [IconName: String] = [
     .noIcon: "", .appointments: "📅", .birthdays: "🎂", .chores: "🧹", .drinks: "🍹",
     .folder: "📁", .groceries: "🛒", .inbox: "📥", .photos: "📷", .trips: "✈",

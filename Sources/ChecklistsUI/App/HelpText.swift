@@ -230,6 +230,9 @@ extension ChecklistsApp {
       }
       let target = open.browser.selected + (action == .moveDown ? 1 : -1)
       return target >= 0 && target < open.browser.rowCount(total: list.items.count)
+    case .clearChecked:
+      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
+      return list.items.contains { $0.checked }
     case .sort:
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return open.dueOrder != nil || list.items.count > 1
@@ -296,7 +299,8 @@ extension ChecklistsApp {
         hint(.deleteItem, "delete", 5),
         Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
         hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
-        hint(.filter, "filter", 6), undo, escape, hint(.help, "help", 0),
+        hint(.clearChecked, "clear checked", 10), hint(.filter, "filter", 6), undo, escape,
+        hint(.help, "help", 0),
       ]
     }
     guard allLists.rowCount(total: dataModel.lists.count) > 0 else {

@@ -52,6 +52,14 @@ struct OpenList: Equatable {
 }
 
 /// The item detail screen (add or edit).
+/// A y/n question about a list: any key but yes keeps things as they are.
+enum Confirmation: Equatable {
+  /// Delete the list?
+  case deleteList(Checklist.ID)
+  /// Delete the list's checked items?
+  case clearChecked(Checklist.ID)
+}
+
 struct ItemForm: Equatable {
   /// The fields, in Tab order.
   enum Field: Int, CaseIterable { case text, remind, due }

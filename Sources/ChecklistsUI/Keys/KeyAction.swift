@@ -29,6 +29,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   case moveUp = "move-up"
   case sort, back
   case closeList = "close-list"
+  case clearChecked = "clear-checked"
   // Typing a filter.
   case keepFilter = "keep-filter"
   // Forms.
@@ -101,6 +102,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .moveUp: return "move up"
     case .sort: return "by due date"
     case .back, .closeList: return "back"
+    case .clearChecked: return "clear checked"
     case .keepFilter: return "keep filter"
     case .done: return "done"
     case .cancel: return "cancel"
@@ -158,6 +160,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .sort: return "sort by due date (items with a due date first) / manual order"
     case .back: return "back to All Lists (clears a filter first)"
     case .closeList: return "back to All Lists"
+    case .clearChecked: return "delete the checked items (asks first; undo brings them back)"
     case .keepFilter: return "keep the filter and go back to the rows"
     case .done: return "done (refused while the text is empty or the date unreadable)"
     case .cancel: return "cancel, changing nothing"
@@ -170,7 +173,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .pick: return "pick the icon"
     case .closePicker: return "back without picking"
     case .closeHelp: return "close the help"
-    case .yes: return "delete the list (any other key keeps it)"
+    case .yes: return "yes: delete the list, or clear the checked items (any other key keeps them)"
     case .retrySave: return "try the save again"
     case .saveElsewhere: return "save the lists to another file (type its path)"
     case .rescueQuit: return "quit, the lists going to a rescue copy"

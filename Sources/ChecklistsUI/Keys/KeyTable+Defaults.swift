@@ -21,6 +21,7 @@ extension KeyTable {
       row(.checklist, .moveDown, "J"),
       row(.checklist, .moveUp, "K"),
       row(.checklist, .sort, "s"),
+      row(.checklist, .clearChecked, "C"),
       row(.checklist, .back, .escape),
       row(.checklist, .closeList, "h", .left),
 

@@ -83,17 +83,17 @@ extension ChecklistsApp {
       return
     }
     let browser = open?.browser ?? allLists
-    if help == nil, form == nil, confirmDelete == nil, let field = browser.filterField {
+    if help == nil, form == nil, confirmation == nil, let field = browser.filterField {
       let style = CellStyle(color: .accent)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
       grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
       return
     }
-    if let id = confirmDelete, let list = dataModel.list(withID: id) {
+    if let question = confirmation, let prompt = prompt(for: question) {
       let style = CellStyle(color: .accent, attributes: [.bold])
       grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw(deletePrompt(for: list), row: row, column: 0, width: grid.width, style: style)
+      grid.draw(prompt, row: row, column: 0, width: grid.width, style: style)
       return
     }
     if let status {
@@ -240,7 +240,8 @@ extension ChecklistsApp {
       }
       var textEnd = grid.width - 1
       if item.showsDueDate {
-        let due = formatter.relative(item.dueDate, now: now)
+        var due = formatter.relative(item.dueDate, now: now)
+        if item.repeats { due = "\(glyphs.repeats) \(due)" }
         var dueStyle = base
         if !item.checked && item.dueDate <= now {
           dueStyle.color = .overdue
