@@ -70,7 +70,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .icon: return "the list form's Icon row"
     case .picker: return "the icon picker"
     case .help: return "the help screen"
-    case .confirm: return "the question before a list is deleted"
+    case .confirm: return "the y/n question before a list or the checked items are deleted"
     case .quitPrompt: return "the question when quitting could not save"
     case .savePath: return "typing where to save after quitting could not save"
     }
