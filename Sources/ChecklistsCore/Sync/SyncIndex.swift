@@ -103,24 +103,7 @@ public enum SyncIndex {
     var lineNumber = 0
     var fields: [Range<Int>] = []
     fields.reserveCapacity(5)
-    func number(_ range: Range<Int>) -> Int64? {
-      guard !range.isEmpty else { return nil }
-      var result: Int64 = 0
-      var negative = false
-      for index in range {
-        let byte = data[index]
-        if index == range.lowerBound && byte == UInt8(ascii: "-") {
-          negative = true
-          continue
-        }
-        guard byte >= 48 && byte <= 57 else { return nil }
-        let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 48))
-        guard !overflow1 && !overflow2 else { return nil }
-        result = sum
-      }
-      return negative ? -result : result
-    }
+    func number(_ range: Range<Int>) -> Int64? { DecimalField.int64(data, range) }
     /// The fingerprint in the last three fields.
     func recorded() -> FileFingerprint? {
       let count = fields.count
