@@ -4,6 +4,17 @@ import Foundation
 /// `due`: the unchecked items with a due date that are due, reminders optionally sent to the
 /// desktop.
 enum DueCommand {
+  /// A line of `due` and `today`: list, item, due date, how long ago or ahead, and the repeat
+  /// rule of a repeating item.
+  static func dueLine(listName: String, item: ChecklistItem, context: CommandContext) -> String {
+    let formatter = context.dueDateFormatter
+    let output = context.output
+    let when = formatter.full(item.dueDate)
+    let age = ElapsedTime.phrase(item.dueDate, now: context.now, formatter: formatter)
+    let repeats = item.repeatRule.map { ", repeats \($0.text)" } ?? ""
+    return "\(output.shown(listName))  \(output.shown(item.text))  \(when) (\(age)\(repeats))"
+  }
+
   /// The exit status of a failure (a usage error is 2): 1 means "nothing is due".
   static let failureStatus: Int32 = 3
 
@@ -35,13 +46,8 @@ enum DueCommand {
     if arguments.has(.json) {
       context.output.write(try JSONOutput.encode(found.map { DueRow($0, now: context.now) }))
     } else {
-      let formatter = context.dueDateFormatter
-      let output = context.output
       for due in found {
-        let when = formatter.full(due.item.dueDate)
-        let age = ElapsedTime.phrase(due.item.dueDate, now: context.now, formatter: formatter)
-        output.line(
-          "\(output.shown(due.listName))  \(output.shown(due.item.text))  \(when) (\(age))")
+        context.output.line(dueLine(listName: due.listName, item: due.item, context: context))
       }
     }
     // Desktop notifications go out even while the app is open (it rings its bell on its own

@@ -71,15 +71,9 @@ enum PlannerCommands {
     if arguments.has(.json) {
       context.output.write(try JSONOutput.encode(rows.map { PlannerRowJSON($0, now: context.now) }))
     } else {
-      let formatter = context.dueDateFormatter
-      let output = context.output
       for row in rows {
-        let when = formatter.full(row.item.dueDate)
-        let age = ElapsedTime.phrase(row.item.dueDate, now: context.now, formatter: formatter)
-        let repeats = row.item.repeatRule.map { ", repeats \($0.text)" } ?? ""
-        output.line(
-          "\(output.shown(row.listName))  \(output.shown(row.item.text))  \(when) (\(age)\(repeats))"
-        )
+        context.output.line(
+          DueCommand.dueLine(listName: row.listName, item: row.item, context: context))
       }
     }
     return rows.isEmpty ? 1 : 0

@@ -2,8 +2,8 @@ import ChecklistsCore
 import Foundation
 
 /// `sync [RUNS]`: `VdirSync.run` at 10,000 items (20 lists × 500): the first sync into an empty
-/// vdir, a sync with nothing to do (the vdir is only `stat`ed), and a sync after one item was
-/// checked here (the whole merge runs; one file is rewritten).
+/// vdir, a sync with nothing to do (only fingerprints compared; then without the index), and a
+/// sync after one item was checked here (the whole merge runs; one file is rewritten).
 enum SyncBenchmarks {
   static func run(_ arguments: [String]) -> Int32 {
     let runs = max(arguments.compactMap { Int($0) }.first ?? 5, 1)
@@ -44,6 +44,21 @@ enum SyncBenchmarks {
         guard outcome.report.isNothing else { return 1 }
       }
       print("| nothing to do | \(Summary(nothing).text) |")
+      // The same without the index (as before a pass with nothing to do recorded it): the
+      // state is read and every folder listed.
+      let indexPath = SyncIndex.path(
+        statePath: VdirSync.statePath(location: location, vdir: vdir))
+      var fullLook: [Double] = []
+      for _ in 0..<max(runs * 2, 11) {
+        unlink(indexPath)
+        let start = Measure.now()
+        let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+        fullLook.append((Measure.now() - start) * 1000)
+        guard outcome.report.isNothing else { return 1 }
+      }
+      print(
+        "| nothing to do, no index (reads the state, lists every folder) | \(Summary(fullLook).text) |"
+      )
       var one: [Double] = []
       for _ in 0..<runs {
         let (store, load) = try ChecklistsStore.open(location: location)

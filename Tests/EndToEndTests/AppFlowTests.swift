@@ -206,16 +206,19 @@ extension EndToEndProcesses {
       try session.waitFor("the filter cleared") { $0.contains("Birthdays") && $0.contains("Trips") }
 
       try session.sendKeys("?")
-      let help = try session.waitFor(text: "Keys: All Lists")
-      #expect(help.contains("Ctrl-S") && help.contains("add a list"))
+      // The help screen can reach tmux in more than one write: wait for all of it.
+      try session.waitFor("the All Lists help with the save key and a's action") {
+        $0.contains("Keys: All Lists") && $0.contains("Ctrl-S") && $0.contains("add a list")
+      }
       try session.sendKeys("Escape")
       try session.waitFor("help closed") { !$0.contains("Keys: All Lists") }
 
       try session.sendKeys("g", "Enter")
       try session.waitFor(text: "Birthdays —")
       try session.sendKeys("?")
-      let checklistHelp = try session.waitFor(text: "Keys: Checklist")
-      #expect(checklistHelp.contains("J") && checklistHelp.contains("Space"))
+      try session.waitFor("the Checklist help with J and Space") {
+        $0.contains("Keys: Checklist") && $0.contains("J") && $0.contains("Space")
+      }
       try session.sendKeys("Escape")
       try session.waitFor("help closed") { !$0.contains("Keys: Checklist") }
 

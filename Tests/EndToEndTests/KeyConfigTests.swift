@@ -42,8 +42,10 @@ extension EndToEndProcesses {
       try session.sendKeys("c")
       try session.waitFor(text: "0 of 1 remaining")
       try session.sendKeys("?")
-      let help = try session.waitFor(text: "Keys: Checklist")
-      #expect(help.contains("  c  ") || help.contains(" c "))
+      // The help screen can reach tmux in more than one write: wait for all of it.
+      try session.waitFor("the Checklist help naming the rebound c") {
+        $0.contains("Keys: Checklist") && ($0.contains("  c  ") || $0.contains(" c "))
+      }
       try session.sendKeys("Escape")
       try session.waitFor(text: "0 of 1 remaining")
       try session.sendKeys("q")

@@ -60,7 +60,7 @@ extension EndToEndProcesses {
       try #require(first.status == 0, "\(first.stderr)")
 
       let location = try DataFileLocation.resolve(environment: rig.environment, filePath: nil)
-      var random = SplitMix(seed: 20_261_201)
+      var random = SeededGenerator(seed: 20_261_201)
       var expected = try Self.dataItems(rig.sandbox)
       var killedMidway = 0
       for round in 1...Self.rounds {
@@ -124,18 +124,5 @@ extension EndToEndProcesses {
       }
       #expect(try rig.checklists("sync").stdout == "nothing to do, 0 conflicts\n")
     }
-  }
-}
-
-/// A small seeded generator (SplitMix64), so that a failing run can be repeated.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

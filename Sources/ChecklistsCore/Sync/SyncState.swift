@@ -215,26 +215,7 @@ public struct SyncState: Equatable, Sendable {
       let string = String(decoding: data[ranges[index]], as: UTF8.self)
       return data[ranges[index]].contains(UInt8(ascii: "\\")) ? unescape(string) : string
     }
-    func number(_ index: Int) -> Int64? {
-      let range = ranges[index]
-      guard !range.isEmpty else { return nil }
-      var result: Int64 = 0
-      var negative = false
-      for position in range {
-        let byte = data[position]
-        if position == range.lowerBound && byte == UInt8(ascii: "-") {
-          negative = true
-          continue
-        }
-        guard byte >= 48 && byte <= 57 else { return nil }
-        let (times, overflow1) = result.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 48))
-        guard !overflow1 && !overflow2 else { return nil }
-        result = sum
-      }
-      if negative && range.count == 1 { return nil }
-      return negative ? -result : result
-    }
+    func number(_ index: Int) -> Int64? { DecimalField.int64(data, ranges[index]) }
     func flag(_ index: Int) -> Bool {
       ranges[index].count == 1 && data[ranges[index].lowerBound] == 49
     }

@@ -28,10 +28,16 @@ public struct VdirSnapshot: Sendable {
     public var icon: String?
     /// The `.ics` files, by name.
     public var items: [ItemFile]
+    /// The folder's own fingerprint (its modification time changes with its listing).
+    public var fingerprint: FileFingerprint?
+    /// The metadata files found (`displayname`, the icon) and their fingerprints.
+    public var metadata: [ItemFile] = []
   }
 
   /// Whether the vdir's folder exists.
   public var exists: Bool
+  /// The vdir folder's own fingerprint, taken before it was listed.
+  public var fingerprint: FileFingerprint?
   /// The collections, by folder name.
   public var folders: [Folder]
 
@@ -48,8 +54,11 @@ public enum Vdir {
 
   /// Lists the vdir's folders and item files with `stat`, reading only the small metadata files.
   public static func scan(_ root: String) -> VdirSnapshot {
+    // Each folder is `stat`ed before it is listed, so a change made while it is listed leaves
+    // a newer modification time than the one recorded (the fast first look relies on it).
+    let rootFingerprint = FileFingerprint.of(root)
     guard let names = directoryEntries(root) else {
-      return VdirSnapshot(exists: false, folders: [])
+      return VdirSnapshot(exists: false, fingerprint: nil, folders: [])
     }
     var folders: [VdirSnapshot.Folder] = []
     for name in names.sorted() where !name.hasPrefix(".") {
@@ -62,6 +71,7 @@ public enum Vdir {
       items.reserveCapacity(entries.count)
       var displayName: String?
       var icon: String?
+      var metadata: [VdirSnapshot.ItemFile] = []
       let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       defer { if fd >= 0 { close(fd) } }
       for entry in entries where !entry.hasPrefix(".") {
@@ -71,16 +81,22 @@ public enum Vdir {
             itemRecord.st_mode & S_IFMT == S_IFREG
           else { continue }
           items.append(VdirSnapshot.ItemFile(href: entry, fingerprint: FileFingerprint(itemRecord)))
-        } else if entry == "displayname" {
-          displayName = readMetadata(path + "/" + entry)
-        } else if entry == iconFile {
-          icon = readMetadata(path + "/" + entry)
+        } else if entry == "displayname" || entry == iconFile {
+          var metadataRecord = stat()
+          if fd >= 0, fstatat(fd, entry, &metadataRecord, 0) == 0 {
+            metadata.append(
+              VdirSnapshot.ItemFile(href: entry, fingerprint: FileFingerprint(metadataRecord)))
+          }
+          let text = readMetadata(path + "/" + entry)
+          if entry == iconFile { icon = text } else { displayName = text }
         }
       }
       folders.append(
-        VdirSnapshot.Folder(name: name, displayName: displayName, icon: icon, items: items))
+        VdirSnapshot.Folder(
+          name: name, displayName: displayName, icon: icon, items: items,
+          fingerprint: FileFingerprint(record), metadata: metadata))
     }
-    return VdirSnapshot(exists: true, folders: folders)
+    return VdirSnapshot(exists: true, fingerprint: rootFingerprint, folders: folders)
   }
 
   /// The names in a folder (without `.` and `..`); nil when it cannot be listed.

@@ -69,6 +69,10 @@ public enum VdirSync {
       throw SyncError(message: "another sync of this file and vdir is running (\(error.message))")
     }
     defer { lock.release() }
+    // The fast first look: only fingerprints, no state to read, no folder to list.
+    if SyncIndex.isUnchanged(statePath: statePath, dataFile: location.dataFile, vdir: vdir) {
+      return SyncOutcome(report: SyncReport(), save: nil, model: nil, warnings: [])
+    }
     var warnings: [String] = []
     var state = SyncState()
     if let bytes = try? Vdir.read(statePath) {
@@ -83,6 +87,10 @@ public enum VdirSync {
     let snapshot = Vdir.scan(vdir)
     let dataFingerprint = FileFingerprint.of(location.dataFile)
     if SyncEngine.isUnchanged(state: state, snapshot: snapshot, dataFile: dataFingerprint) {
+      if !dryRun {
+        SyncIndex.record(
+          state: state, statePath: statePath, dataFile: location.dataFile, snapshot: snapshot)
+      }
       return SyncOutcome(report: SyncReport(), save: nil, model: nil, warnings: warnings)
     }
     let store: ChecklistsStore
@@ -100,6 +108,9 @@ public enum VdirSync {
     if dryRun || plan.report.refused != nil {
       return SyncOutcome(report: plan.report, save: nil, model: nil, warnings: warnings)
     }
+    // Something changed: the index no longer describes both sides (the next pass with nothing
+    // to do records it again).
+    unlink(SyncIndex.path(statePath: statePath))
     var save: SaveResult?
     var model = plan.model
     if plan.modelChanged {
