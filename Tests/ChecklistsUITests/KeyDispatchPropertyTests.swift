@@ -232,6 +232,7 @@ import Testing
       if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
     case .pick, .closePicker:
       if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
+      if before.form == nil && before.help == nil { #expect(after.listPicker == nil, "\(label)") }
     case .yes:
       #expect(after.confirmation == nil, "\(label)")
       switch before.confirmation {
@@ -241,6 +242,9 @@ import Testing
         #expect(after.dataModel.list(withID: id)?.items.contains(where: \.checked) == false)
       case nil: break
       }
+    case .moveToList:
+      guard before.canPerform(.moveToList), let index = visibleSelectedItem(before) else { return }
+      #expect(after.listPicker?.itemIndex == index, "\(label)")
     case .clearChecked:
       guard let list = before.openList else { return }
       let count = list.items.count(where: \.checked)
@@ -267,6 +271,10 @@ import Testing
       var expected = motion.target(from: help.top, count: lines, page: before.contentRows)
       expected = min(max(expected, 0), max(lines - before.contentRows, 0))
       #expect(after.help?.top == expected, "\(label)")
+    } else if before.form == nil, let picker = before.listPicker {
+      let expected = motion.target(
+        from: picker.selected, count: picker.targets.count, page: before.contentRows - 1)
+      #expect(after.listPicker?.selected == expected, "\(label)")
     } else if case .list(let form) = before.form, let selection = form.picker {
       let expected = motion.target(
         from: selection, count: IconName.allCases.count, page: before.pickerRows)
@@ -321,6 +329,7 @@ import Testing
     parts.append(String(describing: app.allLists))
     parts.append(String(describing: app.status))
     parts.append(String(describing: app.confirmation))
+    parts.append(String(describing: app.listPicker))
     parts.append(String(describing: app.quitPrompt))
     parts.append(app.sortByDue.sorted().joined(separator: ","))
     return parts.joined(separator: "|")

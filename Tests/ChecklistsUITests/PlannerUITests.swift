@@ -83,4 +83,38 @@ import Testing
     #expect(app.confirmation == nil)
     #expect(app.statusMessage == "No checked items to clear")
   }
+
+  @Test func moveToListPicksAListAndUndoes() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("m"))
+    #expect(app.keyScreen == .picker)
+    #expect(
+      app.screen().hasPrefix(
+        """
+         Move "Milk" to
+         🧹 Chores
+         ✈  Trips
+        """))
+    app.press(.character("j"), .enter)
+    #expect(app.listPicker == nil)
+    #expect(app.openList?.name == "Groceries")
+    #expect(app.openList?.items.map(\.text) == ["Bread", "Pay rent"])
+    #expect(
+      app.dataModel.lists.first { $0.name == "Trips" }?.items.map(\.text) == ["Passport", "Milk"])
+    #expect(app.statusMessage == "Moved \"Milk\" to \"Trips\" (u undoes)")
+    app.press(.character("u"))
+    #expect(app.dataModel == sampleModel())
+    #expect(app.statusMessage == "Undid: move \"Milk\" to \"Trips\"")
+    #expect(app.openList?.name == "Groceries" && app.selectedItemIndex == 0)
+    app.press(.control("r"))
+    #expect(app.openList?.name == "Trips" && app.selectedItemIndex == 1)
+    #expect(app.statusMessage == "Redid: move \"Milk\" to \"Trips\"")
+  }
+
+  @Test func moveToListEscapeKeepsTheItem() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("m"), .escape)
+    #expect(app.listPicker == nil && app.dataModel == sampleModel())
+    #expect(app.keyScreen == .checklist)
+  }
 }

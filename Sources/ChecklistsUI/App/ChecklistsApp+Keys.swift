@@ -21,6 +21,7 @@ extension ChecklistsApp {
       if listForm.picker != nil { return .picker }
       return listForm.focus == .icon ? .icon : .form
     case nil:
+      if listPicker != nil { return .picker }
       if isTypingFilter { return .filter }
       return open == nil ? .lists : .checklist
     }
@@ -150,11 +151,15 @@ extension ChecklistsApp {
       performOnAllLists(action)
       return []
     case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
-      .clearChecked:
+      .clearChecked, .moveToList:
       performOnChecklist(action, key: key, now: now)
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker:
+      if form == nil, listPicker != nil, action == .pick || action == .closePicker {
+        if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
+        return []
+      }
       if quitPrompt != nil, action == .cancel {
         quitPrompt?.path = nil
         return []
@@ -193,6 +198,12 @@ extension ChecklistsApp {
       let count = helpLines(state.context, width: width - 2).count
       state.top = motion.target(from: state.top, count: count, page: contentRows)
       help = state
+      return
+    }
+    if form == nil, var picker = listPicker {
+      picker.selected = motion.target(
+        from: picker.selected, count: picker.targets.count, page: contentRows - 1)
+      listPicker = picker
       return
     }
     if case .list(var listForm) = form, let selection = listForm.picker {
@@ -262,6 +273,16 @@ extension ChecklistsApp {
       if let itemIndex { checkItem(listID: listID, at: itemIndex, now: now) }
     case .addItem:
       form = .item(newItemForm(listID: listID, now: now))
+    case .moveToList:
+      guard let itemIndex else { break }
+      let targets = dataModel.lists.map(\.id).filter { $0 != listID }
+      guard !targets.isEmpty else {
+        status = StatusMessage(text: "No other list to move it to", isError: false)
+        break
+      }
+      let itemID = dataModel.lists[listIndex].items[itemIndex].itemID
+      listPicker = ListPicker(
+        listID: listID, itemID: itemID, itemIndex: itemIndex, targets: targets)
     case .clearChecked:
       let list = dataModel.lists[listIndex]
       if let prompt = clearPrompt(for: list) {

@@ -24,6 +24,26 @@ extension ChecklistsApp {
     return "Clear \(count) checked \(items) of \(quoted(list.name))? y/n"
   }
 
+  /// Moves the picker's item to the end of the highlighted list, as one undoable change; the
+  /// list stays on screen and the status line says where the item went.
+  mutating func moveToPickedList(now: Date) {
+    guard let picker = listPicker else { return }
+    listPicker = nil
+    guard picker.targets.indices.contains(picker.selected),
+      let list = dataModel.list(withID: picker.listID),
+      let index = list.index(ofItemID: picker.itemID, near: picker.itemIndex)
+    else { return }
+    let target = picker.targets[picker.selected]
+    let text = list.items[index].text
+    guard let name = dataModel.list(withID: target)?.name,
+      let compound = dataModel.moveItemToList(
+        listID: picker.listID, at: index, toListID: target),
+      commit(compound, now: now)
+    else { return }
+    status = StatusMessage(
+      text: "Moved \(quoted(text)) to \(quoted(name))\(undoNote)", isError: false)
+  }
+
   /// Deletes a list's checked items as one undoable change.
   mutating func clearChecked(listID: Checklist.ID, now: Date) {
     guard let compound = dataModel.clearChecked(listID: listID), commit(compound, now: now) else {

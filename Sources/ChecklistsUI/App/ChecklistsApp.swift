@@ -32,6 +32,8 @@ public struct ChecklistsApp: TerminalProgram {
   var open: OpenList?
   var form: Form?
   var help: HelpState?
+  /// The list picker of `m`, when open.
+  var listPicker: ListPicker?
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
   var status: StatusMessage?
@@ -202,7 +204,9 @@ public struct ChecklistsApp: TerminalProgram {
     switch form {
     case .item: return .itemForm
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
-    case nil: return open == nil ? .allLists : .checklist
+    case nil:
+      if listPicker != nil { return .listPicker }
+      return open == nil ? .allLists : .checklist
     }
   }
 

@@ -24,7 +24,7 @@ extension ChecklistsApp {
       return [
         (.form, .form, nil), (.icon, .icon, "On the Icon row"), (.generic, .form, "Everywhere"),
       ]
-    case .iconPicker:
+    case .iconPicker, .listPicker:
       return [(.picker, .picker, nil), (.generic, .picker, "Everywhere")]
     }
   }
@@ -89,6 +89,7 @@ extension ChecklistsApp {
     case .itemForm: title = "Item"
     case .listForm: title = "List"
     case .iconPicker: title = "Icon"
+    case .listPicker: title = "Move to List"
     }
     var lines = ["Keys: \(title)"]
     for block in blocks {
@@ -233,6 +234,9 @@ extension ChecklistsApp {
     case .clearChecked:
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return list.items.contains { $0.checked }
+    case .moveToList:
+      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
+      return dataModel.lists.count > 1 && open.browser.rowCount(total: list.items.count) > 0
     case .sort:
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return open.dueOrder != nil || list.items.count > 1
@@ -286,7 +290,10 @@ extension ChecklistsApp {
         hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "icon", 2),
         hint(.help, "help", 1),
       ]
-    case nil: break
+    case nil:
+      if listPicker != nil {
+        return [hint(.pick, "move here", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
+      }
     }
     let undo = hint(.undo, "undo", 7)
     if let open, let list = dataModel.list(withID: open.listID) {
@@ -299,7 +306,8 @@ extension ChecklistsApp {
         hint(.deleteItem, "delete", 5),
         Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
         hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
-        hint(.clearChecked, "clear checked", 10), hint(.filter, "filter", 6), undo, escape,
+        hint(.moveToList, "move to list", 11), hint(.clearChecked, "clear checked", 10),
+        hint(.filter, "filter", 6), undo, escape,
         hint(.help, "help", 0),
       ]
     }

@@ -30,6 +30,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   case sort, back
   case closeList = "close-list"
   case clearChecked = "clear-checked"
+  case moveToList = "move-to-list"
   // Typing a filter.
   case keepFilter = "keep-filter"
   // Forms.
@@ -103,6 +104,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .sort: return "by due date"
     case .back, .closeList: return "back"
     case .clearChecked: return "clear checked"
+    case .moveToList: return "move to list"
     case .keepFilter: return "keep filter"
     case .done: return "done"
     case .cancel: return "cancel"
@@ -161,6 +163,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .back: return "back to All Lists (clears a filter first)"
     case .closeList: return "back to All Lists"
     case .clearChecked: return "delete the checked items (asks first; undo brings them back)"
+    case .moveToList: return "move the item to the end of another list (picks the list)"
     case .keepFilter: return "keep the filter and go back to the rows"
     case .done: return "done (refused while the text is empty or the date unreadable)"
     case .cancel: return "cancel, changing nothing"
@@ -170,7 +173,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .dayLater: return "due date a day later (when the field holds a date)"
     case .dayEarlier: return "due date a day earlier (when the field holds a date)"
     case .chooseIcon: return "choose an icon"
-    case .pick: return "pick the icon"
+    case .pick: return "pick the icon, or the list to move the item to"
     case .closePicker: return "back without picking"
     case .closeHelp: return "close the help"
     case .yes: return "yes: delete the list, or clear the checked items (any other key keeps them)"

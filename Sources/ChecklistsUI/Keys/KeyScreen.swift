@@ -68,7 +68,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .remind: return "the item form's Remind Me row"
     case .due: return "the item form's Due Date field"
     case .icon: return "the list form's Icon row"
-    case .picker: return "the icon picker"
+    case .picker: return "the icon picker, and the list picker of move to list"
     case .help: return "the help screen"
     case .confirm: return "the y/n question before a list or the checked items are deleted"
     case .quitPrompt: return "the question when quitting could not save"

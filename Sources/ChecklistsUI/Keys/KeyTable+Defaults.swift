@@ -22,6 +22,7 @@ extension KeyTable {
       row(.checklist, .moveUp, "K"),
       row(.checklist, .sort, "s"),
       row(.checklist, .clearChecked, "C"),
+      row(.checklist, .moveToList, "m"),
       row(.checklist, .back, .escape),
       row(.checklist, .closeList, "h", .left),
 

@@ -20,6 +20,8 @@ extension ChecklistsApp {
       case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
       case .list(let listForm): renderListForm(listForm, into: &grid)
       }
+    } else if let listPicker {
+      renderListPicker(listPicker, into: &grid)
     } else if let open {
       renderChecklist(open, into: &grid, now: now)
     } else {
@@ -254,6 +256,31 @@ extension ChecklistsApp {
             due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
       grid.draw(item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
+    }
+  }
+
+  /// The lists an item can move to, as rows like All Lists' with the chosen one highlighted.
+  func renderListPicker(_ picker: ListPicker, into grid: inout CellGrid) {
+    let text =
+      dataModel.list(withID: picker.listID)?.index(
+        ofItemID: picker.itemID, near: picker.itemIndex
+      ).flatMap { index in dataModel.list(withID: picker.listID)?.items[index].text } ?? ""
+    renderTitle("Move \(quoted(text)) to", into: &grid)
+    let rows = grid.height - 2
+    let top = max(min(picker.selected - rows / 2, picker.targets.count - rows), 0)
+    for screenRow in 0..<rows where top + screenRow < picker.targets.count {
+      let row = top + screenRow
+      guard let list = dataModel.list(withID: picker.targets[row]) else { continue }
+      let selected = row == picker.selected
+      let style = CellStyle(
+        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+      let y = screenRow + 1
+      grid.fill(row: y, column: 0, width: grid.width, style: style)
+      grid.draw(
+        glyphs.icon(list.iconName), row: y, column: 1, width: glyphs.iconWidth, style: style)
+      let column = 2 + glyphs.iconWidth
+      grid.draw(
+        list.name, row: y, column: column, width: max(grid.width - column - 1, 0), style: style)
     }
   }
 
