@@ -40,5 +40,25 @@ extension EndToEndProcesses {
       try session.waitFor(text: "No checked items to clear")
       #expect(try shell.quit() == "0")
     }
+
+    @Test func moveToAnotherListAndUndo() throws {
+      let shell = try AppFlowShell()
+      defer { shell.close() }
+      let session = shell.session
+      try shell.cli("add", "List", "Milk")
+      try shell.cli("new-list", "Work")
+      try shell.launch(waitingFor: "Milk")
+      try session.sendKeys("m")
+      try session.waitFor(text: "Move \"Milk\" to")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Moved \"Milk\" to \"Work\"")
+      try session.sendKeys("u")
+      try session.waitFor(text: "Undid: move \"Milk\" to \"Work\"")
+      try session.sendKeys("C-r")
+      try session.waitFor(text: "Redid: move \"Milk\" to \"Work\"")
+      #expect(try shell.quit() == "0")
+      #expect(try shell.itemTexts(of: "List") == [])
+      #expect(try shell.itemTexts(of: "Work") == ["Milk"])
+    }
   }
 }
