@@ -105,6 +105,12 @@ import Testing
       checkMotion(motion, before: before, after: after, label: label)
       return
     }
+    if before.planner != nil, before.form == nil, before.listPicker == nil, before.help == nil,
+      before.confirmation == nil, before.quitPrompt == nil,
+      checkPlanner(action, key: key, before: before, after: after, label: label)
+    {
+      return
+    }
     switch action {
     case .save: #expect(effects == [.save], "\(label)")
     case .suspend: #expect(effects == [.suspend], "\(label)")
@@ -139,14 +145,20 @@ import Testing
     case .clearFilter:
       #expect(
         !after.isTypingFilter && (after.open?.browser ?? after.allLists).filter == nil, "\(label)")
+    case .search:
+      #expect(after.planner?.kind == .search && after.planner?.isTyping == true, "\(label)")
     case .open:
-      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+      if let kind = before.smartSelected {
+        #expect(after.planner?.kind == kind && after.open == nil, "\(label)")
+      } else if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
         #expect(after.open != nil, "\(label)")
       }
     case .addList, .addItem:
       #expect(after.form != nil, "\(label)")
     case .editList:
-      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+      if before.smartSelected != nil {
+        #expect(after.form == nil && after.statusMessage != nil, "\(label)")
+      } else if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
         if case .list(let form) = after.form {
           #expect(form.listID != nil)
         } else {
@@ -164,7 +176,9 @@ import Testing
         }
       }
     case .deleteList:
-      if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
+      if before.smartSelected != nil {
+        #expect(after.confirmation == nil && after.statusMessage != nil, "\(label)")
+      } else if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
         #expect(after.confirmation != nil, "\(label)")
       }
     case .toggle:
@@ -194,8 +208,11 @@ import Testing
         #expect(after.open != nil && after.open?.browser.filter == nil, "\(label)")
       } else {
         #expect(after.open == nil, "\(label)")
+        #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
       }
-    case .closeList: #expect(after.open == nil, "\(label)")
+    case .closeList:
+      #expect(after.open == nil, "\(label)")
+      #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
     case .cancel:
       if before.quitPrompt != nil {
         #expect(after.quitPrompt?.path == nil && after.quitPrompt != nil, "\(label)")
@@ -265,6 +282,58 @@ import Testing
     }
   }
 
+  /// What an action must have done on Today, Scheduled or a search; false when the general
+  /// checks apply.
+  func checkPlanner(
+    _ action: KeyAction, key: Key, before: ChecklistsApp, after: ChecklistsApp, label: String
+  ) -> Bool {
+    guard let view = before.planner else { return false }
+    let place = view.selectedLine.flatMap(before.place(of:))
+    switch action {
+    case .toggle:
+      guard let place else { return true }
+      let old = before.dataModel.lists[place.listIndex].items[place.itemIndex]
+      let new = after.dataModel.list(withID: place.listID)?.items[place.itemIndex]
+      if old.repeats && !old.checked {
+        #expect(new?.checked == false && new?.dueDate ?? old.dueDate > old.dueDate, "\(label)")
+      } else {
+        #expect(new?.checked == !old.checked, "\(label)")
+      }
+    case .editItem:
+      guard let place else { return true }
+      if case .item(let form) = after.form {
+        #expect(form.itemIndex == place.itemIndex && form.listID == place.listID, "\(label)")
+      } else {
+        Issue.record("\(label): no item form")
+      }
+    case .deleteItem:
+      guard let place else { return true }
+      let count = after.dataModel.list(withID: place.listID)?.items.count ?? 0
+      let guarded = after.statusMessage?.hasPrefix("Deleted one item") == true
+      #expect(
+        count == before.dataModel.lists[place.listIndex].items.count - (guarded ? 0 : 1),
+        "\(label)")
+    case .moveToList:
+      guard before.canPerform(.moveToList), let place else { return true }
+      #expect(after.listPicker?.itemIndex == place.itemIndex, "\(label)")
+    case .open:
+      if view.selectedLine != nil, !view.isTyping {
+        #expect(after.open != nil && after.planner == nil, "\(label)")
+      }
+    case .back, .closeList:
+      #expect(after.planner == nil && after.open == nil, "\(label)")
+    case .search, .filter:
+      #expect(after.planner?.kind == .search && after.planner?.isTyping == true, "\(label)")
+    case .keepFilter:
+      #expect(after.planner?.isTyping != true, "\(label)")
+    case .clearFilter:
+      #expect(after.planner == nil, "\(label)")
+    default:
+      return false
+    }
+    return true
+  }
+
   func checkMotion(_ motion: Motion, before: ChecklistsApp, after: ChecklistsApp, label: String) {
     if let help = before.help {
       let lines = before.helpLines(help.context, width: before.width - 2).count
@@ -279,16 +348,30 @@ import Testing
       let expected = motion.target(
         from: selection, count: IconName.allCases.count, page: before.pickerRows)
       if case .list(let new) = after.form { #expect(new.picker == expected, "\(label)") }
+    } else if let view = before.planner {
+      let expected = motion.target(
+        from: view.selected, count: view.selectable.count, page: before.contentRows)
+      #expect(after.planner?.selected == expected, "\(label)")
     } else if let open = before.open, let list = before.openList {
       let count = open.browser.rowCount(total: list.items.count)
       let expected = motion.target(
         from: open.browser.selected, count: count, page: before.contentRows)
       #expect(after.open?.browser.selected == expected, "\(label)")
     } else {
-      let count = before.allLists.rowCount(total: before.dataModel.lists.count)
-      let expected = motion.target(
-        from: before.allLists.selected, count: count, page: before.contentRows)
-      #expect(after.allLists.selected == expected, "\(label)")
+      // Today and Scheduled come first, then the lists.
+      let smart: [PlannerKind] = [.today, .scheduled]
+      let count = smart.count + before.allLists.rowCount(total: before.dataModel.lists.count)
+      let from =
+        before.smartSelected.flatMap { smart.firstIndex(of: $0) }
+        ?? smart.count + before.allLists.selected
+      let expected = motion.target(from: from, count: count, page: before.listRows)
+      if expected < smart.count {
+        #expect(after.smartSelected == smart[expected], "\(label)")
+      } else {
+        #expect(
+          after.smartSelected == nil && after.allLists.selected == expected - smart.count,
+          "\(label)")
+      }
     }
   }
 
@@ -302,7 +385,7 @@ import Testing
     #expect(effects.isEmpty, "\(label)")
     #expect(after.dataModel == before.dataModel || screen == .confirm, "\(label)")
     switch screen {
-    case .lists, .checklist, .remind, .icon, .picker:
+    case .lists, .checklist, .planner, .remind, .icon, .picker:
       switch key {
       case .character, .function:
         #expect(after.statusMessage?.contains("not a key here") == true, "\(label)")
@@ -330,6 +413,8 @@ import Testing
     parts.append(String(describing: app.status))
     parts.append(String(describing: app.confirmation))
     parts.append(String(describing: app.listPicker))
+    parts.append(String(describing: app.planner))
+    parts.append(String(describing: app.smartSelected))
     parts.append(String(describing: app.quitPrompt))
     parts.append(app.sortByDue.sorted().joined(separator: ","))
     return parts.joined(separator: "|")

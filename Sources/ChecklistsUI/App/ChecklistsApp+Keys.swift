@@ -22,6 +22,7 @@ extension ChecklistsApp {
       return listForm.focus == .icon ? .icon : .form
     case nil:
       if listPicker != nil { return .picker }
+      if let planner { return planner.isTyping ? .filter : .planner }
       if isTypingFilter { return .filter }
       return open == nil ? .lists : .checklist
     }
@@ -75,10 +76,14 @@ extension ChecklistsApp {
       confirmation = nil
       status = StatusMessage(text: kept ?? "Kept the list", isError: false)
     case .filter:
-      updateFilterField { _ = $0.handle(key) }
+      if planner?.isTyping == true {
+        updateSearch(now: now) { _ = $0.handle(key) }
+      } else {
+        updateFilterField { _ = $0.handle(key) }
+      }
     case .form, .due:
       typeInForm(key, now: now)
-    case .generic, .browse, .lists, .checklist, .remind, .icon, .picker:
+    case .generic, .browse, .lists, .checklist, .planner, .remind, .icon, .picker:
       unknownKey(key)
     }
   }
@@ -131,10 +136,23 @@ extension ChecklistsApp {
       redo(now: now)
       return []
     case .filter:
+      if planner != nil {
+        performInPlanner(.search, key: key, now: now)
+        return []
+      }
       updateBrowser { $0.filterField = TextField($0.filter ?? "") }
       return []
+    case .search:
+      if planner != nil {
+        performInPlanner(.search, key: key, now: now)
+      } else if open == nil, form == nil {
+        openPlanner(.search, now: now)
+      }
+      return []
     case .clearFilter:
-      if isTypingFilter {
+      if planner?.isTyping == true {
+        closePlanner()
+      } else if isTypingFilter {
         setFilter(nil)
         updateBrowser { $0.filterField = nil }
       } else if (open?.browser ?? allLists).filter != nil {
@@ -142,17 +160,29 @@ extension ChecklistsApp {
       }
       return []
     case .keepFilter:
+      if planner?.isTyping == true {
+        keepSearch()
+        return []
+      }
       updateBrowser { $0.filterField = nil }
       return []
     case .lastReminder:
       jumpToLastReminder()
       return []
     case .open, .addList, .editList, .deleteList:
-      performOnAllLists(action)
+      if planner != nil, form == nil, listPicker == nil {
+        performInPlanner(action, key: key, now: now)
+      } else {
+        performOnAllLists(action, now: now)
+      }
       return []
     case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
       .clearChecked, .moveToList:
-      performOnChecklist(action, key: key, now: now)
+      if planner != nil, form == nil, listPicker == nil {
+        performInPlanner(action, key: key, now: now)
+      } else {
+        performOnChecklist(action, key: key, now: now)
+      }
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker:
@@ -213,11 +243,13 @@ extension ChecklistsApp {
       return
     }
     guard form == nil else { return }
-    if var state = open, let list = dataModel.list(withID: state.listID) {
+    if planner != nil {
+      movePlannerSelection(motion)
+    } else if var state = open, let list = dataModel.list(withID: state.listID) {
       moveSelection(&state.browser, motion, total: list.items.count)
       open = state
     } else if open == nil {
-      moveSelection(&allLists, motion, total: dataModel.lists.count)
+      moveOnAllLists(motion)
     }
   }
 
@@ -235,8 +267,21 @@ extension ChecklistsApp {
 
   // MARK: - All Lists and a Checklist
 
-  mutating func performOnAllLists(_ action: KeyAction) {
+  mutating func performOnAllLists(_ action: KeyAction, now: Date) {
     guard open == nil, form == nil else { return }
+    if let kind = smartSelected {
+      switch action {
+      case .open: openPlanner(kind, now: now)
+      case .editList, .deleteList:
+        status = StatusMessage(
+          text: "\(kind.title) is a view of the lists' items: it cannot be renamed or deleted",
+          isError: false)
+      case .addList:
+        form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
+      default: break
+      }
+      return
+    }
     let selectedList = allLists.index(ofRow: allLists.selected).flatMap {
       $0 < dataModel.lists.count ? dataModel.lists[$0] : nil
     }
@@ -275,14 +320,7 @@ extension ChecklistsApp {
       form = .item(newItemForm(listID: listID, now: now))
     case .moveToList:
       guard let itemIndex else { break }
-      let targets = dataModel.lists.map(\.id).filter { $0 != listID }
-      guard !targets.isEmpty else {
-        status = StatusMessage(text: "No other list to move it to", isError: false)
-        break
-      }
-      let itemID = dataModel.lists[listIndex].items[itemIndex].itemID
-      listPicker = ListPicker(
-        listID: listID, itemID: itemID, itemIndex: itemIndex, targets: targets)
+      openListPicker(listID: listID, listIndex: listIndex, itemIndex: itemIndex)
     case .clearChecked:
       let list = dataModel.lists[listIndex]
       if let prompt = clearPrompt(for: list) {

@@ -22,6 +22,10 @@ extension ChecklistsApp {
       return
     case nil: break
     }
+    if planner != nil {
+      handlePlannerMouse(mouse, now: now)
+      return
+    }
     if var state = open, let listIndex = dataModel.index(ofList: state.listID) {
       let listID = state.listID
       let total = dataModel.lists[listIndex].items.count
@@ -51,14 +55,54 @@ extension ChecklistsApp {
       case .wheelUp, .wheelDown:
         scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
       case .press:
-        if let row = clickedRow(mouse.position, browser: allLists, total: total) {
-          let wasSelected = row == allLists.selected
+        let smart: [PlannerKind] = [.today, .scheduled]
+        if smart.indices.contains(mouse.position.row - 1) {
+          let kind = smart[mouse.position.row - 1]
+          // A click on the selected row (the second click of a double-click) opens it.
+          if smartSelected == kind { openPlanner(kind, now: now) } else { smartSelected = kind }
+          return
+        }
+        var position = mouse.position
+        position.row -= 2
+        if position.row >= 1, let row = clickedRow(position, browser: allLists, total: total) {
+          let wasSelected = row == allLists.selected && smartSelected == nil
+          smartSelected = nil
           allLists.selected = row
           // A click on the selected list (the second click of a double-click) opens it.
           if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
             openList(id: dataModel.lists[index].id)
           }
         }
+      }
+    }
+  }
+
+  /// Click selects a row of Today, Scheduled or a search (on the check mark it toggles; on the
+  /// selected row it shows the item in its list); the wheel scrolls.
+  mutating func handlePlannerMouse(_ mouse: MouseEvent, now: Date) {
+    guard var view = planner else { return }
+    switch mouse.kind {
+    case .wheelUp, .wheelDown:
+      let step = mouse.kind == .wheelDown ? 3 : -3
+      view.top = min(max(view.top + step, 0), max(view.lines.count - contentRows, 0))
+      // Keep the selection on screen: the first selectable line at or after the top.
+      if let first = view.selectable.firstIndex(where: { $0 >= view.top }),
+        let last = view.selectable.lastIndex(where: { $0 < view.top + contentRows })
+      {
+        view.selected = min(max(view.selected, first), last)
+      }
+      planner = view
+    case .press:
+      guard mouse.position.row >= 1, mouse.position.row <= contentRows,
+        let position = view.selectable.firstIndex(of: view.top + mouse.position.row - 1)
+      else { return }
+      let wasSelected = position == view.selected
+      view.selected = position
+      planner = view
+      if mouse.position.column < 4, let line = view.selectedLine, let place = place(of: line) {
+        checkItem(listID: place.listID, at: place.itemIndex, now: now)
+      } else if wasSelected {
+        jumpFromPlanner(now: now)
       }
     }
   }

@@ -78,6 +78,8 @@ extension ChecklistsApp {
   /// Opens the checklist screen on a list.
   mutating func openList(id: Checklist.ID) {
     open = OpenList(listID: id)
+    smartSelected = nil
+    plannerReturn = nil
     refreshOpenRows(keepItem: nil)
     if let index = dataModel.index(ofList: id) {
       if let row = allLists.row(ofIndex: index, total: dataModel.lists.count) {
@@ -90,6 +92,13 @@ extension ChecklistsApp {
   mutating func closeList() {
     guard let state = open else { return }
     open = nil
+    if let view = plannerReturn {
+      // Back to the Today, Scheduled or search it was opened from.
+      planner = view
+      plannerReturn = nil
+      plannerVersion = -1
+      return
+    }
     if let index = dataModel.index(ofList: state.listID),
       let row = allLists.row(ofIndex: index, total: dataModel.lists.count)
     {

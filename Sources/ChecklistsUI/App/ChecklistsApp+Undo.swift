@@ -116,7 +116,11 @@ extension ChecklistsApp {
       return
     }
     redoStack.append(entry)
-    reveal(entry.inverse)
+    if planner != nil {
+      plannerKeep = plannerLine(for: entry.inverse)
+    } else {
+      reveal(entry.inverse)
+    }
     status = StatusMessage(text: "Undid: \(words)", isError: false)
   }
 
@@ -131,7 +135,11 @@ extension ChecklistsApp {
       return
     }
     undoStack.append(entry)
-    reveal(entry)
+    if planner != nil {
+      plannerKeep = plannerLine(for: entry)
+    } else {
+      reveal(entry)
+    }
     status = StatusMessage(text: "Redid: \(describe(entry))", isError: false)
   }
 

@@ -34,6 +34,18 @@ public struct ChecklistsApp: TerminalProgram {
   var help: HelpState?
   /// The list picker of `m`, when open.
   var listPicker: ListPicker?
+  /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
+  var planner: PlannerView?
+  /// The planner view a list was opened from (going back returns there).
+  var plannerReturn: PlannerView?
+  /// The smart row highlighted on All Lists (Today or Scheduled), nil when a list is.
+  var smartSelected: PlannerKind?
+  /// The counts on the Today and Scheduled rows of All Lists.
+  var smartCounts = SmartCounts()
+  /// The model version the planner view's lines were made from.
+  var plannerVersion = -1
+  /// The line to select when the planner view is next made (after an undo).
+  var plannerKeep: PlannerLine?
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
   var status: StatusMessage?
@@ -102,6 +114,7 @@ public struct ChecklistsApp: TerminalProgram {
       openList(id: dataModel.lists[startIndex].id)
     }
     clampSelections()
+    refreshSmartCounts(now: now)
     redrawAt = nextRedraw(after: now)
   }
 
@@ -128,7 +141,10 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The first instant after `now` at which a due date on screen reads differently.
   func nextRedraw(after now: Date) -> Date? {
-    var next: Date?
+    // Today's count on All Lists, and Today and Scheduled's days, change at midnight.
+    var next: Date? =
+      (open == nil && form == nil && (planner == nil || planner?.kind != .search))
+      ? nextMidnight(after: now) : nil
     for date in visibleDueDates() {
       let change = formatter.nextChange(of: date, after: now)
       if next.map({ change < $0 }) ?? true { next = change }
@@ -138,6 +154,7 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The due dates the rows on screen show (none unless a checklist is on screen).
   func visibleDueDates() -> [Date] {
+    if help == nil, form == nil, let planner { return plannerDueDates(planner) }
     guard help == nil, form == nil, let open, let list = dataModel.list(withID: open.listID)
     else { return [] }
     let total = list.items.count
@@ -193,6 +210,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
     }
+    refreshPlannerIfNeeded(event: event, now: now)
     clampSelections()
     effects += fireReminders(now: now)
     redrawAt = nextRedraw(after: now)
@@ -206,6 +224,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
     case nil:
       if listPicker != nil { return .listPicker }
+      if planner != nil { return .planner }
       return open == nil ? .allLists : .checklist
     }
   }
@@ -230,7 +249,9 @@ public struct ChecklistsApp: TerminalProgram {
   var contentRows: Int { max(height - 2, 1) }
 
   mutating func clampSelections() {
-    allLists.clamp(total: dataModel.lists.count, visibleRows: contentRows)
+    allLists.clamp(total: dataModel.lists.count, visibleRows: listRows)
+    let rows = contentRows
+    planner?.clamp(rows: rows)
     if var open, let list = dataModel.list(withID: open.listID) {
       open.browser.clamp(total: list.items.count, visibleRows: contentRows)
       self.open = open
@@ -268,7 +289,9 @@ public struct ChecklistsApp: TerminalProgram {
       if listForm.focus == .name && listForm.picker == nil { listForm.name.insert(text) }
       form = .list(listForm)
     case nil:
-      if isTypingFilter {
+      if planner?.isTyping == true {
+        updateSearch(now: now) { $0.insert(text) }
+      } else if isTypingFilter {
         updateFilterField { $0.insert(text) }
       }
     }

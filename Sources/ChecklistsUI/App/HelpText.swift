@@ -8,7 +8,12 @@ extension ChecklistsApp {
     case .allLists:
       return [
         (.lists, .lists, nil), (.browse, .lists, nil), (.generic, .lists, "Everywhere"),
-        (.filter, .filter, "Typing a filter"),
+        (.filter, .filter, "Typing a search"),
+      ]
+    case .planner:
+      return [
+        (.planner, .planner, nil), (.browse, .planner, nil),
+        (.generic, .planner, "Everywhere"), (.filter, .filter, "Typing a search"),
       ]
     case .checklist:
       return [
@@ -85,6 +90,7 @@ extension ChecklistsApp {
     let title: String
     switch context {
     case .allLists: title = "All Lists"
+    case .planner: title = "Today, Scheduled and search"
     case .checklist: title = "Checklist"
     case .itemForm: title = "Item"
     case .listForm: title = "List"
@@ -235,6 +241,10 @@ extension ChecklistsApp {
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return list.items.contains { $0.checked }
     case .moveToList:
+      if let planner {
+        guard case .item = planner.selectedLine else { return false }
+        return dataModel.lists.count > 1
+      }
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return dataModel.lists.count > 1 && open.browser.rowCount(total: list.items.count) > 0
     case .sort:
@@ -294,6 +304,26 @@ extension ChecklistsApp {
       if listPicker != nil {
         return [hint(.pick, "move here", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
       }
+      if let planner {
+        if planner.isTyping {
+          return [
+            hint(.keepFilter, "to the results", 0), hint(.clearFilter, "close search", 0),
+          ]
+        }
+        let undo = hint(.undo, "undo", 7)
+        let back = hint(.back, "back", 3)
+        guard planner.selectedLine != nil else {
+          return [hint(.search, "search", 1), undo, back, hint(.help, "help", 0)]
+        }
+        if case .list = planner.selectedLine {
+          return [hint(.open, "open", 1), hint(.search, "search", 2), undo, back, hint(.help, "help", 0)]
+        }
+        return [
+          hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),
+          hint(.deleteItem, "delete", 5), hint(.moveToList, "move to list", 8),
+          hint(.search, "search", 6), undo, back, hint(.help, "help", 0),
+        ]
+      }
     }
     let undo = hint(.undo, "undo", 7)
     if let open, let list = dataModel.list(withID: open.listID) {
@@ -311,13 +341,19 @@ extension ChecklistsApp {
         hint(.help, "help", 0),
       ]
     }
-    guard allLists.rowCount(total: dataModel.lists.count) > 0 else {
+    guard allLists.rowCount(total: dataModel.lists.count) > 0 || smartSelected != nil else {
       return [hint(.addList, "add", 1), undo, hint(.quit, "quit", 3), hint(.help, "help", 0)]
+    }
+    if smartSelected != nil {
+      return [
+        hint(.open, "open", 1), hint(.addList, "add list", 2), hint(.search, "search", 6), undo,
+        hint(.quit, "quit", 3), hint(.help, "help", 0),
+      ]
     }
     return [
       hint(.open, "open", 1), hint(.addList, "add", 2), hint(.editList, "edit", 4),
-      hint(.deleteList, "delete", 5), hint(.filter, "filter", 6), undo, hint(.quit, "quit", 3),
-      hint(.help, "help", 0),
+      hint(.deleteList, "delete", 5), hint(.search, "search", 6), hint(.filter, "filter", 6),
+      undo, hint(.quit, "quit", 3), hint(.help, "help", 0),
     ]
   }
 }

@@ -119,7 +119,7 @@ struct HelpState: Equatable {
 
 /// The screens help is written for.
 enum HelpContext: Equatable {
-  case allLists, checklist, itemForm, listForm, iconPicker, listPicker
+  case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker
 }
 
 /// Choosing the list an item moves to (`m`): the other lists, in All Lists order.

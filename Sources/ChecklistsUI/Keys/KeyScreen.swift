@@ -12,6 +12,8 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   case lists
   /// A Checklist.
   case checklist
+  /// Today, Scheduled and search results: items from every list.
+  case planner
   /// Typing a filter (after `/`).
   case filter
   /// Any field of the item and list forms.
@@ -38,7 +40,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     switch self {
     case .generic, .quitPrompt, .savePath: return []
     case .browse, .filter, .form, .picker, .help, .confirm: return [.generic]
-    case .lists, .checklist: return [.browse, .generic]
+    case .lists, .checklist, .planner: return [.browse, .generic]
     case .remind, .due, .icon: return [.form, .generic]
     }
   }
@@ -51,7 +53,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   var hasTextEntry: Bool {
     switch self {
     case .generic, .filter, .form, .due, .savePath: return true
-    case .browse, .lists, .checklist, .remind, .icon, .picker, .help, .confirm, .quitPrompt:
+    case .browse, .lists, .checklist, .planner, .remind, .icon, .picker, .help, .confirm, .quitPrompt:
       return false
     }
   }
@@ -60,10 +62,11 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   var summary: String {
     switch self {
     case .generic: return "every screen (forms and help too)"
-    case .browse: return "All Lists and a Checklist"
+    case .browse: return "All Lists, a Checklist, Today, Scheduled and search results"
     case .lists: return "All Lists"
     case .checklist: return "a Checklist"
-    case .filter: return "typing a filter"
+    case .planner: return "Today, Scheduled and search results (items from every list)"
+    case .filter: return "typing a filter or a search"
     case .form: return "the item and list forms"
     case .remind: return "the item form's Remind Me row"
     case .due: return "the item form's Due Date field"

@@ -13,6 +13,16 @@ extension KeyTable {
       row(.lists, .editList, "e"),
       row(.lists, .deleteList, "d", .delete),
       row(.lists, .clearFilter, .escape),
+      row(.lists, .search, "/"),
+
+      row(.planner, .open, .enter, "l", .right),
+      row(.planner, .toggle, " ", "x"),
+      row(.planner, .editItem, "e"),
+      row(.planner, .deleteItem, "d", .delete),
+      row(.planner, .moveToList, "m"),
+      row(.planner, .search, "/"),
+      row(.planner, .back, .escape),
+      row(.planner, .closeList, "h", .left),
 
       row(.checklist, .toggle, " ", "x"),
       row(.checklist, .addItem, "a"),

@@ -22,6 +22,8 @@ extension ChecklistsApp {
       }
     } else if let listPicker {
       renderListPicker(listPicker, into: &grid)
+    } else if let planner {
+      renderPlanner(planner, into: &grid, now: now)
     } else if let open {
       renderChecklist(open, into: &grid, now: now)
     } else {
@@ -85,7 +87,8 @@ extension ChecklistsApp {
       return
     }
     let browser = open?.browser ?? allLists
-    if help == nil, form == nil, confirmation == nil, let field = browser.filterField {
+    let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
+    if help == nil, form == nil, confirmation == nil, listPicker == nil, let field = typing {
       let style = CellStyle(color: .accent)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
@@ -111,9 +114,10 @@ extension ChecklistsApp {
 
   /// A message in the middle of the content area.
   func renderCentered(
-    _ text: String, into grid: inout CellGrid, style: CellStyle = CellStyle(color: .dim)
+    _ text: String, into grid: inout CellGrid, style: CellStyle = CellStyle(color: .dim),
+    top: Int = 1
   ) {
-    let row = max(1, (grid.height - 1) / 2)
+    let row = min(max(top, (grid.height - 1) / 2), grid.height - 2)
     let width = min(DisplayWidth.of(text), grid.width)
     grid.draw(
       text, row: row, column: max((grid.width - width) / 2, 0), width: grid.width, style: style)
@@ -144,35 +148,36 @@ extension ChecklistsApp {
   func renderAllLists(into grid: inout CellGrid) {
     let lists = dataModel.lists
     let count = allLists.rowCount(total: lists.count)
+    let rows = grid.height - 4
     var right = filterNote(allLists)
-    if let position = positionNote(allLists, count: count, rows: grid.height - 2) {
+    if let position = positionNote(allLists, count: count, rows: rows) {
       right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
     }
     renderTitle("Checklists", right: right, into: &grid)
+    renderSmartRows(into: &grid)
     if lists.isEmpty {
       renderCentered(
         "No lists yet"
           + (keys.keyName(.addList, on: .lists).map { ". Press \($0) to add a list" } ?? ""),
-        into: &grid)
+        into: &grid, top: 3)
       return
     }
     if count == 0 {
       renderCentered(
         "No list matches the filter"
-          + (keys.keyName(.clearFilter, on: .lists).map { " (\($0) clears it)" } ?? ""), into: &grid
-      )
+          + (keys.keyName(.clearFilter, on: .lists).map { " (\($0) clears it)" } ?? ""),
+        into: &grid, top: 3)
       return
     }
-    let rows = grid.height - 2
     let top = visibleTop(allLists, count: count, rows: rows)
-    for screenRow in 0..<rows {
+    for screenRow in 0..<max(rows, 0) {
       let row = top + screenRow
       guard row < count, let index = allLists.index(ofRow: row), index < lists.count else { break }
       let list = lists[index]
-      let selected = row == allLists.selected
+      let selected = row == allLists.selected && smartSelected == nil
       let style = CellStyle(
         color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
-      let y = screenRow + 1
+      let y = screenRow + 3
       grid.fill(row: y, column: 0, width: grid.width, style: style)
       grid.draw(
         glyphs.icon(list.iconName), row: y, column: 1, width: glyphs.iconWidth, style: style)

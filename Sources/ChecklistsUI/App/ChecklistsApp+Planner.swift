@@ -1,0 +1,261 @@
+import ChecklistsCore
+import Foundation
+
+/// The counts on All Lists' Today and Scheduled rows, kept until the model or the day changes.
+struct SmartCounts: Equatable {
+  /// Items due today or overdue.
+  var today = 0
+  /// Items with a due date.
+  var scheduled = 0
+  /// The model version they were counted from (-1: never counted).
+  var version = -1
+  /// When Today's count next changes without an edit: the next midnight.
+  var validUntil = Date.distantPast
+}
+
+/// Where a planner line's item is now.
+struct PlannerPlace {
+  var listID: Checklist.ID
+  var listIndex: Int
+  var itemIndex: Int
+}
+
+extension ChecklistsApp {
+  /// Today and Scheduled in the app's time zone.
+  var smartLists: SmartLists { SmartLists(timeZone: options.calendar.timeZone) }
+
+  /// How many rows of lists All Lists shows (below its Today and Scheduled rows).
+  var listRows: Int { max(height - 4, 1) }
+
+  /// The first instant of the day after `now`'s, in the app's calendar.
+  func nextMidnight(after now: Date) -> Date {
+    let calendar = options.calendar
+    let start = calendar.startOfDay(for: now)
+    return calendar.date(byAdding: .day, value: 1, to: start) ?? now.addingTimeInterval(86_400)
+  }
+
+  /// Counts Today and Scheduled again when All Lists shows and the model or the day changed
+  /// since the last count (one pass over the items).
+  mutating func refreshSmartCounts(now: Date) {
+    guard open == nil, planner == nil else { return }
+    guard smartCounts.version != version || now >= smartCounts.validUntil else { return }
+    let smart = smartLists
+    smartCounts = SmartCounts(
+      today: smart.todayCount(dataModel, now: now), scheduled: smart.scheduledCount(dataModel),
+      version: version, validUntil: nextMidnight(after: now))
+  }
+
+  // MARK: - Opening and closing
+
+  /// Shows Today, Scheduled or a new search (typing its query) instead of All Lists.
+  mutating func openPlanner(_ kind: PlannerKind, now: Date) {
+    var view = PlannerView(kind: kind)
+    view.isTyping = kind == .search
+    planner = view
+    plannerReturn = nil
+    open = nil
+    refreshPlanner(now: now, keep: nil)
+  }
+
+  /// Back to All Lists with the view's smart row selected.
+  mutating func closePlanner() {
+    guard let view = planner else { return }
+    planner = nil
+    plannerReturn = nil
+    smartSelected = view.kind == .search ? nil : view.kind
+  }
+
+  /// Shows the selected line where it lives: the item selected in its list (going back returns
+  /// here), or a list found by name.
+  mutating func jumpFromPlanner(now: Date) {
+    guard let view = planner, let line = view.selectedLine else { return }
+    switch line {
+    case .heading: return
+    case .list(let id):
+      planner = nil
+      smartSelected = nil
+      openList(id: id)
+      plannerReturn = view
+    case .item:
+      guard let place = place(of: line) else { return }
+      planner = nil
+      smartSelected = nil
+      openList(id: place.listID)
+      selectItem(place.itemIndex)
+      plannerReturn = view
+    }
+  }
+
+  /// Where a line's item is in the model now; nil for headings and items gone.
+  func place(of line: PlannerLine) -> PlannerPlace? {
+    guard case .item(let listID, let itemID, let hint) = line,
+      let listIndex = dataModel.index(ofList: listID),
+      let itemIndex = dataModel.lists[listIndex].index(ofItemID: itemID, near: hint)
+    else { return nil }
+    return PlannerPlace(listID: listID, listIndex: listIndex, itemIndex: itemIndex)
+  }
+
+  // MARK: - Keys
+
+  /// An item action on the selected row of Today, Scheduled or a search: done in the item's
+  /// own list, as there.
+  mutating func performInPlanner(_ action: KeyAction, key: Key, now: Date) {
+    guard let view = planner else { return }
+    let place = view.selectedLine.flatMap(place(of:))
+    switch action {
+    case .open:
+      jumpFromPlanner(now: now)
+    case .toggle:
+      if let place { checkItem(listID: place.listID, at: place.itemIndex, now: now) }
+    case .editItem:
+      guard let place else { break }
+      let item = dataModel.lists[place.listIndex].items[place.itemIndex]
+      form = .item(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
+    case .deleteItem:
+      guard let place else { break }
+      deleteSelectedItem(
+        key: key, itemIndex: place.itemIndex, listIndex: place.listIndex, now: now)
+    case .moveToList:
+      guard let place else { break }
+      openListPicker(listID: place.listID, listIndex: place.listIndex, itemIndex: place.itemIndex)
+    case .search:
+      if view.kind == .search {
+        planner?.isTyping = true
+      } else {
+        openPlanner(.search, now: now)
+      }
+    case .back, .closeList:
+      closePlanner()
+    default: break
+    }
+  }
+
+  /// Opens the list picker of `m` for an item, or says there is no other list.
+  mutating func openListPicker(listID: Checklist.ID, listIndex: Int, itemIndex: Int) {
+    let targets = dataModel.lists.map(\.id).filter { $0 != listID }
+    guard !targets.isEmpty else {
+      status = StatusMessage(text: "No other list to move it to", isError: false)
+      return
+    }
+    let itemID = dataModel.lists[listIndex].items[itemIndex].itemID
+    listPicker = ListPicker(
+      listID: listID, itemID: itemID, itemIndex: itemIndex, targets: targets)
+  }
+
+  /// Changes the search query being typed and searches again (each added character only
+  /// filters the last results).
+  mutating func updateSearch(now: Date, _ body: (inout TextField) -> Void) {
+    guard var view = planner, view.kind == .search else { return }
+    let before = view.query.text
+    body(&view.query)
+    planner = view
+    if view.query.text != before { refreshPlanner(now: now, keep: nil, firstRow: true) }
+  }
+
+  /// Enter, Tab or an arrow while typing a search: on to the results.
+  mutating func keepSearch() {
+    planner?.isTyping = false
+    if planner?.selectable.isEmpty == true, planner?.query.text.isEmpty == true {
+      closePlanner()
+    }
+  }
+
+  /// Selection moves in a planner view go over items and lists, never headings.
+  mutating func movePlannerSelection(_ motion: Motion) {
+    guard var view = planner else { return }
+    view.selected = motion.target(
+      from: view.selected, count: view.selectable.count, page: contentRows)
+    view.clamp(rows: contentRows)
+    planner = view
+  }
+
+  /// Moves on All Lists over the Today and Scheduled rows, then the lists.
+  mutating func moveOnAllLists(_ motion: Motion) {
+    let smart = [PlannerKind.today, .scheduled]
+    let count = smart.count + allLists.rowCount(total: dataModel.lists.count)
+    let from = smartSelected.flatMap { smart.firstIndex(of: $0) } ?? smart.count + allLists.selected
+    let target = motion.target(from: from, count: count, page: listRows)
+    if target < smart.count {
+      smartSelected = smart[target]
+    } else {
+      smartSelected = nil
+      allLists.selected = target - smart.count
+      allLists.clamp(total: dataModel.lists.count, visibleRows: listRows)
+    }
+  }
+
+  // MARK: - Keeping the view up to date
+
+  /// After an event: the view's lines are made again when the model changed, and Today and
+  /// Scheduled when the clock may have moved an item between days.
+  mutating func refreshPlannerIfNeeded(event: InputEvent, now: Date) {
+    refreshSmartCounts(now: now)
+    guard let view = planner else { return }
+    var timePassed = false
+    if case .tick = event { timePassed = view.kind != .search }
+    if plannerVersion != version || timePassed {
+      refreshPlanner(now: now, keep: plannerKeep)
+    }
+    plannerKeep = nil
+  }
+
+  /// Makes the view's lines from the model, keeping the selected item (or `keep`) selected.
+  mutating func refreshPlanner(now: Date, keep: PlannerLine?, firstRow: Bool = false) {
+    guard var view = planner else { return }
+    let keepLine = firstRow ? nil : keep ?? view.selectedLine
+    let lines: [PlannerLine]
+    switch view.kind {
+    case .today:
+      lines = PlannerLines.today(dataModel, smart: smartLists, now: now)
+    case .scheduled:
+      lines = PlannerLines.scheduled(dataModel, smart: smartLists, now: now)
+    case .search:
+      if view.search == nil || view.searchVersion != version {
+        view.search = SearchSession(dataModel)
+        view.searchVersion = version
+      }
+      view.search?.update(query: view.query.text)
+      lines = view.search.map { PlannerLines.search($0, model: dataModel) } ?? []
+    }
+    if firstRow {
+      view.selected = 0
+      view.top = 0
+    }
+    view.setLines(lines, keep: keepLine)
+    view.clamp(rows: contentRows)
+    planner = view
+    plannerVersion = version
+  }
+
+  /// The line of the item an undo or redo touched, to keep selected in a planner view.
+  func plannerLine(for entry: UndoEntry) -> PlannerLine? {
+    let changes: [ModelChange]
+    switch entry {
+    case .single(let change): changes = [change]
+    case .group(let compound): changes = compound.changes
+    }
+    for change in changes {
+      switch change {
+      case .insertItem(let listID, let index, let item), .replaceItem(let listID, let index, _, let item):
+        return .item(listID: listID, itemID: item.itemID, itemIndex: index)
+      default: continue
+      }
+    }
+    return nil
+  }
+}
+
+extension ChecklistsApp {
+  /// The due dates a planner view's rows on screen show.
+  func plannerDueDates(_ view: PlannerView) -> [Date] {
+    let rows = height - 2
+    guard rows > 0 else { return [] }
+    var dates: [Date] = []
+    for index in view.top..<min(view.top + rows, view.lines.count) where index >= 0 {
+      guard let place = place(of: view.lines[index]) else { continue }
+      let item = dataModel.lists[place.listIndex].items[place.itemIndex]
+      if item.showsDueDate { dates.append(item.dueDate) }
+    }
+    return dates
+  }
+}

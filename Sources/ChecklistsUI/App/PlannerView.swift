@@ -1,0 +1,157 @@
+import ChecklistsCore
+import Foundation
+
+/// The views of items from every list: Today, Scheduled and search. They are not lists: each
+/// row names the list its item lives in, and a change made on a row is made in that list.
+enum PlannerKind: Equatable, CaseIterable {
+  /// Unchecked items due today or overdue.
+  case today
+  /// Every unchecked item with a due date, by day.
+  case scheduled
+  /// Items (and lists) whose text matches what is typed.
+  case search
+
+  /// The title bar's word.
+  var title: String {
+    switch self {
+    case .today: return "Today"
+    case .scheduled: return "Scheduled"
+    case .search: return "Search"
+    }
+  }
+}
+
+/// One line of a planner view: a heading (a day, a list's name) or a row to act on.
+enum PlannerLine: Equatable {
+  /// A group's heading ("Overdue", "Tomorrow", a list's name).
+  case heading(String)
+  /// An item, found again by id near where it was (its list may change under the view).
+  case item(listID: Checklist.ID, itemID: Int, itemIndex: Int)
+  /// A list whose name matches a search (Enter opens it).
+  case list(Checklist.ID)
+
+  /// Whether the line can be selected.
+  var isSelectable: Bool {
+    if case .heading = self { return false }
+    return true
+  }
+}
+
+/// The state of a planner view on screen: its lines, selection and scrolling, and for a search
+/// the query being typed.
+struct PlannerView: Equatable {
+  /// Which view.
+  var kind: PlannerKind
+  /// The lines, headings included.
+  var lines: [PlannerLine] = []
+  /// The positions in `lines` of the lines that can be selected.
+  var selectable: [Int] = []
+  /// The selected entry of `selectable`.
+  var selected = 0
+  /// The first line shown.
+  var top = 0
+  /// The search query (search only).
+  var query = TextField()
+  /// Whether the query is being typed (search only).
+  var isTyping = false
+  /// The search session of the model version `searchVersion` (search only).
+  var search: SearchSession?
+  var searchVersion = -1
+
+  static func == (lhs: PlannerView, rhs: PlannerView) -> Bool {
+    lhs.kind == rhs.kind && lhs.lines == rhs.lines && lhs.selected == rhs.selected
+      && lhs.top == rhs.top && lhs.query == rhs.query && lhs.isTyping == rhs.isTyping
+  }
+
+  /// The selected line, if there is one.
+  var selectedLine: PlannerLine? {
+    guard selectable.indices.contains(selected) else { return nil }
+    return lines[selectable[selected]]
+  }
+
+  /// Replaces the lines, keeping the selection on `keep` when it is still there, else near the
+  /// same position.
+  mutating func setLines(_ newLines: [PlannerLine], keep: PlannerLine?) {
+    lines = newLines
+    selectable = newLines.indices.filter { newLines[$0].isSelectable }
+    if let keep, let position = selectable.firstIndex(where: { Self.same(lines[$0], keep) }) {
+      selected = position
+    }
+    selected = min(max(selected, 0), max(selectable.count - 1, 0))
+  }
+
+  /// Whether two lines show the same item or list (item indices may differ).
+  static func same(_ lhs: PlannerLine, _ rhs: PlannerLine) -> Bool {
+    switch (lhs, rhs) {
+    case (.item(let a, let x, _), .item(let b, let y, _)): return a == b && x == y
+    case (.list(let a), .list(let b)): return a == b
+    case (.heading(let a), .heading(let b)): return a == b
+    default: return false
+    }
+  }
+
+  /// Keeps the selected line on screen for `rows` rows (its heading too, when it is just above).
+  mutating func clamp(rows: Int) {
+    let page = max(rows, 1)
+    selected = min(max(selected, 0), max(selectable.count - 1, 0))
+    guard selectable.indices.contains(selected) else {
+      top = 0
+      return
+    }
+    let line = selectable[selected]
+    var want = line
+    if line > 0, !lines[line - 1].isSelectable { want = line - 1 }
+    if want < top { top = want }
+    if line >= top + page { top = line - page + 1 }
+    top = min(max(top, 0), max(lines.count - page, 0))
+  }
+}
+
+/// How the planner views' lines are made from the model.
+enum PlannerLines {
+  /// Today's lines: its items by due date.
+  static func today(_ model: DataModel, smart: SmartLists, now: Date) -> [PlannerLine] {
+    smart.today(model, now: now).map(line)
+  }
+
+  /// Scheduled's lines: a heading per day group, then its items.
+  static func scheduled(_ model: DataModel, smart: SmartLists, now: Date) -> [PlannerLine] {
+    var lines: [PlannerLine] = []
+    for group in smart.scheduled(model, now: now) {
+      lines.append(.heading(group.title))
+      lines += group.rows.map(line)
+    }
+    return lines
+  }
+
+  /// A search's lines: the lists whose name matches, then the items by list.
+  static func search(_ session: SearchSession, model: DataModel) -> [PlannerLine] {
+    let query = session.results.query
+    guard !query.isEmpty else { return [] }
+    var lines: [PlannerLine] = []
+    let folded = SearchFolding.fold(query)
+    let names = model.lists.filter { Self.contains(SearchFolding.fold($0.name), folded) }
+    if !names.isEmpty {
+      lines.append(.heading("Lists"))
+      lines += names.map { .list($0.id) }
+    }
+    for group in session.groups {
+      lines.append(.heading(group.listName))
+      lines += group.rows.map(line)
+    }
+    return lines
+  }
+
+  private static func line(_ row: PlannerRow) -> PlannerLine {
+    .item(listID: row.listID, itemID: row.item.itemID, itemIndex: row.itemIndex)
+  }
+
+  private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+    for start in 0...(haystack.count - needle.count)
+    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+      return true
+    }
+    return false
+  }
+}

@@ -1,0 +1,140 @@
+import ChecklistsCore
+import Foundation
+
+extension ChecklistsApp {
+  // MARK: - Today and Scheduled on All Lists
+
+  /// The Today and Scheduled rows at the top of All Lists, with their counts.
+  func renderSmartRows(into grid: inout CellGrid) {
+    let rows: [(PlannerKind, Int)] = [
+      (.today, smartCounts.today), (.scheduled, smartCounts.scheduled),
+    ]
+    for (offset, (kind, count)) in rows.enumerated() {
+      let y = offset + 1
+      guard y < grid.height - 1 else { return }
+      let selected = smartSelected == kind
+      let style = CellStyle(
+        color: selected ? .selection : .accent, attributes: selected ? [.reverse, .bold] : [.bold])
+      grid.fill(row: y, column: 0, width: grid.width, style: style)
+      var countStyle = style
+      if !selected { countStyle = CellStyle(color: count == 0 ? .dim : .normal) }
+      let words = count == 0 ? "Nothing due" : "\(count) \(count == 1 ? "item" : "items")"
+      let nameStart = 2 + glyphs.iconWidth
+      let end = grid.drawRightAligned(
+        words, row: y, end: grid.width - 1, maxWidth: max(grid.width - nameStart - 4, 0),
+        style: countStyle)
+      grid.draw(
+        kind.title, row: y, column: nameStart, width: max(end - nameStart - 1, 0), style: style)
+    }
+  }
+
+  // MARK: - Today, Scheduled and search results
+
+  /// A planner view: headings, and rows of items naming their list.
+  func renderPlanner(_ view: PlannerView, into grid: inout CellGrid, now: Date) {
+    let items = view.lines.count { if case .item = $0 { return true } else { return false } }
+    let dash = glyphs.dash
+    let title: String
+    let suffix: String
+    switch view.kind {
+    case .today, .scheduled:
+      title = view.kind.title
+      suffix = items == 0 ? "" : " \(dash) \(items) \(items == 1 ? "item" : "items")"
+    case .search:
+      title = view.query.text.isEmpty ? "Search" : "Search \(quoted(view.query.text))"
+      suffix = view.query.text.isEmpty ? "" : " \(dash) \(items) found"
+    }
+    let rows = grid.height - 2
+    var right = ""
+    if view.selectable.count > rows {
+      right = "\(min(view.selected + 1, view.selectable.count))/\(view.selectable.count)"
+    }
+    renderTitle(title, suffix: suffix, right: right, into: &grid)
+    if view.lines.isEmpty {
+      let text: String
+      switch view.kind {
+      case .today: text = "Nothing due today"
+      case .scheduled: text = "Nothing scheduled: items with a due date show here"
+      case .search:
+        text =
+          view.query.text.isEmpty
+          ? "Type to search the items and notes of every list"
+          : "Nothing matches \(quoted(view.query.text))"
+      }
+      renderCentered(text, into: &grid)
+      return
+    }
+    var top = min(max(view.top, 0), max(view.lines.count - rows, 0))
+    let selectedLine = view.selectable.indices.contains(view.selected)
+      ? view.selectable[view.selected] : -1
+    if selectedLine >= 0 {
+      if selectedLine < top { top = selectedLine }
+      if selectedLine >= top + rows { top = selectedLine - rows + 1 }
+    }
+    for screenRow in 0..<max(rows, 0) where top + screenRow < view.lines.count {
+      let index = top + screenRow
+      let y = screenRow + 1
+      let selected = index == selectedLine
+      switch view.lines[index] {
+      case .heading(let text):
+        grid.draw(
+          text, row: y, column: 1, width: grid.width - 2,
+          style: CellStyle(color: .accent, attributes: [.bold]))
+      case .list(let id):
+        guard let list = dataModel.list(withID: id) else { continue }
+        let style = CellStyle(
+          color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+        grid.fill(row: y, column: 0, width: grid.width, style: style)
+        grid.draw(
+          glyphs.icon(list.iconName), row: y, column: 1, width: glyphs.iconWidth, style: style)
+        let column = 2 + glyphs.iconWidth
+        grid.draw(
+          list.name, row: y, column: column, width: max(grid.width - column - 1, 0), style: style)
+      case .item:
+        guard let place = place(of: view.lines[index]) else { continue }
+        let list = dataModel.lists[place.listIndex]
+        renderPlannerItem(
+          list.items[place.itemIndex], listName: list.name, row: y, selected: selected,
+          showsList: view.kind != .search, into: &grid, now: now)
+      }
+    }
+  }
+
+  /// An item's row outside its list: check mark, text, then the list's name and due date.
+  func renderPlannerItem(
+    _ item: ChecklistItem, listName: String, row y: Int, selected: Bool, showsList: Bool,
+    into grid: inout CellGrid, now: Date
+  ) {
+    let base = CellStyle(
+      color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+    grid.fill(row: y, column: 0, width: grid.width, style: base)
+    var checkStyle = base
+    if !selected { checkStyle.color = item.checked ? .checked : .dim }
+    grid.draw(glyphs.checkMark(item.checked), row: y, column: 0, width: 3, style: checkStyle)
+    var textStyle = base
+    if item.checked {
+      textStyle.attributes.insert(.dim)
+      if !selected { textStyle.color = .dim }
+    }
+    var end = grid.width - 1
+    if item.showsDueDate {
+      var due = formatter.relative(item.dueDate, now: now)
+      if item.repeats { due = "\(glyphs.repeats) \(due)" }
+      var dueStyle = base
+      if !item.checked && item.dueDate <= now {
+        dueStyle.color = .overdue
+        dueStyle.attributes.insert(.bold)
+      } else if !selected {
+        dueStyle.color = .dim
+      }
+      end = grid.drawRightAligned(due, row: y, end: end, maxWidth: grid.width / 3, style: dueStyle) - 1
+    }
+    if showsList {
+      var listStyle = base
+      if !selected { listStyle.color = .dim }
+      end = grid.drawRightAligned(
+        listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
+    }
+    grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
+  }
+}
