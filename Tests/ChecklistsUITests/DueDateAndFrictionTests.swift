@@ -100,10 +100,11 @@ import Testing
     let click = { (row: Int, column: Int) in
       InputEvent.mouse(MouseEvent(kind: .press, position: GridPosition(row: row, column: column)))
     }
-    _ = app.handle(click(2, 10), now: testNow)
+    // All Lists: Today and Scheduled on rows 1 and 2, the lists from row 3.
+    _ = app.handle(click(4, 10), now: testNow)
     #expect(app.open == nil)
     #expect(app.allLists.selected == 1)
-    _ = app.handle(click(2, 10), now: testNow)
+    _ = app.handle(click(4, 10), now: testNow)
     #expect(app.openList?.name == "Groceries")
     _ = app.handle(click(2, 10), now: testNow)
     #expect(openItemForm(app) == nil)

@@ -125,7 +125,8 @@ import Testing
     #expect(messages[0].hasPrefix("config line 2: unknown screen 'kitchen' (screens: generic,"))
     #expect(messages[1].hasPrefix("config line 3: '<Ctrl-n>' is not a key"))
     #expect(messages[2].hasPrefix("config line 4: unknown action 'frobnicate'"))
-    #expect(messages[3] == "config line 5: toggle does nothing on lists (it works on checklist)")
+    #expect(
+      messages[3] == "config line 5: toggle does nothing on lists (it works on checklist, planner)")
     #expect(messages[4].hasPrefix("config line 6: x on form would shadow typing in a text field"))
     #expect(messages[5].hasPrefix("config line 7: quit does nothing on generic"))
     #expect(messages[6].hasPrefix("config line 8: <C-u> on form would shadow typing"))

@@ -30,18 +30,25 @@ import Testing
     #expect(app.allLists.selected == 2)
     app.press(.up)
     #expect(app.allLists.selected == 1)
-    app.press(.character("k"), .character("k"))
+    app.press(.character("k"))
     #expect(app.allLists.selected == 0)
+    // Above the lists: Scheduled, then Today.
+    app.press(.character("k"))
+    #expect(app.smartSelected == .scheduled)
+    app.press(.up)
+    #expect(app.smartSelected == .today)
     app.press(.end)
-    #expect(app.allLists.selected == 2)
+    #expect(app.smartSelected == nil && app.allLists.selected == 2)
     app.press(.home)
-    #expect(app.allLists.selected == 0)
+    #expect(app.smartSelected == .today)
     app.press(.character("G"))
-    #expect(app.allLists.selected == 2)
+    #expect(app.smartSelected == nil && app.allLists.selected == 2)
     app.press(.character("g"), .pageDown)
     #expect(app.allLists.selected == 2)
     app.press(.pageUp)
-    #expect(app.allLists.selected == 0)
+    #expect(app.smartSelected == .today)
+    app.press(.down, .down)
+    #expect(app.smartSelected == nil && app.allLists.selected == 0)
   }
 
   @Test(arguments: [Key.enter, .character("l"), .right])
@@ -390,11 +397,17 @@ import Testing
   @Test func clickOnAllListsSelects() {
     var app = makeApp()
     _ = app.handle(
-      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 3, column: 5))), now: testNow)
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 5, column: 5))), now: testNow)
     #expect(app.allLists.selected == 2)
     _ = app.handle(
       .mouse(MouseEvent(kind: .press, position: GridPosition(row: 9, column: 5))), now: testNow)
     #expect(app.allLists.selected == 2)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 2, column: 5))), now: testNow)
+    #expect(app.smartSelected == .scheduled)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 2, column: 5))), now: testNow)
+    #expect(app.planner?.kind == .scheduled)
   }
 }
 

@@ -48,7 +48,7 @@ import Testing
   @Test func controlsAreShownAsPictures() {
     let model = DataModel(lists: [Checklist(name: "\u{1B}[2J list")])
     let app = makeApp(model)
-    #expect(app.grid().rowText(1).contains("␛[2J list"))
+    #expect(app.grid().rowText(3).contains("␛[2J list"))
   }
 }
 

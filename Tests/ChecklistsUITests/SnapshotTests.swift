@@ -25,11 +25,11 @@ import Testing
     #expect(
       app.screen() == """
          Checklists
+         📌 Today                                            1 item
+         📆 Scheduled                                        1 item
          🧹 Chores                                       (No Items)
          🛒 Groceries                                   2 Remaining
          ✈  Trips                                         All Done!
-
-
 
 
 
@@ -46,11 +46,11 @@ import Testing
     let app = makeApp(width: 40, height: 6, ascii: true)
     #expect(
       app.screen() == """
-         Checklists
+         Checklists                         1/3
+         [today]  Today                  1 item
+         [sched]  Scheduled              1 item
          [chore]  Chores             (No Items)
          [groc]   Groceries         2 Remaining
-         [trip]   Trips               All Done!
-
         Enter open  a add  q quit  ? help
         """)
   }

@@ -236,7 +236,8 @@ extension ChecklistsApp {
     }
     for change in changes {
       switch change {
-      case .insertItem(let listID, let index, let item), .replaceItem(let listID, let index, _, let item):
+      case .insertItem(let listID, let index, let item),
+        .replaceItem(let listID, let index, _, let item):
         return .item(listID: listID, itemID: item.itemID, itemIndex: index)
       default: continue
       }

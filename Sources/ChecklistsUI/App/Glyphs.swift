@@ -25,6 +25,15 @@ struct Glyphs {
     return ascii ? Self.asciiIcons[icon] ?? "" : Self.emojiIcons[icon] ?? ""
   }
 
+  /// The icon of a Today or Scheduled row.
+  func smartIcon(_ kind: PlannerKind) -> String {
+    switch kind {
+    case .today: return ascii ? "[today]" : "📌"
+    case .scheduled: return ascii ? "[sched]" : "📆"
+    case .search: return ascii ? "[find]" : "🔎"
+    }
+  }
+
   /// Separates a title from its counts.
   var dash: String { ascii ? "-" : "—" }
 

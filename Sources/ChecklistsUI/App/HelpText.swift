@@ -316,7 +316,9 @@ extension ChecklistsApp {
           return [hint(.search, "search", 1), undo, back, hint(.help, "help", 0)]
         }
         if case .list = planner.selectedLine {
-          return [hint(.open, "open", 1), hint(.search, "search", 2), undo, back, hint(.help, "help", 0)]
+          return [
+            hint(.open, "open", 1), hint(.search, "search", 2), undo, back, hint(.help, "help", 0),
+          ]
         }
         return [
           hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),

@@ -163,8 +163,11 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .moveDown: return "move the item down (manual order only)"
     case .moveUp: return "move the item up (manual order only)"
     case .sort: return "sort by due date (items with a due date first) / manual order"
-    case .back: return "back to All Lists (clears a filter first; from a list opened from Today, Scheduled or a search: back there)"
-    case .closeList: return "back to All Lists (or to Today, Scheduled or the search it was opened from)"
+    case .back:
+      return
+        "back to All Lists (clears a filter first; from a list opened from Today, Scheduled or a search: back there)"
+    case .closeList:
+      return "back to All Lists (or to Today, Scheduled or the search it was opened from)"
     case .clearChecked: return "delete the checked items (asks first; undo brings them back)"
     case .moveToList: return "move the item to the end of another list (picks the list)"
     case .keepFilter: return "keep the filter and go back to the rows"

@@ -53,7 +53,8 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   var hasTextEntry: Bool {
     switch self {
     case .generic, .filter, .form, .due, .savePath: return true
-    case .browse, .lists, .checklist, .planner, .remind, .icon, .picker, .help, .confirm, .quitPrompt:
+    case .browse, .lists, .checklist, .planner, .remind, .icon, .picker, .help, .confirm,
+      .quitPrompt:
       return false
     }
   }

@@ -19,6 +19,8 @@ extension ChecklistsApp {
       var countStyle = style
       if !selected { countStyle = CellStyle(color: count == 0 ? .dim : .normal) }
       let words = count == 0 ? "Nothing due" : "\(count) \(count == 1 ? "item" : "items")"
+      grid.draw(
+        glyphs.smartIcon(kind), row: y, column: 1, width: glyphs.iconWidth, style: style)
       let nameStart = 2 + glyphs.iconWidth
       let end = grid.drawRightAligned(
         words, row: y, end: grid.width - 1, maxWidth: max(grid.width - nameStart - 4, 0),
@@ -65,12 +67,21 @@ extension ChecklistsApp {
       return
     }
     var top = min(max(view.top, 0), max(view.lines.count - rows, 0))
-    let selectedLine = view.selectable.indices.contains(view.selected)
+    let selectedLine =
+      view.selectable.indices.contains(view.selected)
       ? view.selectable[view.selected] : -1
     if selectedLine >= 0 {
       if selectedLine < top { top = selectedLine }
       if selectedLine >= top + rows { top = selectedLine - rows + 1 }
     }
+    // The due dates end at the right edge, the list names in one column before them.
+    var dueWidth = 0
+    for index in top..<min(top + max(rows, 0), view.lines.count) {
+      guard let place = place(of: view.lines[index]) else { continue }
+      let item = dataModel.lists[place.listIndex].items[place.itemIndex]
+      dueWidth = max(dueWidth, DisplayWidth.of(dueText(item, now: now)))
+    }
+    dueWidth = min(dueWidth, grid.width / 3)
     for screenRow in 0..<max(rows, 0) where top + screenRow < view.lines.count {
       let index = top + screenRow
       let y = screenRow + 1
@@ -95,15 +106,22 @@ extension ChecklistsApp {
         let list = dataModel.lists[place.listIndex]
         renderPlannerItem(
           list.items[place.itemIndex], listName: list.name, row: y, selected: selected,
-          showsList: view.kind != .search, into: &grid, now: now)
+          showsList: view.kind != .search, dueWidth: dueWidth, into: &grid, now: now)
       }
     }
+  }
+
+  /// An item's due date as its row shows it ("↻ today 20:10"); empty without one.
+  func dueText(_ item: ChecklistItem, now: Date) -> String {
+    guard item.showsDueDate else { return "" }
+    let due = formatter.relative(item.dueDate, now: now)
+    return item.repeats ? "\(glyphs.repeats) \(due)" : due
   }
 
   /// An item's row outside its list: check mark, text, then the list's name and due date.
   func renderPlannerItem(
     _ item: ChecklistItem, listName: String, row y: Int, selected: Bool, showsList: Bool,
-    into grid: inout CellGrid, now: Date
+    dueWidth: Int, into grid: inout CellGrid, now: Date
   ) {
     let base = CellStyle(
       color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
@@ -118,8 +136,7 @@ extension ChecklistsApp {
     }
     var end = grid.width - 1
     if item.showsDueDate {
-      var due = formatter.relative(item.dueDate, now: now)
-      if item.repeats { due = "\(glyphs.repeats) \(due)" }
+      let due = dueText(item, now: now)
       var dueStyle = base
       if !item.checked && item.dueDate <= now {
         dueStyle.color = .overdue
@@ -127,13 +144,15 @@ extension ChecklistsApp {
       } else if !selected {
         dueStyle.color = .dim
       }
-      end = grid.drawRightAligned(due, row: y, end: end, maxWidth: grid.width / 3, style: dueStyle) - 1
+      grid.drawRightAligned(due, row: y, end: end, maxWidth: dueWidth, style: dueStyle)
     }
+    end -= dueWidth + (dueWidth > 0 ? 1 : 0)
     if showsList {
       var listStyle = base
       if !selected { listStyle.color = .dim }
-      end = grid.drawRightAligned(
-        listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
+      end =
+        grid.drawRightAligned(
+          listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
     }
     grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
   }

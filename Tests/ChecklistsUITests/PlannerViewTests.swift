@@ -1,0 +1,246 @@
+import ChecklistsCore
+import Foundation
+import Testing
+
+@testable import ChecklistsUI
+
+/// An item with a due date set by the user, `minutes` after `testNow`.
+private func dated(
+  _ text: String, _ minutes: Double, checked: Bool = false, id: Int, repeating: RepeatRule? = nil
+) -> ChecklistItem {
+  var made = item(text, checked: checked, dueInMinutes: minutes, id: id)
+  made.hasDueDate = true
+  made.repeatRule = repeating
+  return made
+}
+
+/// Two lists with items due yesterday, today, tomorrow and later (testNow is Fri 15 Jan 2027,
+/// 08:10 UTC).
+private func plannerModel() -> DataModel {
+  DataModel(lists: [
+    Checklist(
+      name: "Groceries", iconName: "Groceries",
+      items: [
+        dated("Milk", 60, id: 1), item("Bread", id: 2),
+        dated("Café beans", 60 * 30, id: 3), dated("Old coupon", -60 * 20, id: 4),
+        dated("Paid", 30, checked: true, id: 5),
+      ]),
+    Checklist(
+      name: "Chores", iconName: "Chores",
+      items: [
+        dated("Bins out", 60 * 12, id: 6, repeating: .weekly),
+        dated("Descale the cafe machine", 60 * 24 * 6, id: 7),
+      ]),
+  ])
+}
+
+extension ChecklistsApp {
+  /// The list with this name (lists are kept in name order).
+  fileprivate func list(_ name: String) -> Checklist {
+    dataModel.lists.first { $0.name == name } ?? Checklist(name: "missing")
+  }
+}
+
+@Suite struct PlannerViewTests {
+  @Test func allListsCountsTodayAndScheduled() {
+    let app = makeApp(plannerModel())
+    let screen = app.screen()
+    // Today: Old coupon (overdue), Milk, Bins out (20:10 today); Scheduled adds two more.
+    #expect(app.grid().rowText(1).contains("Today") && app.grid().rowText(1).contains("3 items"))
+    #expect(
+      app.grid().rowText(2).contains("Scheduled") && app.grid().rowText(2).contains("5 items"))
+    #expect(screen.contains("Groceries"))
+    let empty = makeApp(DataModel(lists: [Checklist(name: "Empty")]))
+    #expect(empty.grid().rowText(1).contains("Nothing due"))
+    #expect(empty.grid().rowText(2).contains("Nothing due"))
+  }
+
+  @Test func todaySnapshot() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter)
+    #expect(
+      app.screen() == """
+         Today — 3 items
+         ·  Old coupon                   Groceries  yesterday 12:10
+         ·  Milk                         Groceries      today 09:10
+         ·  Bins out                        Chores    ↻ today 20:10
+
+
+
+
+
+
+
+
+
+
+        Space check  Enter show in list  e edit  Esc back  ? help
+        """)
+  }
+
+  @Test func scheduledSnapshotGroupsByDay() {
+    var app = makeApp(plannerModel(), width: 70, height: 14)
+    app.press(.home, .down, .enter)
+    #expect(
+      app.screen() == """
+         Scheduled — 5 items
+         Overdue
+         ·  Old coupon                             Groceries  yesterday 12:10
+         Today
+         ·  Milk                                   Groceries      today 09:10
+         ·  Bins out                                  Chores    ↻ today 20:10
+         Tomorrow
+         ·  Café beans                             Groceries   tomorrow 14:10
+         Thu 21 Jan
+         ·  Descale the cafe machine                  Chores        Thu 08:10
+
+
+
+        Space check  Enter show in list  e edit  d delete  Esc back  ? help
+        """)
+  }
+
+  @Test func spaceChecksInItsListAndUndoBringsTheRowBack() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .down)
+    #expect(app.planner?.selected == 1)
+    app.press(.character(" "))
+    #expect(app.list("Groceries").items[0].checked)
+    #expect(app.planner?.selectable.count == 2)
+    #expect(app.screen().contains("Milk") == false)
+    app.press(.character("u"))
+    #expect(app.list("Groceries").items[0].checked == false)
+    #expect(
+      app.planner?.selectedLine == .item(listID: app.list("Groceries").id, itemID: 1, itemIndex: 0))
+    #expect(app.planner?.kind == .today)
+    // Back on All Lists the count follows.
+    app.press(.character(" "), .escape)
+    #expect(app.planner == nil && app.smartSelected == .today)
+    #expect(app.grid().rowText(1).contains("2 items"))
+  }
+
+  @Test func checkingARepeatingItemMovesItOutOfToday() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .character("G"))
+    app.press(.character(" "))
+    let bins = app.list("Chores").items[0]
+    #expect(bins.checked == false)
+    #expect(bins.dueDate == testNow.addingTimeInterval(60 * 12 * 60 + 7 * 86_400))
+    #expect(app.statusMessage?.hasPrefix("Next:") == true)
+    #expect(app.planner?.selectable.count == 2)
+  }
+
+  @Test func editAndDeleteActInTheItemsList() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .down, .character("e"))
+    guard case .item(let form) = app.form else {
+      Issue.record("no item form")
+      return
+    }
+    #expect(form.text.text == "Milk" && form.listID == app.list("Groceries").id)
+    app.press(.control("u"))
+    app.type("Oat milk")
+    app.press(.enter)
+    #expect(app.form == nil && app.planner?.kind == .today)
+    #expect(app.list("Groceries").items[0].text == "Oat milk")
+    #expect(app.screen().contains("Oat milk"))
+    app.press(.character("d"))
+    #expect(app.list("Groceries").items.contains { $0.itemID == 1 } == false)
+    #expect(app.planner?.selectable.count == 2)
+    app.press(.character("u"))
+    #expect(app.list("Groceries").items[0].text == "Oat milk")
+    #expect(app.planner?.selectable.count == 3)
+  }
+
+  @Test func moveToAnotherListFromToday() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .down, .character("m"))
+    #expect(app.listPicker != nil)
+    app.press(.enter)
+    #expect(app.list("Chores").items.last?.text == "Milk")
+    #expect(app.planner?.kind == .today)
+    #expect(app.screen().contains("Chores"))
+  }
+
+  @Test func enterShowsTheItemInItsListAndBackReturns() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .character("G"), .enter)
+    #expect(app.openList?.name == "Chores")
+    #expect(app.selectedItemIndex == 0)
+    app.press(.escape)
+    #expect(app.open == nil && app.planner?.kind == .today)
+    #expect(app.planner?.selected == 2)
+    app.press(.character("h"))
+    #expect(app.planner == nil && app.smartSelected == .today)
+  }
+
+  @Test func viewsAreNotLists() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .character("e"))
+    #expect(app.form == nil)
+    #expect(app.statusMessage?.contains("cannot be renamed or deleted") == true)
+    app.press(.character("d"))
+    #expect(app.confirmation == nil)
+  }
+
+  @Test func nothingDueSaysSo() {
+    var app = makeApp(DataModel(lists: [Checklist(name: "Empty")]))
+    app.press(.home, .enter)
+    #expect(app.screen().contains("Nothing due today"))
+    app.press(.escape, .down, .enter)
+    #expect(app.screen().contains("Nothing scheduled"))
+  }
+
+  @Test func searchFindsAcrossListsIgnoringAccentsAndJumps() {
+    var app = makeApp(plannerModel())
+    app.press(.character("/"))
+    #expect(app.screen().contains("Type to search"))
+    app.type("CAFE")
+    // "cafe" finds "Descale the cafe machine" in Chores and "Café beans" in Groceries.
+    let lines = app.planner?.lines ?? []
+    #expect(
+      lines == [
+        .heading("Chores"), .item(listID: app.list("Chores").id, itemID: 7, itemIndex: 1),
+        .heading("Groceries"), .item(listID: app.list("Groceries").id, itemID: 3, itemIndex: 2),
+      ])
+    #expect(app.screen().contains("Search \"CAFE\" — 2 found"))
+    app.press(.enter, .enter)
+    #expect(app.openList?.name == "Chores" && app.selectedItemIndex == 1)
+    app.press(.escape)
+    #expect(app.planner?.kind == .search && app.planner?.query.text == "CAFE")
+    // `/` again edits the query; Esc closes the search.
+    app.press(.character("/"), .backspace, .backspace)
+    #expect(app.planner?.query.text == "CA")
+    app.press(.escape)
+    #expect(app.planner == nil)
+  }
+
+  @Test func searchFindsNotesAndListNames() {
+    var bins = dated("Bins out", 60 * 12, id: 6)
+    bins.note = "Green bin on Tuesdays"
+    let model = DataModel(lists: [
+      Checklist(name: "Groceries", items: [item("Milk", id: 1)]),
+      Checklist(name: "Chores", items: [bins]),
+    ])
+    var app = makeApp(model)
+    app.press(.character("/"))
+    app.type("tuesday")
+    #expect(app.planner?.selectable.count == 1)
+    app.press(.escape, .character("/"))
+    app.type("groc")
+    #expect(app.planner?.lines.first == .heading("Lists"))
+    app.press(.enter, .enter)
+    #expect(app.openList?.name == "Groceries")
+  }
+
+  @Test func todayFollowsTheClockAtMidnight() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter)
+    #expect(app.planner?.selectable.count == 3)
+    let midnight = app.nextMidnight(after: testNow)
+    #expect(app.nextWakeUp(after: testNow).map { $0 <= midnight } == true)
+    // Past midnight, Café beans (tomorrow 14:10) is due today.
+    _ = app.handle(.tick, now: midnight.addingTimeInterval(1))
+    #expect(app.planner?.selectable.count == 4)
+  }
+}
