@@ -24,7 +24,62 @@ enum KeyBenchmarks {
       }
       print("| \(size) | " + cells.joined(separator: " | ") + " |")
     }
+    print()
+    plannerKeys(total: sizes.last ?? 100_000)
     return 0
+  }
+
+  /// The keys of Today, Scheduled and search, and moving an item, at `total` items in 100
+  /// lists, half of them with a due date.
+  static func plannerKeys(total: Int) {
+    let generated = DataGenerator.model(lists: 100, itemsPerList: max(total / 100, 1))
+    var lists: [Checklist] = []
+    for list in generated.lists {
+      var items = list.items
+      for index in items.indices where index % 2 == 0 { items[index].hasDueDate = true }
+      lists.append(Checklist(name: list.name, iconName: list.iconName, items: items))
+    }
+    let model = DataModel(lists: lists, nextItemID: generated.nextItemID)
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let repetitions = 200
+    let search: [Key] = [.character("/")] + "milk".map { Key.character($0) } + [.enter]
+    print(
+      "Today, Scheduled and search in-process at \(model.itemCount) items in 100 lists: µs per "
+        + "key (update + render 100×30), median of 5 × \(repetitions)")
+    print("| view | key | µs |")
+    print("|---|---|---|")
+    let keys: [(String, [Key], [Key], String)] = [
+      ("All Lists", [.home], [.down, .up], "Down Up"),
+      ("Today", [.home, .enter], [.down], "Down"),
+      ("Today", [.home, .enter], [.character(" ")], "Space (check)"),
+      ("Scheduled", [.home, .down, .enter], [.down], "Down"),
+      ("Scheduled", [.home, .down, .enter], [.character(" ")], "Space (check)"),
+      ("Scheduled", [.home, .down, .enter], [.character("m"), .enter], "m Enter (move)"),
+      ("search", search, [.down], "Down"),
+      ("search", search, [.character(" ")], "Space (check)"),
+      (
+        "typing a search", [.character("/"), .character("m")], [.character("i"), .backspace],
+        "i Backspace"
+      ),
+    ]
+    for (view, setup, pressed, names) in keys {
+      var app = ChecklistsApp(model: model, size: (width: 100, height: 30), now: now)
+      for key in setup { _ = app.handle(.key(key), now: now) }
+      var grid = CellGrid(width: 100, height: 30)
+      var samples: [Double] = []
+      for _ in 0..<5 {
+        let start = Measure.now()
+        for _ in 0..<repetitions {
+          for key in pressed {
+            _ = app.handle(.key(key), now: now)
+            grid.clear()
+            app.render(into: &grid, now: now)
+          }
+        }
+        samples.append((Measure.now() - start) * 1e6 / Double(repetitions * pressed.count))
+      }
+      print(String(format: "| %@ | %@ | %.1f |", view, names, Summary(samples).median))
+    }
   }
 
   private static func microseconds(model: DataModel, key: Key, repetitions: Int) -> Double {

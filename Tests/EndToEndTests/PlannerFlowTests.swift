@@ -41,6 +41,61 @@ extension EndToEndProcesses {
       #expect(try shell.quit() == "0")
     }
 
+    @Test func todayScheduledAndSearchAcrossLists() throws {
+      let shell = try AppFlowShell()
+      defer { shell.close() }
+      let session = shell.session
+      // Overdue whatever the day the test runs, and far ahead: no midnight can move them.
+      try shell.cli("add", "List", "Milk", "--due", "2020-01-01 09:00")
+      try shell.cli("new-list", "Work")
+      try shell.cli("add", "Work", "Book the trip", "--due", "2099-06-01 09:00")
+      try shell.launch(waitingFor: "Milk")
+      try session.sendKeys("Escape")
+      try session.waitUntil("Today and Scheduled rows with counts") {
+        let screen = try session.capture()
+        return screen.contains("Today") && screen.contains("1 item")
+          && screen.contains("Scheduled") && screen.contains("2 items")
+      }
+      try session.sendKeys("Home", "Enter")
+      try session.waitUntil("Today with Milk and its list") {
+        let screen = try session.capture()
+        return screen.contains("Today — 1 item") && screen.contains("Milk")
+          && screen.contains("List")
+      }
+      try session.sendKeys("Space")
+      try session.waitFor(text: "Nothing due today")
+      try session.sendKeys("u")
+      try session.waitUntil("Milk back in Today") {
+        let screen = try session.capture()
+        return screen.contains("Undid: check \"Milk\"") && screen.contains("Today — 1 item")
+      }
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "List — 1 of 1 remaining")
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Today — 1 item")
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Enter open")
+      try session.sendKeys("Down", "Enter")
+      try session.waitUntil("Scheduled grouped by day") {
+        let screen = try session.capture()
+        return screen.contains("Scheduled — 2 items") && screen.contains("Overdue")
+          && screen.contains("Book the trip")
+      }
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Enter open")
+      try session.sendKeys("/")
+      try session.waitFor(text: "Type to search")
+      try session.type("TRIP")
+      try session.waitFor(text: "Search \"TRIP\" — 1 found")
+      try session.sendKeys("Enter", "Enter")
+      try session.waitUntil("the item in its list") {
+        let screen = try session.capture()
+        return screen.contains("Work — 1 of 1 remaining") && screen.contains("Book the trip")
+      }
+      #expect(try shell.quit() == "0")
+      #expect(try shell.items(of: "List").first?["checked"] as? Bool == false)
+    }
+
     @Test func moveToAnotherListAndUndo() throws {
       let shell = try AppFlowShell()
       defer { shell.close() }

@@ -168,6 +168,15 @@ public struct SearchIndex: Sendable {
     return groups
   }
 
+  /// Calls `body` with the list index and item index of each result, in model order, without
+  /// making rows (a screen of results needs only the places).
+  public func forEachPlace(_ results: SearchResults, _ body: (_ list: Int, _ item: Int) -> Void) {
+    for entry in results.entries {
+      let place = places[Int(entry)]
+      body(Int(place.list), Int(place.item))
+    }
+  }
+
   /// The row of one result, by its position in `results`.
   public func row(_ results: SearchResults, at position: Int) -> PlannerRow? {
     guard results.entries.indices.contains(position) else { return nil }

@@ -20,6 +20,7 @@ extension ChecklistsApp {
     }
     dataModel = merged.model
     version += 1
+    plannerChanges = nil
     if merged.matchesFile { savedVersion = version }
     if !merged.renumbered.isEmpty {
       undoStack = undoStack.map { $0.renumberingItems(merged.renumbered) }

@@ -193,10 +193,94 @@ extension ChecklistsApp {
     guard let view = planner else { return }
     var timePassed = false
     if case .tick = event { timePassed = view.kind != .search }
-    if plannerVersion != version || timePassed {
+    if timePassed {
       refreshPlanner(now: now, keep: plannerKeep)
+    } else if plannerVersion != version {
+      if let changes = plannerChanges, plannerKeep == nil,
+        followChanges(changes, now: now)
+      {
+        plannerVersion = version
+      } else {
+        refreshPlanner(now: now, keep: plannerKeep)
+      }
     }
     plannerKeep = nil
+    plannerChanges = []
+  }
+
+  /// Follows item changes made through the view without making its lines again (a row checked
+  /// off Today leaves it; O(lines)); false when a change needs the lines made again (an item
+  /// that joins the view or moves in its order, a list changed).
+  mutating func followChanges(_ changes: [ModelChange], now: Date) -> Bool {
+    guard var view = planner else { return true }
+    let endOfToday = nextMidnight(after: now)
+    let needle = SearchFolding.fold(view.query.text)
+    func belongs(_ item: ChecklistItem) -> Bool {
+      switch view.kind {
+      case .today: return !item.checked && item.showsDueDate && item.dueDate < endOfToday
+      case .scheduled: return !item.checked && item.showsDueDate
+      case .search:
+        let text = SearchFolding.fold(item.text) + [0x0A] + SearchFolding.fold(item.note)
+        return !needle.isEmpty && PlannerLines.contains(text, needle)
+      }
+    }
+    let keep = view.selectedLine
+    // Items deleted from a list, by id: removed at the end unless inserted again (moved to
+    // another list), when their line follows them.
+    var gone: Set<Int> = []
+    for change in changes {
+      switch change {
+      case .replaceItem(let listID, _, let old, let new):
+        let position = view.lines.firstIndex {
+          PlannerView.same($0, .item(listID: listID, itemID: new.itemID, itemIndex: 0))
+        }
+        let stays = belongs(new)
+        if position == nil {
+          guard !stays else { return false }
+        } else if let position, !stays {
+          view.removeLine(at: position)
+        } else if view.kind != .search
+          && (old.dueDate != new.dueDate || old.showsDueDate != new.showsDueDate)
+        {
+          return false
+        }
+      case .deleteItem(let listID, let index, let item):
+        if view.lines.contains(where: {
+          PlannerView.same($0, .item(listID: listID, itemID: item.itemID, itemIndex: 0))
+        }) {
+          gone.insert(item.itemID)
+        }
+        view.shiftHints(listID: listID, from: index + 1, by: -1)
+      case .insertItem(let listID, let index, let item):
+        view.shiftHints(listID: listID, from: index, by: 1)
+        if gone.remove(item.itemID) != nil,
+          let position = view.lines.firstIndex(where: {
+            if case .item(_, let itemID, _) = $0 { return itemID == item.itemID }
+            return false
+          })
+        {
+          // Moved to another list: the row stays where it was and names its new list.
+          view.lines[position] = .item(listID: listID, itemID: item.itemID, itemIndex: index)
+          guard view.kind != .search else { return false }
+          continue
+        }
+        guard !belongs(item) else { return false }
+      case .moveItem, .insertList, .deleteList, .editList:
+        return false
+      }
+    }
+    for itemID in gone {
+      if let position = view.lines.firstIndex(where: {
+        if case .item(_, let id, _) = $0 { return id == itemID }
+        return false
+      }) {
+        view.removeLine(at: position)
+      }
+    }
+    view.setLines(view.lines, keep: keep)
+    view.clamp(rows: contentRows)
+    planner = view
+    return true
   }
 
   /// Makes the view's lines from the model, keeping the selected item (or `keep`) selected.

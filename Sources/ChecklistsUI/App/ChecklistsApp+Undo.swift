@@ -42,6 +42,7 @@ extension ChecklistsApp {
       let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
       guard dataModel.apply(compound) else { return false }
       version += 1
+      plannerChanges?.append(contentsOf: compound.changes)
       for change in compound.changes { reminders.note(change, now: now) }
       refreshListRows(keepList: nil)
       if let state = open {
@@ -60,6 +61,7 @@ extension ChecklistsApp {
   mutating func applyChange(_ change: ModelChange, now: Date) -> Bool {
     guard dataModel.apply(change) else { return false }
     version += 1
+    plannerChanges?.append(change)
     if case .editList(_, let old, let new) = change, old.name != new.name,
       sortByDue.remove(old.name) != nil
     {

@@ -46,6 +46,9 @@ public struct ChecklistsApp: TerminalProgram {
   var plannerVersion = -1
   /// The line to select when the planner view is next made (after an undo).
   var plannerKeep: PlannerLine?
+  /// The changes applied since the planner view's lines were made; nil when they must be made
+  /// again from the model (a merge, a compound change).
+  var plannerChanges: [ModelChange]? = []
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
   var status: StatusMessage?

@@ -90,6 +90,25 @@ struct PlannerView: Equatable {
     }
   }
 
+  /// Removes a line, and its heading when the group is left empty; the selection stays on the
+  /// same position (the next row moves up into it).
+  mutating func removeLine(at position: Int) {
+    lines.remove(at: position)
+    let headingAbove = position > 0 && !lines[position - 1].isSelectable
+    let groupEnds = position == lines.count || !lines[position].isSelectable
+    if headingAbove && groupEnds { lines.remove(at: position - 1) }
+    selectable = lines.indices.filter { lines[$0].isSelectable }
+  }
+
+  /// Moves the index hints of one list's items at or after `from` by `offset`.
+  mutating func shiftHints(listID: Checklist.ID, from: Int, by offset: Int) {
+    for position in lines.indices {
+      if case .item(let id, let itemID, let hint) = lines[position], id == listID, hint >= from {
+        lines[position] = .item(listID: id, itemID: itemID, itemIndex: hint + offset)
+      }
+    }
+  }
+
   /// Keeps the selected line on screen for `rows` rows (its heading too, when it is just above).
   mutating func clamp(rows: Int) {
     let page = max(rows, 1)
@@ -135,9 +154,15 @@ enum PlannerLines {
       lines.append(.heading("Lists"))
       lines += names.map { .list($0.id) }
     }
-    for group in session.groups {
-      lines.append(.heading(group.listName))
-      lines += group.rows.map(line)
+    var lastList = -1
+    session.index.forEachPlace(session.results) { listIndex, itemIndex in
+      let list = model.lists[listIndex]
+      if listIndex != lastList {
+        lines.append(.heading(list.name))
+        lastList = listIndex
+      }
+      lines.append(
+        .item(listID: list.id, itemID: list.items[itemIndex].itemID, itemIndex: itemIndex))
     }
     return lines
   }
@@ -146,7 +171,8 @@ enum PlannerLines {
     .item(listID: row.listID, itemID: row.item.itemID, itemIndex: row.itemIndex)
   }
 
-  private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+  /// Whether `needle` occurs in `haystack`.
+  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
     for start in 0...(haystack.count - needle.count)
     where haystack[start..<(start + needle.count)].elementsEqual(needle) {
