@@ -20,9 +20,13 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   case remind
   /// The item form's Due Date field.
   case due
+  /// The item form's Notes field (several lines).
+  case note
+  /// The item form's Repeat row.
+  case `repeat`
   /// The list form's Icon row.
   case icon
-  /// The icon picker.
+  /// The icon picker, the Repeat picker and the list picker.
   case picker
   /// The help screen.
   case help
@@ -39,7 +43,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .generic, .quitPrompt, .savePath: return []
     case .browse, .filter, .form, .picker, .help, .confirm: return [.generic]
     case .lists, .checklist: return [.browse, .generic]
-    case .remind, .due, .icon: return [.form, .generic]
+    case .remind, .due, .note, .repeat, .icon: return [.form, .generic]
     }
   }
 
@@ -50,8 +54,9 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   /// not take keys that are typing (`x`, `<Left>`, `<C-u>`…), or they would shadow text entry.
   var hasTextEntry: Bool {
     switch self {
-    case .generic, .filter, .form, .due, .savePath: return true
-    case .browse, .lists, .checklist, .remind, .icon, .picker, .help, .confirm, .quitPrompt:
+    case .generic, .filter, .form, .due, .note, .savePath: return true
+    case .browse, .lists, .checklist, .remind, .repeat, .icon, .picker, .help, .confirm,
+      .quitPrompt:
       return false
     }
   }
@@ -67,8 +72,10 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .form: return "the item and list forms"
     case .remind: return "the item form's Remind Me row"
     case .due: return "the item form's Due Date field"
+    case .note: return "the item form's Notes field (several lines)"
+    case .repeat: return "the item form's Repeat row"
     case .icon: return "the list form's Icon row"
-    case .picker: return "the icon picker, and the list picker of move to list"
+    case .picker: return "the icon picker, the Repeat picker, and the list picker of move to list"
     case .help: return "the help screen"
     case .confirm: return "the y/n question before a list or the checked items are deleted"
     case .quitPrompt: return "the question when quitting could not save"
