@@ -15,15 +15,24 @@ import Testing
     app.press(.character("a"))
     #expect(itemForm(app)?.focus == .text)
     app.press(.tab)
+    #expect(itemForm(app)?.focus == .note)
+    app.press(.tab)
     #expect(itemForm(app)?.focus == .remind)
     app.press(.down)
     #expect(itemForm(app)?.focus == .due)
     app.press(.tab)
+    #expect(itemForm(app)?.focus == .repeat)
+    app.press(.tab)
     #expect(itemForm(app)?.focus == .text)
     app.press(.backTab)
-    #expect(itemForm(app)?.focus == .due)
-    app.press(.up)
+    #expect(itemForm(app)?.focus == .repeat)
+    app.press(.up, .up)
     #expect(itemForm(app)?.focus == .remind)
+    // Up from the Remind Me row enters the (empty) note; Up again leaves it for the Text.
+    app.press(.up)
+    #expect(itemForm(app)?.focus == .note)
+    app.press(.up)
+    #expect(itemForm(app)?.focus == .text)
   }
 
   @Test func spaceTogglesRemindMeOnlyOnItsRow() {
@@ -31,14 +40,14 @@ import Testing
     app.press(.character("a"), .character(" "))
     #expect(itemForm(app)?.remind == false)
     #expect(itemForm(app)?.text.text == " ")
-    app.press(.tab, .character(" "))
+    app.press(.tab, .tab, .character(" "))
     #expect(itemForm(app)?.remind == true)
     #expect(app.screen().contains("● On"))
   }
 
   @Test func helpAndQuitFromTheRemindRow() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("e"), .tab, .character("?"))
+    app.press(.character("e"), .tab, .tab, .character("?"))
     #expect(app.help?.context == .itemForm)
     app.press(.escape)
     #expect(app.help == nil)
@@ -85,7 +94,7 @@ import Testing
 
   @Test func pasteIntoTheDueDateFieldReadsItAgain() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("a"), .backTab, .control("u"))
+    app.press(.character("a"), .backTab, .backTab, .control("u"))
     _ = app.handle(.paste("nonsense"), now: testNow)
     #expect(itemForm(app)?.dueDate == nil)
     #expect(itemForm(app)?.dueError != nil)
@@ -99,7 +108,7 @@ import Testing
   /// ("+2h") or the text does not parse yet, it is text.
   @Test func plusAndMinusMoveATypedDate() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("a"), .backTab)
+    app.press(.character("a"), .backTab, .backTab)
     app.type("tomorrow 9am")
     #expect(itemForm(app)?.dueDate == Date(timeIntervalSince1970: 1_800_090_000))
     app.press(.character("+"))
@@ -130,7 +139,7 @@ import Testing
     // Remind Me fills an empty field with the next whole hour.
     app.press(.character("a"))
     app.type("Call")
-    app.press(.tab, .character(" "))
+    app.press(.tab, .tab, .character(" "))
     #expect(itemForm(app)?.dueText.text == "2027-01-15 09:00")
     app.press(.tab, .control("u"), .enter)
     #expect(app.statusMessage == "Remind Me needs a due date")
@@ -141,7 +150,7 @@ import Testing
     #expect(call?.shouldRemind == true)
     #expect(app.statusMessage == "Added \"Call\", due Mon 17:00")
     // Clearing the field takes the due date away; the message says what changed.
-    app.press(.enter, .tab, .character(" "), .tab, .control("u"), .enter)
+    app.press(.enter, .tab, .tab, .character(" "), .tab, .control("u"), .enter)
     #expect(app.openList?.items.last?.showsDueDate == false)
     #expect(app.statusMessage == "\"Call\": no due date; reminder off")
   }

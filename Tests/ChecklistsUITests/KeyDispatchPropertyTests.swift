@@ -247,8 +247,16 @@ import Testing
       #expect(moved || new.dueText.text.count == old.dueText.text.count + 1, "\(label)")
     case .chooseIcon:
       if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
+    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat:
+      checkItemField(action, before: before, after: after, label: label)
     case .pick, .closePicker:
       if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
+      if case .item(let form) = after.form { #expect(form.repeatPicker == nil, "\(label)") }
+      if action == .pick, case .item(let old) = before.form, let selection = old.repeatPicker,
+        case .item(let new) = after.form
+      {
+        #expect(new.repeatRule == old.repeatChoices[selection], "\(label)")
+      }
       if before.form == nil && before.help == nil { #expect(after.listPicker == nil, "\(label)") }
     case .yes:
       #expect(after.confirmation == nil, "\(label)")
@@ -334,6 +342,36 @@ import Testing
     return true
   }
 
+  /// What the Notes and Repeat actions must have done to the item form.
+  func checkItemField(
+    _ action: KeyAction, before: ChecklistsApp, after: ChecklistsApp, label: String
+  ) {
+    guard case .item(let old) = before.form, case .item(let new) = after.form else {
+      Issue.record("\(label): no item form")
+      return
+    }
+    switch action {
+    case .newLine:
+      #expect(
+        new.note.text.count(where: { $0 == "\n" }) == old.note.text.count(where: { $0 == "\n" })
+          + 1, "\(label)")
+    case .previousLine, .nextLine:
+      // A line up or down in the note, or out of it at its first or last line.
+      let step = action == .nextLine ? 1 : -1
+      let width = ChecklistsApp.formFieldWidth(width: before.width)
+      let line = { (form: ItemForm) in form.note.wrapped(width: width).cursorLine }
+      #expect(
+        new.focus == old.focus.cycled(by: step) || line(new) == line(old) + step, "\(label)")
+      #expect(new.note.text == old.note.text, "\(label)")
+    case .chooseRepeat:
+      #expect(new.repeatPicker.map { old.repeatChoices[$0] } == old.repeatRule, "\(label)")
+    case .nextRepeat, .previousRepeat:
+      #expect(new.repeatRule != old.repeatRule, "\(label)")
+      #expect(new.repeatChoices.contains(new.repeatRule), "\(label)")
+    default: break
+    }
+  }
+
   func checkMotion(_ motion: Motion, before: ChecklistsApp, after: ChecklistsApp, label: String) {
     if let help = before.help {
       let lines = before.helpLines(help.context, width: before.width - 2).count
@@ -344,6 +382,11 @@ import Testing
       let expected = motion.target(
         from: picker.selected, count: picker.targets.count, page: before.contentRows - 1)
       #expect(after.listPicker?.selected == expected, "\(label)")
+    } else if case .item(let form) = before.form, let selection = form.repeatPicker {
+      let layout = before.itemFormLayout(form, width: before.width, height: before.height)
+      let expected = motion.target(
+        from: selection, count: form.repeatChoices.count, page: layout.pickerRows)
+      if case .item(let new) = after.form { #expect(new.repeatPicker == expected, "\(label)") }
     } else if case .list(let form) = before.form, let selection = form.picker {
       let expected = motion.target(
         from: selection, count: IconName.allCases.count, page: before.pickerRows)
@@ -385,13 +428,13 @@ import Testing
     #expect(effects.isEmpty, "\(label)")
     #expect(after.dataModel == before.dataModel || screen == .confirm, "\(label)")
     switch screen {
-    case .lists, .checklist, .planner, .remind, .icon, .picker:
+    case .lists, .checklist, .planner, .remind, .repeat, .icon, .picker:
       switch key {
       case .character, .function:
         #expect(after.statusMessage?.contains("not a key here") == true, "\(label)")
       default: break
       }
-    case .form, .due, .filter:
+    case .form, .due, .note, .filter:
       if case .character = key {
         #expect(differ(after, before), "\(label): not typed")
       }

@@ -207,7 +207,7 @@ import Testing
     var app = groceries()
     app.press(.enter, .control("u"))
     app.type("changed")
-    app.press(.tab, .character(" "), .escape)
+    app.press(.tab, .tab, .character(" "), .escape)
     #expect(app.form == nil)
     #expect(app.dataModel == sampleModel())
     #expect(!app.isDirty)
@@ -217,7 +217,8 @@ import Testing
     var app = groceries()
     app.press(.character("a"))
     app.type("Call mum")
-    app.press(.down, .character(" "), .down, .character("+"), .character("+"), .character("-"))
+    app.press(
+      .down, .down, .character(" "), .down, .character("+"), .character("+"), .character("-"))
     app.press(.enter)
     let added = app.openList?.items.last
     #expect(added?.shouldRemind == true)
@@ -228,7 +229,7 @@ import Testing
     var app = groceries()
     app.press(.character("a"))
     app.type("Call mum")
-    app.press(.backTab, .control("u"))
+    app.press(.backTab, .backTab, .control("u"))
     app.type("blorp")
     app.press(.enter)
     #expect(app.form != nil)
@@ -353,17 +354,36 @@ import Testing
   @Test func clicksInTheItemForm() {
     var app = makeApp(checklistIndex: 1)
     app.press(.character("a"))
-    click(&app, row: 4)
+    click(&app, row: 6)
     guard case .item(let form) = app.form else {
       Issue.record("no item form")
       return
     }
     #expect(form.focus == .remind)
     #expect(form.remind)
-    click(&app, row: 6)
+    click(&app, row: 8)
     if case .item(let form) = app.form { #expect(form.focus == .due) }
+    click(&app, row: 4)
+    if case .item(let form) = app.form { #expect(form.focus == .note) }
     click(&app, row: 2)
     if case .item(let form) = app.form { #expect(form.focus == .text) }
+    // A click on Repeat opens its picker; a click on a choice picks it; the wheel moves.
+    click(&app, row: 11)
+    if case .item(let form) = app.form {
+      #expect(form.focus == .repeat && form.repeatPicker == 0)
+    }
+    click(&app, row: 12, kind: .wheelDown)
+    guard case .item(let open) = app.form,
+      let repeatRow = app.itemFormLayout(open, width: 60, height: 15).places[.repeat]?.row
+    else { return }
+    #expect(open.repeatPicker == 1)
+    // The form scrolled to show the picker under the Repeat row: its second choice (Never
+    // is the first).
+    #expect(repeatRow < 11)
+    click(&app, row: repeatRow + 2)
+    if case .item(let form) = app.form {
+      #expect(form.repeatPicker == nil && form.repeatRule == .daily)
+    }
   }
 
   @Test func clicksInTheListFormPickAnIcon() {

@@ -48,7 +48,7 @@ import Testing
   @Test func editingTheDateByHandForgetsTheKeptDay() throws {
     let model = repeatingModel(keptDay: true)
     var app = makeApp(model, checklistIndex: 1)
-    app.press(.end, .character("e"), .tab, .tab, .character("+"), .enter)
+    app.press(.end, .character("e"), .tab, .tab, .tab, .character("+"), .enter)
     let bins = try #require(app.openList?.items.last)
     #expect(bins.unknownFields[.repeatDay] == nil)
     #expect(bins.dueDate == testNow.addingTimeInterval(30 * 60 + 86_400))

@@ -87,14 +87,14 @@ import Testing
 
          Text      Café au lait
 
+         Notes
+
          Remind Me ○ Off
 
          Due Date
                    none: type one (tomorrow 9am, fri 17:00, +2h)
 
-
-
-
+         Repeat    Never
 
 
         Enter done  Esc cancel  Tab next field  F1 help
@@ -113,14 +113,14 @@ import Testing
          Text      日本語のテキストはとても長いのでスクロールが必
                    要です
 
+         Notes
+
          Remind Me ○ Off
 
          Due Date
                    none: type one (tomorrow 9am, fri 17:00, +2h)
 
-
-
-
+         Repeat    Never
 
         Enter done  Esc cancel  Tab next field  F1 help
         """)

@@ -97,7 +97,7 @@ extension EndToEndProcesses {
       try session.sendKeys("a")
       try session.waitFor(text: "Add Item")
       try session.type("Pay rent")
-      try session.sendKeys("Tab", "Space")
+      try session.sendKeys("Tab", "Tab", "Space")
       try session.waitFor(text: "● On")
       try session.sendKeys("Tab", "C-u")
       try session.type("tomorrow 9am")

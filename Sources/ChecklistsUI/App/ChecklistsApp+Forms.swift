@@ -13,11 +13,15 @@ extension ChecklistsApp {
 
   /// The form for editing an item: the Due Date field is empty when the item has none.
   func editItemForm(listID: Checklist.ID, index: Int, item: ChecklistItem) -> ItemForm {
-    ItemForm(
+    var form = ItemForm(
       listID: listID, itemIndex: index, original: item, text: TextField(item.text),
       remind: item.shouldRemind,
       dueText: TextField(item.showsDueDate ? editableText(for: item.dueDate) : ""),
       dueDate: item.showsDueDate ? item.dueDate : nil)
+    form.note = TextField(item.note, multiline: true)
+    form.repeatRule = item.repeatRule
+    form.repeatChoices = ItemForm.repeatChoices(keeping: item.repeatRule)
+    return form
   }
 
   /// `now` rounded up to the next whole hour in the app's calendar (as `checklists add` does).
@@ -123,6 +127,9 @@ extension ChecklistsApp {
       guard form.focus == .due,
         moveDueDate(days: action == .dayLater ? 1 : -1, key: key, form: &form, now: now)
       else { return .typing }
+    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat, .pick,
+      .closePicker:
+      performOnItemFields(action, form: &form)
     default: break
     }
     return .stay
@@ -156,13 +163,14 @@ extension ChecklistsApp {
     case .item(var itemForm):
       switch itemForm.focus {
       case .text: _ = itemForm.text.handle(key)
+      case .note: _ = itemForm.note.handle(key)
       case .due:
         let before = itemForm.dueText
         _ = itemForm.dueText.handle(key)
         if itemForm.dueText != before && itemForm.dueText.text != before.text {
           updateDue(&itemForm, now: now)
         }
-      case .remind: break
+      case .remind, .repeat: break
       }
       form = .item(itemForm)
     case .list(var listForm):
@@ -186,6 +194,10 @@ extension ChecklistsApp {
       status = StatusMessage(text: "Remind Me needs a due date", isError: true)
       return
     }
+    if form.repeatRule != nil && form.dueDate == nil {
+      status = StatusMessage(text: "Repeat needs a due date", isError: true)
+      return
+    }
     // Without a due date the item keeps the date it had (the file needs one), else the form's
     // default.
     let hasDueDate = form.dueDate != nil
@@ -204,6 +216,7 @@ extension ChecklistsApp {
         } ?? original
       item.text = form.text.text
       item.shouldRemind = form.remind
+      applyItemFields(form, to: &item)
       // A date changed by hand starts a repeating series afresh from it.
       if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
       item.hasDueDate = hasDueDate
@@ -227,14 +240,16 @@ extension ChecklistsApp {
       selectItem(index)
       status = StatusMessage(text: editMessage(from: original, to: item, now: now), isError: false)
     } else {
-      let item = dataModel.makeItem(
+      var item = dataModel.makeItem(
         text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind,
         hasDueDate: hasDueDate)
+      applyItemFields(form, to: &item)
       guard let change = dataModel.insertItem(item, listID: listID) else { return }
       commit(change, now: now)
       selectItem(count)
       var text = "Added \(quoted(item.text))"
       if item.showsDueDate { text += ", due \(formatter.relative(item.dueDate, now: now))" }
+      if let rule = item.repeatRule { text += ", \(Self.repeatPhrase(rule))" }
       status = StatusMessage(text: text, isError: false)
     }
   }
@@ -253,6 +268,7 @@ extension ChecklistsApp {
     if old.shouldRemind != new.shouldRemind {
       parts.append(new.shouldRemind ? "reminder on" : "reminder off")
     }
+    parts += Self.itemFieldChanges(from: old, to: new)
     guard !parts.isEmpty else { return "Updated \(quoted(new.text))" }
     if old.text == new.text { parts[0] = "\(quoted(new.text)): " + parts[0] }
     return parts.joined(separator: "; ")

@@ -14,8 +14,10 @@ extension ChecklistsApp {
     case .item(let itemForm):
       switch itemForm.focus {
       case .text: return .form
+      case .note: return .note
       case .remind: return .remind
       case .due: return .due
+      case .repeat: return itemForm.repeatPicker == nil ? .repeat : .picker
       }
     case .list(let listForm):
       if listForm.picker != nil { return .picker }
@@ -81,9 +83,9 @@ extension ChecklistsApp {
       } else {
         updateFilterField { _ = $0.handle(key) }
       }
-    case .form, .due:
+    case .form, .due, .note:
       typeInForm(key, now: now)
-    case .generic, .browse, .lists, .checklist, .planner, .remind, .icon, .picker:
+    case .generic, .browse, .lists, .checklist, .planner, .remind, .repeat, .icon, .picker:
       unknownKey(key)
     }
   }
@@ -185,7 +187,8 @@ extension ChecklistsApp {
       }
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
-      .chooseIcon, .pick, .closePicker:
+      .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
+      .nextRepeat, .previousRepeat:
       if form == nil, listPicker != nil, action == .pick || action == .closePicker {
         if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
         return []
@@ -236,6 +239,7 @@ extension ChecklistsApp {
       listPicker = picker
       return
     }
+    if moveInRepeatPicker(motion) { return }
     if case .list(var listForm) = form, let selection = listForm.picker {
       listForm.picker = motion.target(
         from: selection, count: IconName.allCases.count, page: pickerRows)

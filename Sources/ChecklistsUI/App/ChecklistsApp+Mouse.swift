@@ -124,17 +124,33 @@ extension ChecklistsApp {
     browser.clamp(total: total, visibleRows: page)
   }
 
-  /// A click on a field of the item form focuses it; on Remind Me it also flips the switch.
+  /// A click on a field of the item form focuses it; on Remind Me it also flips the switch, on
+  /// Repeat it opens the picker, on a choice of the open picker it picks it (the wheel moves
+  /// the picker's selection).
   func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm, now: Date) {
-    guard mouse.kind == .press else { return }
-    let rows = Self.itemFormRows(height: height, textLines: textLines(form))
-    switch mouse.position.row {
-    case rows.text..<(rows.text + textLines(form)) where rows.remind > rows.text:
-      form.focus = .text
-    case rows.due where rows.due > rows.remind: form.focus = .due
-    case rows.remind where rows.remind > rows.text:
-      form.focus = .remind
-      setRemind(!form.remind, form: &form, now: now)
+    let layout = itemFormLayout(form, width: width, height: height)
+    if let selection = form.repeatPicker, mouse.kind != .press {
+      let step = mouse.kind == .wheelDown ? 1 : -1
+      form.repeatPicker = min(max(selection + step, 0), form.repeatChoices.count - 1)
+      return
+    }
+    guard mouse.kind == .press, let field = layout.field(at: mouse.position.row),
+      let place = layout.places[field]
+    else { return }
+    if field == .repeat, let selection = form.repeatPicker, mouse.position.row > place.row {
+      let first = Self.repeatPickerTop(
+        selection: selection, count: form.repeatChoices.count, rows: layout.pickerRows)
+      let index = first + mouse.position.row - place.row - 1
+      if form.repeatChoices.indices.contains(index) { form.repeatRule = form.repeatChoices[index] }
+      form.repeatPicker = nil
+      return
+    }
+    form.repeatPicker = nil
+    form.focus = field
+    switch field {
+    case .remind: setRemind(!form.remind, form: &form, now: now)
+    case .repeat where mouse.position.row == place.row:
+      form.repeatPicker = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
     default: break
     }
   }

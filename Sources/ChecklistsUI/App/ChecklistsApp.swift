@@ -223,7 +223,7 @@ public struct ChecklistsApp: TerminalProgram {
   /// The help for the screen on show.
   var helpContext: HelpContext {
     switch form {
-    case .item: return .itemForm
+    case .item(let itemForm): return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
     case nil:
       if listPicker != nil { return .listPicker }
@@ -282,10 +282,11 @@ public struct ChecklistsApp: TerminalProgram {
     case .item(var itemForm):
       switch itemForm.focus {
       case .text: itemForm.text.insert(text)
+      case .note: itemForm.note.insert(text)
       case .due:
         itemForm.dueText.insert(text)
         updateDue(&itemForm, now: now)
-      case .remind: break
+      case .remind, .repeat: break
       }
       form = .item(itemForm)
     case .list(var listForm):

@@ -22,14 +22,15 @@ extension ChecklistsApp {
       ]
     case .itemForm:
       return [
-        (.form, .form, nil), (.remind, .remind, "On the Remind Me row"),
-        (.due, .due, "In the Due Date field"), (.generic, .form, "Everywhere"),
+        (.form, .form, nil), (.note, .note, "In the Notes field"),
+        (.remind, .remind, "On the Remind Me row"), (.due, .due, "In the Due Date field"),
+        (.repeat, .repeat, "On the Repeat row"), (.generic, .form, "Everywhere"),
       ]
     case .listForm:
       return [
         (.form, .form, nil), (.icon, .icon, "On the Icon row"), (.generic, .form, "Everywhere"),
       ]
-    case .iconPicker, .listPicker:
+    case .iconPicker, .listPicker, .repeatPicker:
       return [(.picker, .picker, nil), (.generic, .picker, "Everywhere")]
     }
   }
@@ -69,6 +70,7 @@ extension ChecklistsApp {
       if section.screen == .browse {
         part.append(("mouse", "click selects, a click on the selected row opens it, wheel scrolls"))
       }
+      part += Self.fieldNotes(section.screen)
       if section.screen == .due {
         part.append(
           (
@@ -96,6 +98,7 @@ extension ChecklistsApp {
     case .listForm: title = "List"
     case .iconPicker: title = "Icon"
     case .listPicker: title = "Move to List"
+    case .repeatPicker: title = "Repeat"
     }
     var lines = ["Keys: \(title)"]
     for block in blocks {
@@ -285,6 +288,8 @@ extension ChecklistsApp {
           hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2),
           hint(.help, "help", 1),
         ]
+      case .note, .repeat:
+        return itemFieldHints(form)
       }
     case .list(let form):
       if form.picker != nil {

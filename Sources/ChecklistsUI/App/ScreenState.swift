@@ -62,7 +62,7 @@ enum Confirmation: Equatable {
 
 struct ItemForm: Equatable {
   /// The fields, in Tab order.
-  enum Field: Int, CaseIterable { case text, remind, due }
+  enum Field: Int, CaseIterable { case text, note, remind, due, `repeat` }
 
   /// The list the item belongs to.
   var listID: Checklist.ID
@@ -84,6 +84,22 @@ struct ItemForm: Equatable {
   var dueError: String?
   /// The field with the focus.
   var focus: Field = .text
+  /// The Notes field (several lines).
+  var note = TextField(multiline: true)
+  /// The Repeat field: nil is Never.
+  var repeatRule: RepeatRule?
+  /// What the Repeat picker offers: Never, the common rules, and the item's own rule when it
+  /// is another one (set with the CLI).
+  var repeatChoices: [RepeatRule?] = ItemForm.repeatChoices(keeping: nil)
+  /// The Repeat picker's selection (an index into `repeatChoices`) while it is open.
+  var repeatPicker: Int?
+
+  /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
+  static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
+    var choices: [RepeatRule?] = [nil] + RepeatRule.common.map { $0 }
+    if let rule, !RepeatRule.common.contains(rule) { choices.append(rule) }
+    return choices
+  }
 }
 
 /// The list detail screen (add or edit), with its icon picker.
@@ -119,7 +135,7 @@ struct HelpState: Equatable {
 
 /// The screens help is written for.
 enum HelpContext: Equatable {
-  case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker
+  case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker, repeatPicker
 }
 
 /// Choosing the list an item moves to (`m`): the other lists, in All Lists order.

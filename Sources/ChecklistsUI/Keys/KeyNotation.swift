@@ -91,4 +91,13 @@ enum KeyNotation {
     var field = TextField("ab")
     return field.handle(key)
   }
+
+  /// Whether the key is typing or editing in the text field `screen` may focus (the Notes
+  /// field's own field on `note`, where Ctrl-D is no editing key); false where none can be.
+  static func isTextEditing(_ key: Key, on screen: KeyScreen) -> Bool {
+    guard screen.hasTextEntry else { return false }
+    guard screen == .note else { return isTextEditing(key) }
+    var field = TextField("ab\ncd", multiline: true)
+    return field.handle(key)
+  }
 }

@@ -22,9 +22,13 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   case remind
   /// The item form's Due Date field.
   case due
+  /// The item form's Notes field (several lines).
+  case note
+  /// The item form's Repeat row.
+  case `repeat`
   /// The list form's Icon row.
   case icon
-  /// The icon picker.
+  /// The icon picker, the Repeat picker and the list picker.
   case picker
   /// The help screen.
   case help
@@ -41,7 +45,7 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .generic, .quitPrompt, .savePath: return []
     case .browse, .filter, .form, .picker, .help, .confirm: return [.generic]
     case .lists, .checklist, .planner: return [.browse, .generic]
-    case .remind, .due, .icon: return [.form, .generic]
+    case .remind, .due, .note, .repeat, .icon: return [.form, .generic]
     }
   }
 
@@ -52,8 +56,8 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   /// not take keys that are typing (`x`, `<Left>`, `<C-u>`…), or they would shadow text entry.
   var hasTextEntry: Bool {
     switch self {
-    case .generic, .filter, .form, .due, .savePath: return true
-    case .browse, .lists, .checklist, .planner, .remind, .icon, .picker, .help, .confirm,
+    case .generic, .filter, .form, .due, .note, .savePath: return true
+    case .browse, .lists, .checklist, .planner, .remind, .repeat, .icon, .picker, .help, .confirm,
       .quitPrompt:
       return false
     }
@@ -71,8 +75,10 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .form: return "the item and list forms"
     case .remind: return "the item form's Remind Me row"
     case .due: return "the item form's Due Date field"
+    case .note: return "the item form's Notes field (several lines)"
+    case .repeat: return "the item form's Repeat row"
     case .icon: return "the list form's Icon row"
-    case .picker: return "the icon picker, and the list picker of move to list"
+    case .picker: return "the icon picker, the Repeat picker, and the list picker of move to list"
     case .help: return "the help screen"
     case .confirm: return "the y/n question before a list or the checked items are deleted"
     case .quitPrompt: return "the question when quitting could not save"

@@ -46,7 +46,7 @@ extension KeyTable {
       return problem(
         "\(action.rawValue) does nothing on \(screen.rawValue) (it works on \(places))")
     }
-    if screen.hasTextEntry && KeyNotation.isTextEditing(key) && !action.givesWayToTyping {
+    if KeyNotation.isTextEditing(key, on: screen) && !action.givesWayToTyping {
       return problem(
         "\(binding.key) on \(screen.rawValue) would shadow typing in a text field "
           + "(bind a Ctrl chord such as <C-n>, an F key, <Enter>, <Esc>, <Tab>, <Up> or <Down>)")

@@ -1,14 +1,19 @@
-/// A one-line text field that edits like readline, by grapheme cluster.
+/// A text field that edits like readline, by grapheme cluster: one line (a newline typed or
+/// pasted becomes a space), or several lines (`multiline`: newlines are kept as `\n`).
 struct TextField: Equatable, Sendable {
   /// The text, one element per grapheme cluster.
   private(set) var characters: [Character]
   /// The cursor, as an index into `characters` (0…count).
   private(set) var cursor: Int
+  /// Whether the text may hold line breaks (the Notes field).
+  let multiline: Bool
 
   /// Creates a field holding `text` with the cursor at its end.
-  init(_ text: String = "") {
-    characters = Array(text)
-    cursor = characters.count
+  init(_ text: String = "", multiline: Bool = false) {
+    self.multiline = multiline
+    characters = []
+    cursor = 0
+    setText(text)
   }
 
   /// The text.
@@ -19,15 +24,29 @@ struct TextField: Equatable, Sendable {
 
   /// Replaces the text and puts the cursor at its end.
   mutating func setText(_ text: String) {
-    characters = Array(text)
+    characters = multiline ? Self.cleaned(text, multiline: true) : Array(text)
     cursor = characters.count
   }
 
-  /// Inserts text at the cursor: newlines and tabs become spaces, control characters go.
+  /// Inserts text at the cursor: control characters go, tabs become spaces, and so do
+  /// newlines in a one-line field (where the newlines a paste ends with are dropped); a
+  /// multi-line field keeps each line break (CR LF, CR, LF…) as one `\n`.
   mutating func insert(_ text: String) {
+    var clean = Self.cleaned(text, multiline: multiline)
+    if !multiline {
+      let trailing = text.reversed().prefix(while: \.isNewline).count
+      clean.removeLast(min(trailing, clean.count))
+    }
+    characters.insert(contentsOf: clean, at: cursor)
+    cursor += clean.count
+  }
+
+  private static func cleaned(_ text: String, multiline: Bool) -> [Character] {
     var clean: [Character] = []
     for character in text {
-      if character == "\t" || character.isNewline {
+      if character.isNewline {
+        clean.append(multiline ? "\n" : " ")
+      } else if character == "\t" {
         clean.append(" ")
       } else if character.unicodeScalars.contains(where: { SafeText.isControl($0.value) }) {
         let kept = character.unicodeScalars.filter { !SafeText.isControl($0.value) }
@@ -36,12 +55,16 @@ struct TextField: Equatable, Sendable {
         clean.append(character)
       }
     }
-    characters.insert(contentsOf: clean, at: cursor)
-    cursor += clean.count
+    return clean
   }
 
   /// Applies an editing key; returns false when the key is not an editing key.
+  ///
+  /// In a multi-line field Home/End, Ctrl-A/E, Ctrl-U and Ctrl-K work on the cursor's line
+  /// (Ctrl-K at a line's end joins the next line, as in Emacs), and Ctrl-D is not an editing
+  /// key: the Notes field leaves with it, as a shell's input ends with it.
   mutating func handle(_ key: Key) -> Bool {
+    if multiline, let handled = handleOnLine(key) { return handled }
     switch key {
     case .character(let character): insert(String(character))
     case .left: cursor = max(cursor - 1, 0)
@@ -114,62 +137,137 @@ extension CellGrid {
 
 extension TextField {
   /// The field's characters broken into lines of at most `width` columns (at a space when the
-  /// line has one, else anywhere), as index ranges; the cursor's line and column with them.
+  /// line has one, else anywhere; always at a `\n`, which no line includes), as index ranges;
+  /// the cursor's line and column with them.
   ///
-  /// A cursor after a full last line gets a line of its own, so it is always on screen.
+  /// A cursor after a full line that ends its paragraph gets a line of its own, so it is
+  /// always on screen.
   func wrapped(width: Int) -> (lines: [Range<Int>], cursorLine: Int, cursorColumn: Int) {
     let width = max(width, 2)
     var lines: [Range<Int>] = []
-    var start = 0
-    while start < characters.count {
-      var used = 0
-      var end = start
-      while end < characters.count {
-        let next = SafeText.width(of: characters[end])
-        if used + next > width { break }
-        used += next
-        end += 1
+    var cursorLine = 0
+    var cursorColumn = 0
+    var paragraph = 0
+    while true {
+      var end = paragraph
+      while end < characters.count && characters[end] != "\n" { end += 1 }
+      let first = lines.count
+      var start = paragraph
+      while start < end {
+        var used = 0
+        var lineEnd = start
+        while lineEnd < end {
+          let next = SafeText.width(of: characters[lineEnd])
+          if used + next > width { break }
+          used += next
+          lineEnd += 1
+        }
+        if lineEnd == start { lineEnd = start + 1 }
+        if lineEnd < end,
+          let space = characters[start..<lineEnd].lastIndex(where: { $0 == " " }), space > start
+        {
+          lineEnd = space + 1
+        }
+        lines.append(start..<lineEnd)
+        start = lineEnd
       }
-      if end == start { end = start + 1 }
-      if end < characters.count,
-        let space = characters[start..<end].lastIndex(where: { $0 == " " }), space > start
-      {
-        end = space + 1
+      if lines.count == first { lines.append(paragraph..<paragraph) }
+      if cursor >= paragraph && cursor <= end {
+        if let number = (first..<lines.count).first(where: { cursor < lines[$0].upperBound }) {
+          cursorLine = number
+          cursorColumn = columns(lines[number].lowerBound..<cursor)
+        } else {
+          cursorLine = lines.count - 1
+          cursorColumn = columns(lines[cursorLine])
+          if cursorColumn >= width {
+            lines.append(end..<end)
+            cursorLine += 1
+            cursorColumn = 0
+          }
+        }
       }
-      lines.append(start..<end)
-      start = end
+      guard end < characters.count else { break }
+      paragraph = end + 1
     }
-    if lines.isEmpty { lines = [0..<0] }
-    for (number, line) in lines.enumerated() where cursor < line.upperBound {
-      return (lines, number, columns(line.lowerBound..<cursor))
-    }
-    let last = lines.count - 1
-    let column = columns(lines[last])
-    if column >= width && cursor == characters.count {
-      lines.append(characters.count..<characters.count)
-      return (lines, last + 1, 0)
-    }
-    return (lines, last, column)
+    return (lines, cursorLine, cursorColumn)
   }
 
   private func columns(_ range: Range<Int>) -> Int {
     characters[range].reduce(0) { $0 + SafeText.width(of: $1) }
   }
+
+  /// Moves the cursor `offset` lines (as `wrapped(width:)` breaks them) up or down, to the
+  /// column nearest the one it is at; false when there is no such line.
+  mutating func moveLines(by offset: Int, width: Int) -> Bool {
+    let layout = wrapped(width: width)
+    let target = layout.cursorLine + offset
+    guard offset != 0, target >= 0, target < layout.lines.count else { return false }
+    let line = layout.lines[target]
+    // A line that wraps on ends before its last character (after it is the next line).
+    let endsParagraph = line.upperBound == characters.count || characters[line.upperBound] == "\n"
+    let last =
+      endsParagraph && columns(line) < max(width, 2)
+      ? line.upperBound : max(line.upperBound - 1, line.lowerBound)
+    var position = line.lowerBound
+    var used = 0
+    while position < last {
+      let next = SafeText.width(of: characters[position])
+      if used + next > layout.cursorColumn { break }
+      used += next
+      position += 1
+    }
+    cursor = position
+    return true
+  }
+
+  /// The start of the line the cursor is on (after the `\n` before it).
+  private var lineStart: Int {
+    var start = cursor
+    while start > 0 && characters[start - 1] != "\n" { start -= 1 }
+    return start
+  }
+
+  /// The end of the line the cursor is on (at the `\n` after it, or the end).
+  private var lineEnd: Int {
+    var end = cursor
+    while end < characters.count && characters[end] != "\n" { end += 1 }
+    return end
+  }
+
+  /// The keys that work on the cursor's line in a multi-line field; nil for the others.
+  fileprivate mutating func handleOnLine(_ key: Key) -> Bool? {
+    switch key {
+    case .home, .control("a"): cursor = lineStart
+    case .end, .control("e"): cursor = lineEnd
+    case .control("u"):
+      let start = lineStart
+      characters.removeSubrange(start..<cursor)
+      cursor = start
+    case .control("k"):
+      let end = lineEnd
+      characters.removeSubrange(cursor..<(end == cursor ? min(end + 1, characters.count) : end))
+    case .control("d"): return false
+    default: return nil
+    }
+    return true
+  }
 }
 
 extension CellGrid {
   /// Draws a text field over up to `maxLines` rows from `row`, wrapped to `width` columns and
-  /// scrolled by whole lines so the cursor shows; sets `cursor` if focused. Returns the number
-  /// of rows used.
+  /// scrolled by whole lines so the cursor shows (or from its first line, `fromTop`, when it
+  /// is not focused); sets `cursor` if focused. Returns the number of rows used.
   @discardableResult
   mutating func drawWrappedField(
     _ field: TextField, row: Int, column: Int, width: Int, maxLines: Int, style: CellStyle,
-    focused: Bool
+    focused: Bool, fromTop: Bool = false
   ) -> Int {
     guard width > 0 else { return 0 }
     let layout = field.wrapped(width: width)
     let shown = max(min(layout.lines.count, maxLines), 1)
-    let first = min(max(layout.cursorLine - shown + 1, 0), layout.lines.count - shown)
+    let first =
+      fromTop && !focused
+      ? 0 : min(max(layout.cursorLine - shown + 1, 0), layout.lines.count - shown)
     for offset in 0..<shown {
       let y = row + offset
       fill(row: y, column: column, width: width, style: style)

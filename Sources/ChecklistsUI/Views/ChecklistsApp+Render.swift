@@ -260,7 +260,10 @@ extension ChecklistsApp {
           grid.drawRightAligned(
             due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
-      grid.draw(item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
+      let used = grid.draw(
+        item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
+      drawNotePreview(
+        item.note, row: y, from: 4 + used, end: textEnd, style: textStyle, into: &grid)
     }
   }
 
@@ -305,23 +308,8 @@ extension ChecklistsApp {
 
   // MARK: - Forms
 
-  /// The rows of the item form's Text (its first line), Remind Me and Due Date fields.
-  static func itemFormRows(height: Int, textLines: Int = 1) -> (text: Int, remind: Int, due: Int) {
-    let remind = min(3 + max(textLines, 1), height - 2)
-    return (2, remind, min(remind + 2, height - 2))
-  }
-
-  /// The most lines the item form's Text field takes (the rest scrolls).
-  static func maxTextLines(height: Int) -> Int { max(height - 9, 1) }
-
   /// The item form's field width for a terminal `width` columns wide.
   static func formFieldWidth(width: Int) -> Int { max(width - labelWidth - 2, 1) }
-
-  /// How many lines the item form's Text field shows: the whole text, wrapped.
-  func textLines(_ form: ItemForm) -> Int {
-    let lines = form.text.wrapped(width: Self.formFieldWidth(width: width)).lines.count
-    return min(lines, Self.maxTextLines(height: height))
-  }
 
   /// The row of the list form's Icon field (the picker opens below it).
   static func listFormIconRow(height: Int) -> Int { min(4, height - 2) }
@@ -338,50 +326,6 @@ extension ChecklistsApp {
   func drawLabel(_ label: String, row: Int, focused: Bool, into grid: inout CellGrid) {
     let style = CellStyle(color: focused ? .accent : .normal, attributes: focused ? [.bold] : [])
     grid.draw(label, row: row, column: 1, width: Self.labelWidth - 1, style: style)
-  }
-
-  func renderItemForm(_ form: ItemForm, into grid: inout CellGrid, now: Date) {
-    let listName = dataModel.list(withID: form.listID)?.name ?? ""
-    renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
-    let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
-    let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    let (rowText, rowRemind, rowDue) = Self.itemFormRows(
-      height: grid.height, textLines: textLines(form))
-    drawLabel("Text", row: rowText, focused: form.focus == .text, into: &grid)
-    grid.drawWrappedField(
-      form.text, row: rowText, column: Self.labelWidth, width: fieldWidth,
-      maxLines: max(min(textLines(form), rowRemind - rowText - 1), 1), style: fieldStyle,
-      focused: form.focus == .text)
-    if rowRemind > rowText {
-      drawLabel("Remind Me", row: rowRemind, focused: form.focus == .remind, into: &grid)
-      let style = CellStyle(
-        color: form.remind ? .accent : .normal, attributes: form.focus == .remind ? [.reverse] : [])
-      grid.draw(
-        glyphs.toggle(form.remind), row: rowRemind, column: Self.labelWidth, width: fieldWidth,
-        style: style)
-    }
-    if rowDue > rowRemind {
-      drawLabel("Due Date", row: rowDue, focused: form.focus == .due, into: &grid)
-      grid.drawField(
-        form.dueText, row: rowDue, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
-        focused: form.focus == .due)
-      if rowDue + 1 < grid.height - 1 {
-        if let date = form.dueDate {
-          grid.draw(
-            glyphs.arrow + " " + formatter.full(date), row: rowDue + 1, column: Self.labelWidth,
-            width: fieldWidth,
-            style: CellStyle(color: .dim))
-        } else if let error = form.dueError {
-          grid.draw(
-            error, row: rowDue + 1, column: Self.labelWidth, width: fieldWidth,
-            style: CellStyle(color: .error))
-        } else {
-          grid.draw(
-            "none: type one (tomorrow 9am, fri 17:00, +2h)", row: rowDue + 1,
-            column: Self.labelWidth, width: fieldWidth, style: CellStyle(color: .dim))
-        }
-      }
-    }
   }
 
   func renderListForm(_ form: ListForm, into grid: inout CellGrid) {

@@ -1,0 +1,158 @@
+import ChecklistsCore
+import Foundation
+
+/// The item form's Notes and Repeat fields: the note's line keys, the Repeat picker, and what
+/// they save.
+extension ChecklistsApp {
+  /// Does a Notes or Repeat action (the picker's pick and close too) on the item form.
+  func performOnItemFields(_ action: KeyAction, form: inout ItemForm) {
+    switch action {
+    case .newLine:
+      guard form.focus == .note else { return }
+      form.note.insert("\n")
+    case .previousLine, .nextLine:
+      guard form.focus == .note else { return }
+      let step = action == .nextLine ? 1 : -1
+      // At the first or last line the arrow leaves the note, as it leaves any other field.
+      if !form.note.moveLines(by: step, width: Self.formFieldWidth(width: width)) {
+        form.focus = form.focus.cycled(by: step)
+      }
+    case .chooseRepeat:
+      guard form.focus == .repeat else { return }
+      form.repeatPicker = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
+    case .nextRepeat, .previousRepeat:
+      guard form.focus == .repeat, form.repeatPicker == nil else { return }
+      let count = form.repeatChoices.count
+      let position = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
+      let step = action == .nextRepeat ? 1 : -1
+      form.repeatRule = form.repeatChoices[((position + step) % count + count) % count]
+    case .pick:
+      guard let selection = form.repeatPicker, !form.repeatChoices.isEmpty else { return }
+      form.repeatRule = form.repeatChoices[min(max(selection, 0), form.repeatChoices.count - 1)]
+      form.repeatPicker = nil
+    case .closePicker:
+      form.repeatPicker = nil
+    default: break
+    }
+  }
+
+  /// Moves the Repeat picker's selection when it is open; false when it is not.
+  mutating func moveInRepeatPicker(_ motion: Motion) -> Bool {
+    guard help == nil, case .item(var itemForm) = form, let selection = itemForm.repeatPicker
+    else { return false }
+    itemForm.repeatPicker = motion.target(
+      from: selection, count: itemForm.repeatChoices.count,
+      page: itemFormLayout(itemForm, width: width, height: height).pickerRows)
+    form = .item(itemForm)
+    return true
+  }
+
+  /// Puts the form's note and repeat rule on the item; each only when the user changed it,
+  /// so an unread rule (from a newer version) and a series' kept day and time stay.
+  func applyItemFields(_ form: ItemForm, to item: inout ChecklistItem) {
+    let originalNote = form.original?.note ?? ""
+    if form.note.text != originalNote {
+      item.note = Self.savedNote(form.note.text)
+    }
+    if form.repeatRule != form.original?.repeatRule {
+      item.repeatRule = form.repeatRule
+    }
+  }
+
+  /// A note as saved: without the empty lines (and trailing blanks) it ends with; "" when it
+  /// is only white space.
+  static func savedNote(_ text: String) -> String {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The parts of an edit message for the note and the repeat rule: "note added", "note
+  /// changed", "note removed", "repeats weekly", "no longer repeats".
+  static func itemFieldChanges(from old: ChecklistItem, to new: ChecklistItem) -> [String] {
+    var parts: [String] = []
+    if old.note != new.note {
+      if old.note.isEmpty {
+        parts.append("note added")
+      } else {
+        parts.append(new.note.isEmpty ? "note removed" : "note changed")
+      }
+    }
+    if old.repeatRule != new.repeatRule {
+      parts.append(new.repeatRule.map(repeatPhrase) ?? "no longer repeats")
+    }
+    return parts
+  }
+
+  /// "repeats weekly", "repeats on weekdays", "repeats every 2 weeks".
+  static func repeatPhrase(_ rule: RepeatRule) -> String {
+    rule == .weekdays ? "repeats on weekdays" : "repeats \(rule.text)"
+  }
+
+  /// What the Repeat field shows: "Never", "Weekly", "Every 2 weeks".
+  static func repeatName(_ rule: RepeatRule?) -> String {
+    guard let text = rule?.text, let first = text.first else { return "Never" }
+    return first.uppercased() + text.dropFirst()
+  }
+
+  /// The first due date after the form's, when the form repeats and has a due date.
+  func nextOccurrence(_ form: ItemForm) -> Date? {
+    guard let rule = form.repeatRule, let due = form.dueDate else { return nil }
+    let schedule = RepeatSchedule(timeZone: options.calendar.timeZone)
+    // An unchanged series goes on with the day and time it keeps (31st, after February).
+    if let original = form.original, original.dueDate == due, original.repeatRule == rule,
+      let next = schedule.advanced(original)
+    {
+      return next.dueDate
+    }
+    return schedule.next(after: due, rule: rule).date
+  }
+}
+
+extension ChecklistsApp {
+  /// What the help says about the Notes field and the Repeat row besides their keys.
+  static func fieldNotes(_ screen: KeyScreen) -> [(keys: String, what: String)] {
+    switch screen {
+    case .note:
+      return [
+        (
+          "Notes",
+          "several lines of free text; a paste keeps its line breaks; Home/End and Ctrl-U/K "
+            + "work on the cursor's line; the first line shows dimmed after the item in the list"
+        )
+      ]
+    case .repeat:
+      return [
+        (
+          "Repeat",
+          "Never, daily, weekdays, weekly, every 2 weeks, monthly, yearly (checklists edit "
+            + "--repeat sets others); needs a due date; checking a repeating item moves its "
+            + "due date on and leaves it unchecked"
+        )
+      ]
+    default: return []
+    }
+  }
+
+  /// The status-line hints on the Notes field and the Repeat row (and its picker).
+  func itemFieldHints(_ form: ItemForm) -> [Hint] {
+    func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
+      Hint(actions: [action], label: label, dropRank: rank)
+    }
+    if form.focus == .note {
+      return [
+        hint(.newLine, "new line", 1), hint(.nextField, "next field", 0),
+        hint(.cancel, "cancel", 0), hint(.previousField, "previous field", 3),
+        hint(.help, "help", 2),
+      ]
+    }
+    if form.repeatPicker != nil {
+      return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
+    }
+    return [
+      hint(.chooseRepeat, "choose", 0),
+      Hint(actions: [.previousRepeat, .nextRepeat], label: "change", dropRank: 3),
+      hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2), hint(.help, "help", 1),
+    ]
+  }
+}

@@ -1,0 +1,228 @@
+import ChecklistsCore
+import Foundation
+
+/// Where the item form's fields are on screen: Text, Notes, Remind Me, Due Date (with its line
+/// of explanation) and Repeat (with its picker when open), top to bottom, scrolled so that the
+/// focused field shows whole.
+///
+/// Below 13 rows the fields go without blank rows between them, so the form works in a 20×5
+/// terminal too (one field or three on screen, scrolling as the focus moves).
+struct ItemFormLayout: Equatable {
+  /// A field's first screen row and how many rows it takes.
+  struct Place: Equatable {
+    var row: Int
+    var rows: Int
+  }
+
+  /// Each field's place; a row outside `top...bottom` is off screen.
+  var places: [ItemForm.Field: Place]
+  /// The first and last rows the form draws in (between the title and the status line).
+  var top: Int
+  var bottom: Int
+  /// How many lines the Text and Notes fields show (the rest scroll inside the field).
+  var textLines: Int
+  var noteLines: Int
+  /// How many choices the open Repeat picker shows (0 while it is closed).
+  var pickerRows: Int
+
+  /// The field with a row on `row`, if any shows there.
+  func field(at row: Int) -> ItemForm.Field? {
+    guard row >= top, row <= bottom else { return nil }
+    return places.first { row >= $0.value.row && row < $0.value.row + $0.value.rows }?.key
+  }
+}
+
+extension ChecklistsApp {
+  /// The most lines the item form's Text field takes (the rest scrolls).
+  static func maxTextLines(height: Int) -> Int { max(height - 9, 1) }
+
+  /// The most lines the item form's Notes field takes (the rest scrolls): a third of the
+  /// screen, from 3 to 10.
+  static func maxNoteLines(height: Int) -> Int { min(max(height / 3, 3), 10) }
+
+  /// The item form's layout on a terminal of this size.
+  func itemFormLayout(_ form: ItemForm, width: Int, height: Int) -> ItemFormLayout {
+    let compact = height < 13
+    let top = compact ? 1 : 2
+    let bottom = max(height - 2, top)
+    let visible = bottom - top + 1
+    let fieldWidth = Self.formFieldWidth(width: width)
+    let textLines = max(
+      min(
+        form.text.wrapped(width: fieldWidth).lines.count, Self.maxTextLines(height: height),
+        visible), 1)
+    let noteLines = max(
+      min(
+        form.note.wrapped(width: fieldWidth).lines.count, Self.maxNoteLines(height: height),
+        visible), 1)
+    let pickerRows =
+      form.repeatPicker == nil ? 0 : max(min(form.repeatChoices.count, visible - 1), 1)
+    let heights: [(ItemForm.Field, Int)] = [
+      (.text, textLines), (.note, noteLines), (.remind, 1), (.due, 2), (.repeat, 1 + pickerRows),
+    ]
+    var places: [ItemForm.Field: ItemFormLayout.Place] = [:]
+    var row = 0
+    for (field, rows) in heights {
+      places[field] = ItemFormLayout.Place(row: row, rows: rows)
+      row += rows + (compact ? 0 : 1)
+    }
+    let focus = places[form.focus] ?? ItemFormLayout.Place(row: 0, rows: 1)
+    let offset = min(max(focus.row + focus.rows - visible, 0), focus.row)
+    for field in places.keys { places[field]?.row += top - offset }
+    return ItemFormLayout(
+      places: places, top: top, bottom: bottom, textLines: textLines, noteLines: noteLines,
+      pickerRows: pickerRows)
+  }
+
+  /// The first choice the Repeat picker shows so that the selected one is on screen.
+  static func repeatPickerTop(selection: Int, count: Int, rows: Int) -> Int {
+    min(max(selection - rows + 1, 0), max(count - rows, 0))
+  }
+
+  func renderItemForm(_ form: ItemForm, into grid: inout CellGrid, now: Date) {
+    let listName = dataModel.list(withID: form.listID)?.name ?? ""
+    renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
+    let layout = itemFormLayout(form, width: grid.width, height: grid.height)
+    let fieldWidth = Self.formFieldWidth(width: grid.width)
+    let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
+    func rows(_ field: ItemForm.Field) -> (row: Int, count: Int)? {
+      guard let place = layout.places[field], place.row >= layout.top, place.row <= layout.bottom
+      else { return nil }
+      return (place.row, min(place.rows, layout.bottom - place.row + 1))
+    }
+    if let (row, count) = rows(.text) {
+      drawLabel("Text", row: row, focused: form.focus == .text, into: &grid)
+      grid.drawWrappedField(
+        form.text, row: row, column: Self.labelWidth, width: fieldWidth,
+        maxLines: min(layout.textLines, count), style: fieldStyle, focused: form.focus == .text)
+    }
+    if let (row, count) = rows(.note) {
+      renderNoteField(
+        form, row: row, rows: min(layout.noteLines, count), width: fieldWidth, style: fieldStyle,
+        into: &grid)
+    }
+    if let (row, _) = rows(.remind) {
+      drawLabel("Remind Me", row: row, focused: form.focus == .remind, into: &grid)
+      let style = CellStyle(
+        color: form.remind ? .accent : .normal, attributes: form.focus == .remind ? [.reverse] : [])
+      grid.draw(
+        glyphs.toggle(form.remind), row: row, column: Self.labelWidth, width: fieldWidth,
+        style: style)
+    }
+    if let (row, count) = rows(.due) {
+      drawLabel("Due Date", row: row, focused: form.focus == .due, into: &grid)
+      grid.drawField(
+        form.dueText, row: row, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
+        focused: form.focus == .due)
+      if count > 1 {
+        if let date = form.dueDate {
+          grid.draw(
+            glyphs.arrow + " " + formatter.full(date), row: row + 1, column: Self.labelWidth,
+            width: fieldWidth, style: CellStyle(color: .dim))
+        } else if let error = form.dueError {
+          grid.draw(
+            error, row: row + 1, column: Self.labelWidth, width: fieldWidth,
+            style: CellStyle(color: .error))
+        } else {
+          grid.draw(
+            "none: type one (tomorrow 9am, fri 17:00, +2h)", row: row + 1,
+            column: Self.labelWidth, width: fieldWidth, style: CellStyle(color: .dim))
+        }
+      }
+    }
+    if let (row, count) = rows(.repeat) {
+      renderRepeatField(form, row: row, rows: count, width: fieldWidth, into: &grid)
+    }
+  }
+
+  /// The Notes field: the note wrapped over `rows` rows, following the cursor while focused
+  /// and from its first line otherwise; under the label, where the note does not fit, which
+  /// line the cursor is on (`3/12`) or how many lines do not show (`+4 more`).
+  func renderNoteField(
+    _ form: ItemForm, row: Int, rows: Int, width: Int, style: CellStyle, into grid: inout CellGrid
+  ) {
+    let focused = form.focus == .note
+    drawLabel("Notes", row: row, focused: focused, into: &grid)
+    grid.drawWrappedField(
+      form.note, row: row, column: Self.labelWidth, width: width, maxLines: rows, style: style,
+      focused: focused, fromTop: true)
+    let layout = form.note.wrapped(width: width)
+    guard rows > 1, layout.lines.count > rows else { return }
+    let note =
+      focused
+      ? "\(layout.cursorLine + 1)/\(layout.lines.count)" : "+\(layout.lines.count - rows) more"
+    grid.draw(
+      note, row: row + 1, column: 1, width: Self.labelWidth - 2, style: CellStyle(color: .dim))
+  }
+
+  /// The Repeat row ("Never", "Weekly"…, then when the next due date falls, or that a repeat
+  /// needs a due date) and the picker under it while open.
+  func renderRepeatField(
+    _ form: ItemForm, row: Int, rows: Int, width: Int, into grid: inout CellGrid
+  ) {
+    let focused = form.focus == .repeat
+    drawLabel("Repeat", row: row, focused: focused, into: &grid)
+    let name = Self.repeatName(form.repeatRule)
+    let style = CellStyle(
+      color: form.repeatRule == nil ? .normal : .accent,
+      attributes: focused && form.repeatPicker == nil ? [.reverse] : [])
+    let used = grid.draw(name, row: row, column: Self.labelWidth, width: width, style: style)
+    let room = width - used - 2
+    if form.repeatRule != nil, room > 4 {
+      let column = Self.labelWidth + used + 2
+      if let next = nextOccurrence(form) {
+        grid.draw(
+          "then " + formatter.full(next), row: row, column: column, width: room,
+          style: CellStyle(color: .dim))
+      } else {
+        grid.draw(
+          "needs a due date", row: row, column: column, width: room,
+          style: CellStyle(color: .error))
+      }
+    }
+    guard let selection = form.repeatPicker, rows > 1 else { return }
+    let choices = form.repeatChoices
+    let shown = rows - 1
+    let first = Self.repeatPickerTop(selection: selection, count: choices.count, rows: shown)
+    for offset in 0..<shown where first + offset < choices.count {
+      let index = first + offset
+      let selected = index == selection
+      let style = CellStyle(
+        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+      let y = row + 1 + offset
+      grid.fill(row: y, column: Self.labelWidth, width: width, style: style)
+      grid.draw(
+        Self.repeatName(choices[index]), row: y, column: Self.labelWidth + 1,
+        width: max(width - 2, 0), style: style)
+    }
+  }
+
+  /// After an item's text in a Checklist row, its note's first line, dimmed, when at least a
+  /// few columns are left before `end` (the text keeps priority). Reads only the start of the
+  /// note, so a long note costs no more than a short one.
+  func drawNotePreview(
+    _ note: String, row: Int, from column: Int, end: Int, style: CellStyle,
+    into grid: inout CellGrid
+  ) {
+    let start = column + 2
+    let room = end - start
+    guard room >= 4, !note.isEmpty else { return }
+    var line = ""
+    var read = 0
+    for character in note {
+      read += 1
+      if read > room * 2 + 64 { break }
+      if character.isNewline {
+        if line.isEmpty { continue }
+        break
+      }
+      if line.isEmpty && character.isWhitespace { continue }
+      line.append(character)
+    }
+    guard !line.isEmpty else { return }
+    var noteStyle = style
+    noteStyle.attributes.insert(.dim)
+    if !style.attributes.contains(.reverse) { noteStyle.color = .dim }
+    grid.draw(line, row: row, column: start, width: room, style: noteStyle)
+  }
+}
