@@ -320,8 +320,9 @@ public enum TaskMapping {
     let repeats = fields.repeatRule != nil && fields.due != nil
     // A repeating time in UTC would repeat on UTC's clock on the phone: written in our zone.
     let rezone =
-      repeats && localZone != nil && oldDue.flatMap { ICalendarDate.parse($0, timeZone: timeZone) }?
-      .form == .utc
+      repeats && localZone != nil
+      && oldDue.flatMap { ICalendarDate.parse($0, timeZone: timeZone) }?
+        .form == .utc
     if dueChanged || rezone {
       changed = true
       if let due = fields.due {
@@ -404,7 +405,8 @@ public enum TaskMapping {
       if fields.note.isEmpty {
         todo.remove("DESCRIPTION")
       } else {
-        var description = todo.property("DESCRIPTION") ?? ICSProperty(name: "DESCRIPTION", value: "")
+        var description =
+          todo.property("DESCRIPTION") ?? ICSProperty(name: "DESCRIPTION", value: "")
         description.value = ICalendar.escapeText(fields.note)
         // An alternate representation would still say the old note.
         description.parameters.removeAll { $0.name.uppercased() == "ALTREP" }

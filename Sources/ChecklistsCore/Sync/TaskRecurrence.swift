@@ -107,7 +107,8 @@ enum TaskRecurrence {
       guard let byDay else { return rule(.weekly) }
       if interval == 1 && isWorkdays(byDay) { return rule(.weekdays) }
       let codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
-      let weekday = GregorianDays.weekday(days: GregorianDays.days(year: year, month: month, day: day))
+      let weekday = GregorianDays.weekday(
+        days: GregorianDays.days(year: year, month: month, day: day))
       return byDay.count == 1 && byDay[0] == codes[weekday] ? rule(.weekly) : nil
     case "MONTHLY":
       guard byDay == nil, byMonth == nil else { return nil }
@@ -173,7 +174,9 @@ enum TaskRecurrence {
   /// The rule parts of an RRULE value, names and values in upper case; nil when a part is not
   /// `NAME=VALUE`, a name repeats, or a part is one no rule of ours can have.
   private static func parts(of value: String) -> [String: String]? {
-    let allowed: Set<String> = ["FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST"]
+    let allowed: Set<String> = [
+      "FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST",
+    ]
     var result: [String: String] = [:]
     for part in value.trimmingCharacters(in: .whitespaces).split(
       separator: ";", omittingEmptySubsequences: false)
