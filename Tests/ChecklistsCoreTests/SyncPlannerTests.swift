@@ -338,3 +338,226 @@ struct SyncPlannerTests {
     #expect(oldRecord.pending == .rewrite(previous: TaskFields(text: "Old")))
   }
 }
+
+extension SyncFixture {
+  /// Changes the first item called `text` through the store.
+  func editItem(_ text: String, _ change: (inout ChecklistItem) -> Void) throws {
+    try edit { model in
+      for list in model.lists {
+        guard let index = list.items.firstIndex(where: { $0.text == text }) else { continue }
+        var item = list.items[index]
+        change(&item)
+        model.apply(model.replaceItem(listID: list.id, at: index, with: item)!)
+        return
+      }
+      Issue.record("no item \(text)")
+    }
+  }
+
+  /// The data file's item called `text`.
+  func item(_ text: String) throws -> ChecklistItem? {
+    let (_, load) = try ChecklistsStore.open(location: location)
+    return load.model.lists.flatMap(\.items).first { $0.text == text }
+  }
+
+  /// The unfolded lines of the vdir file whose SUMMARY is `text`.
+  func lines(_ text: String) -> [String] {
+    unfoldedLines(files()[file(summary: text) ?? ""] ?? "")
+  }
+}
+
+@Suite("Sync: notes and repeats between a data file and a vdir")
+struct SyncPlannerEngineTests {
+  /// Thursday 3 December 2026, 09:00 UTC.
+  let due = Date(timeIntervalSince1970: 1_796_288_400)
+
+  @Test func aNoteAndARepeatMadeOnEitherSideReachTheOther() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.editItem("Milk") {
+      $0.setDueDateByHand(due)
+      $0.hasDueDate = true
+      $0.note = "Oat, if they have it;\nelse soy"
+      $0.repeatRule = .weekly
+    }
+    try fixture.sync()
+    var lines = fixture.lines("Milk")
+    #expect(lines.contains("DESCRIPTION:Oat\\, if they have it\\;\\nelse soy"))
+    #expect(lines.contains("RRULE:FREQ=WEEKLY"))
+    #expect(lines.contains("DUE:20261203T090000Z") && lines.contains("DTSTART:20261203T090000Z"))
+    // The phone changes both.
+    let milk = try #require(fixture.file(summary: "Milk"))
+    try fixture.replace(in: milk, "RRULE:FREQ=WEEKLY", with: "RRULE:FREQ=DAILY;INTERVAL=2")
+    try fixture.replace(
+      in: milk, "DESCRIPTION:Oat\\, if they have it\\;\\nelse soy", with: "DESCRIPTION:Any")
+    let report = try fixture.sync()
+    #expect(report.changedFromVdir == 1 && report.changedHere == 0, "\(report.summary)")
+    var item = try #require(try fixture.item("Milk"))
+    #expect(item.note == "Any" && item.repeatRule == RepeatRule(.daily, interval: 2))
+    #expect(try fixture.sync().isNothing)
+    // Removed here: the DESCRIPTION and the RRULE go, the rest stays.
+    try fixture.editItem("Milk") {
+      $0.note = ""
+      $0.repeatRule = nil
+    }
+    #expect(try fixture.sync().changedHere == 1)
+    lines = fixture.lines("Milk")
+    #expect(!lines.contains { $0.hasPrefix("DESCRIPTION") || $0.hasPrefix("RRULE") })
+    #expect(lines.contains("DUE:20261203T090000Z"))
+    item = try #require(try fixture.item("Milk"))
+    #expect(item.note == "" && item.repeatRule == nil)
+  }
+
+  @Test func notesEditedOnBothSidesMergeLikeEveryOtherField() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.editItem("Milk") { $0.note = "two litres" }
+    try fixture.sync()
+    let milk = try #require(fixture.file(summary: "Milk"))
+    // A note here, the text on the phone: both kept.
+    try fixture.replace(in: milk, "SUMMARY:Milk", with: "SUMMARY:Whole milk")
+    try fixture.editItem("Milk") { $0.note = "three litres" }
+    var report = try fixture.sync()
+    #expect(report.merge.conflicts.isEmpty && report.changedFromVdir == 1, "\(report.summary)")
+    var item = try #require(try fixture.item("Whole milk"))
+    #expect(item.note == "three litres")
+    #expect(fixture.lines("Whole milk").contains("DESCRIPTION:three litres"))
+    // The note on both sides: ours kept, the conflict reported.
+    try fixture.replace(in: milk, "DESCRIPTION:three litres", with: "DESCRIPTION:one litre")
+    try fixture.editItem("Whole milk") { $0.note = "four litres" }
+    report = try fixture.sync()
+    #expect(report.merge.conflicts.map(\.field) == ["note"], "\(report.summary)")
+    item = try #require(try fixture.item("Whole milk"))
+    #expect(item.note == "four litres")
+    #expect(fixture.lines("Whole milk").contains("DESCRIPTION:four litres"))
+    // Only the phone's note changes: taken here.
+    try fixture.replace(in: milk, "DESCRIPTION:four litres", with: "DESCRIPTION:five")
+    report = try fixture.sync()
+    #expect(report.changedFromVdir == 1 && report.merge.conflicts.isEmpty)
+    #expect(try fixture.item("Whole milk")?.note == "five")
+  }
+
+  @Test func checkingARepeatingItemHereSendsTheNextDueDateStillToDo() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    // Monthly from 31 January: 28 February, keeping the 31st for March.
+    let january = Date(timeIntervalSince1970: 1_801_386_000)  // 2027-01-31 09:00 UTC
+    try fixture.editItem("Milk") {
+      $0.setDueDateByHand(january)
+      $0.hasDueDate = true
+      $0.repeatRule = .monthly
+    }
+    try fixture.sync()
+    #expect(fixture.lines("Milk").contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1"))
+    try fixture.edit { model in
+      let list = model.lists.first { $0.name == "Groceries" }!
+      let check = model.checkItem(
+        listID: list.id, at: 0, schedule: RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!))!
+      model.apply(check.change)
+    }
+    let report = try fixture.sync()
+    #expect(report.changedHere == 1, "\(report.summary)")
+    let lines = fixture.lines("Milk")
+    #expect(lines.contains("DUE:20270228T090000Z") && lines.contains("DTSTART:20270228T090000Z"))
+    #expect(lines.contains("STATUS:NEEDS-ACTION") && !lines.contains { $0.hasPrefix("COMPLETED") })
+    #expect(lines.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1"))
+    #expect(try fixture.sync().isNothing)
+    // The phone moves it on the same way (to the month's last day): the 31st is still kept.
+    let milk = try #require(fixture.file(summary: "Milk"))
+    try fixture.replace(in: milk, "DUE:20270228T090000Z", with: "DUE:20270331T090000Z")
+    try fixture.replace(in: milk, "DTSTART:20270228T090000Z", with: "DTSTART:20270331T090000Z")
+    #expect(try fixture.sync().changedFromVdir == 1)
+    let item = try #require(try fixture.item("Milk"))
+    #expect(item.repeatRule == .monthly && item.dueDate.timeIntervalSince1970 == 1_806_483_600)
+    #expect(
+      RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!).advanced(item)?.dueDate
+        == Date(timeIntervalSince1970: 1_809_075_600), "30 April")
+  }
+
+  @Test func aPhoneRuleWeCannotExpressSurvivesEditsHereUntilARuleIsSetHere() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.sync()
+    let folder = try #require(fixture.folder(named: "Groceries"))
+    let foreign = "RRULE:FREQ=MONTHLY;BYDAY=2TU\r\n"
+    try fixture.write(
+      folder + "/tuesday.ics",
+      phoneTask(
+        uid: "tue@phone", summary: "Bins",
+        extra: "DUE:20261208T070000Z\r\nDESCRIPTION:Blue one\\, then green\r\n" + foreign))
+    #expect(try fixture.sync().newFromVdir == 1)
+    var item = try #require(try fixture.item("Bins"))
+    #expect(item.repeatRule == nil && item.note == "Blue one, then green" && item.hasDueDate)
+    try fixture.editItem("Bins") {
+      $0.text = "Bins out"
+      $0.note = "Blue one"
+    }
+    try fixture.sync()
+    let text = try #require(fixture.files()[folder + "/tuesday.ics"])
+    #expect(text.contains(foreign) && text.contains("SUMMARY:Bins out"))
+    #expect(unfoldedLines(text).contains("DESCRIPTION:Blue one"))
+    #expect(try fixture.sync().isNothing)
+    try fixture.editItem("Bins out") { $0.repeatRule = RepeatRule(.weekly, interval: 2) }
+    try fixture.sync()
+    let lines = fixture.lines("Bins out")
+    #expect(lines.filter { $0.hasPrefix("RRULE") } == ["RRULE:FREQ=WEEKLY;INTERVAL=2"])
+    #expect(lines.contains("DTSTART:20261208T070000Z"))
+    item = try #require(try fixture.item("Bins out"))
+    #expect(item.repeatRule == RepeatRule(.weekly, interval: 2))
+    #expect(try fixture.sync().isNothing)
+  }
+
+  @Test func aStateFromBeforeNotesWereSyncedTakesThePhonesNoteInsteadOfErasingIt() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.sync()
+    // The phone wrote a note and a rule that the older version recorded without reading them.
+    let milk = try #require(fixture.file(summary: "Milk"))
+    try fixture.replace(
+      in: milk, "SUMMARY:Milk",
+      with: "SUMMARY:Milk\r\nDESCRIPTION:From the phone\r\nDUE:20261203T090000Z\r\nRRULE:FREQ=DAILY"
+    )
+    let print = try #require(FileFingerprint.of(fixture.vdir + "/" + milk))
+    let href = (milk as NSString).lastPathComponent
+    var old = ""
+    let state = try String(contentsOfFile: fixture.statePath, encoding: .utf8)
+    for line in state.split(separator: "\n") {
+      var parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      if parts.first == "item" {
+        parts = Array(parts.prefix(19))
+        if parts[6] == href {
+          (parts[8], parts[9], parts[10]) = ("\(print.inode)", "\(print.size)", "\(print.modified)")
+        }
+      }
+      old += parts.joined(separator: "\t") + "\n"
+    }
+    try old.write(toFile: fixture.statePath, atomically: true, encoding: .utf8)
+    try? FileManager.default.removeItem(atPath: SyncIndex.path(statePath: fixture.statePath))
+    // Text changed here, so the file is written: the note is taken in first, not erased.
+    try fixture.editItem("Milk") { $0.text = "Milk!" }
+    try fixture.sync()
+    let item = try #require(try fixture.item("Milk!"))
+    #expect(item.note == "From the phone" && item.repeatRule == .daily)
+    let lines = fixture.lines("Milk!")
+    #expect(lines.contains("DESCRIPTION:From the phone") && lines.contains("RRULE:FREQ=DAILY"))
+    #expect(try fixture.sync().isNothing)
+  }
+
+  @Test func aNoteOrRepeatChangedOnEitherSideIsFoundPastTheIndex() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.editItem("Dishes") { $0.note = "aaaa" }
+    try fixture.sync()
+    try fixture.settleAndRecordIndex()
+    try fixture.editItem("Dishes") { $0.repeatRule = .daily }
+    #expect(!fixture.indexSaysUnchanged)
+    #expect(try fixture.sync().changedHere == 1)
+    #expect(fixture.lines("Dishes").contains("RRULE:FREQ=DAILY"))
+    try fixture.settleAndRecordIndex()
+    let dishes = try #require(fixture.file(summary: "Dishes"))
+    try fixture.rewriteInPlace(dishes, "DESCRIPTION:aaaa", with: "DESCRIPTION:bbbb")
+    #expect(!fixture.indexSaysUnchanged)
+    #expect(try fixture.sync().changedFromVdir == 1)
+    #expect(try fixture.item("Dishes")?.note == "bbbb")
+  }
+}
