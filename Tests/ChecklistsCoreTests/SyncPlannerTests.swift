@@ -507,6 +507,28 @@ struct SyncPlannerEngineTests {
     #expect(try fixture.sync().isNothing)
   }
 
+  @Test func aPhoneRuleThatANewDueDateMakesExpressibleIsStillNotRemoved() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    try fixture.sync()
+    let folder = try #require(fixture.folder(named: "Groceries"))
+    try fixture.write(
+      folder + "/sat.ics",
+      phoneTask(
+        uid: "sat@phone", summary: "Market",
+        extra: "DUE:20261203T090000Z\r\nRRULE:FREQ=WEEKLY;BYDAY=SA\r\n"))
+    try fixture.sync()
+    #expect(try fixture.item("Market")?.repeatRule == nil)
+    // Moved here to Saturday 5 December: the phone's rule now reads as weekly.
+    try fixture.editItem("Market") { $0.setDueDateByHand(due.addingTimeInterval(2 * 86_400)) }
+    #expect(try fixture.sync().changedHere == 1)
+    // Another change makes the next pass look at every item: Market's file is not touched.
+    try fixture.editItem("Milk") { $0.text = "Milk!" }
+    #expect(try fixture.sync().changedHere == 1)
+    let lines = unfoldedLines(try #require(fixture.files()[folder + "/sat.ics"]))
+    #expect(lines.contains("RRULE:FREQ=WEEKLY;BYDAY=SA") && lines.contains("DUE:20261205T090000Z"))
+  }
+
   @Test func aStateFromBeforeNotesWereSyncedTakesThePhonesNoteInsteadOfErasingIt() throws {
     let fixture = try SyncFixture()
     defer { fixture.remove() }

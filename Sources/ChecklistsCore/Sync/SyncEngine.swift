@@ -714,8 +714,15 @@ private struct Planner {
         }
         _ = TaskMapping.patch(
           calendar: &calendar, to: desired, now: options.now, timeZone: options.timeZone)
-        let written = TaskMapping.fields(
+        var written = TaskMapping.fields(
           of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
+        if desired.repeatRule == nil && written.repeatRule != nil {
+          // A phone's RRULE we could not express that the new due date made expressible: still
+          // the phone's until it changes there (recorded as what we sent, so the next pass does
+          // not take it for a rule of ours to remove).
+          written.repeatRule = nil
+          written.repeatDay = nil
+        }
         var href = entry.href
         if movesHere && hrefsInFolder.contains(href) { href = Vdir.newUID() + Vdir.itemExtension }
         hrefsInFolder.insert(href)
