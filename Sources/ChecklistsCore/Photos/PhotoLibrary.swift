@@ -229,7 +229,9 @@ public struct PhotoLibrary: Sendable {
         try fileSystem.unlink(path(of: name))
         result.removed.append(name)
       } catch {
-        if error.code != ENOENT { throw PhotoError(.systemCall, path: path(of: name), cause: error) }
+        if error.code != ENOENT {
+          throw PhotoError(.systemCall, path: path(of: name), cause: error)
+        }
       }
     }
     return result

@@ -7,9 +7,11 @@ import Foundation
 /// Small images of photos made for the screen, kept in `$XDG_CACHE_HOME/checklists/thumbnails/`
 /// (default `~/.cache/…`) so that a photo is decoded once per size.
 ///
-/// An entry is named `<photo id>-<width>x<height>-<file size>-<file mtime in ns>.png`: a photo
-/// changed on disk (size or time) misses its old entries, which `store` then removes. The
-/// cache holds only what can be made again; any entry may be deleted at any time.
+/// An entry is named `<photo id>-<width>x<height>-<file size>-<file mtime in ns>.thumb`: a photo
+/// changed on disk (size or time) misses its old entries, which `store` then removes. An entry
+/// is one line of text saying what the photo is (format, stored size, orientation) followed by
+/// a PNG of the scaled picture. The cache holds only what can be made again; any entry may be
+/// deleted at any time.
 public struct ThumbnailCache: Sendable {
   /// The largest entry read back.
   public static let maximumEntrySize = 16 << 20
@@ -38,7 +40,7 @@ public struct ThumbnailCache: Sendable {
   public func path(for name: PhotoName, width: Int, height: Int, source status: FileStatus)
     -> String
   {
-    "\(folder)/\(name.id)-\(width)x\(height)-\(status.size)-\(status.modificationNanoseconds).png"
+    "\(folder)/\(name.id)-\(width)x\(height)-\(status.size)-\(status.modificationNanoseconds).thumb"
   }
 
   /// The entry's bytes, or nil when there is none (or it is not a small regular file).
@@ -80,7 +82,7 @@ public struct ThumbnailCache: Sendable {
     for entry in (try? fileSystem.listDirectory(folder)) ?? [] {
       guard let dash = entry.firstIndex(of: "-") else { continue }
       let id = String(entry[..<dash])
-      if id.count == 16, !ids.contains(id), entry.hasSuffix(".png") {
+      if id.count == 16, !ids.contains(id), entry.hasSuffix(".thumb") {
         try? fileSystem.unlink(folder + "/" + entry)
       }
     }
