@@ -77,6 +77,15 @@ public struct ThumbnailCache: Sendable {
     }
   }
 
+  /// Removes the entries of the photos with these ids (after a sweep removed them).
+  public func remove(photoIDs ids: Set<String>) {
+    guard !ids.isEmpty else { return }
+    for entry in (try? fileSystem.listDirectory(folder)) ?? [] {
+      guard let dash = entry.firstIndex(of: "-") else { continue }
+      if ids.contains(String(entry[..<dash])) { try? fileSystem.unlink(folder + "/" + entry) }
+    }
+  }
+
   /// Removes the entries of photos whose ids are not in `ids` (after a sweep).
   public func prune(keeping ids: Set<String>) {
     for entry in (try? fileSystem.listDirectory(folder)) ?? [] {
