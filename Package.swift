@@ -71,7 +71,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "checklists-bench",
-      dependencies: ["ChecklistsCore", "ChecklistsUI"]
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]
     ),
     /// What the test targets share: the process runner, the built-binary locator, the seeded
     /// generator, tmpfs mounts, tmux sessions (like swift-argument-parser's test helpers).
@@ -93,7 +93,7 @@ let package = Package(
     /// The scripting commands run in-process, their output captured.
     .testTarget(
       name: "ChecklistsCLITests",
-      dependencies: ["ChecklistsCLI", "ChecklistsCore", "ChecklistsTestSupport"]),
+      dependencies: ["ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsTestSupport"]),
     /// The built binary in tmux and as a process: terminal, signals, locks, crashes.
     .testTarget(
       name: "EndToEndTests",

@@ -192,7 +192,7 @@ struct CommandContext {
       try ChecklistsStore.open(location: location, timeZone: timeZone)
     }
     for warning in load.warnings { output.error("warning: \(warning)") }
-    photos.opened(store: store, model: load.model)
+    photos.opened(store: store)
     return (store, load)
   }
 

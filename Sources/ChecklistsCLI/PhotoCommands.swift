@@ -3,21 +3,18 @@ import ChecklistsImages
 import Foundation
 
 /// A command's photos: while it runs it holds every photo (so that no sweep elsewhere removes
-/// one it may write back), and after its save it sweeps the photos it dropped.
+/// one it may write back), and after its save it sweeps the copies nothing uses.
 final class CommandPhotos: @unchecked Sendable {
   private let lock = NSLock()
   private var library: PhotoLibrary?
   private var hold: PhotoHold?
-  private var loaded: Set<PhotoName> = []
-  private var attached = false
 
   /// The photos of the opened store's data file.
-  func opened(store: ChecklistsStore, model: DataModel) {
+  func opened(store: ChecklistsStore) {
     let library = PhotoLibrary(dataFile: store.resolvedPath)
     lock.lock()
     defer { lock.unlock() }
     self.library = library
-    loaded = model.photoNames
     // Without a Photos folder there is no photo anyone could lose.
     if hold == nil, library.folderExists {
       hold = try? PhotoHold.acquire(library, everything: true)
@@ -37,24 +34,24 @@ final class CommandPhotos: @unchecked Sendable {
         current = try PhotoHold.acquire(library, everything: true)
         hold = current
       }
-      attached = true
       return try library.store(source, hold: current)
     } catch {
       throw .failure(error.message)
     }
   }
 
-  /// After a save of a model using `saved`: ends the hold and, when the command dropped or
-  /// replaced a photo, removes the copies nothing uses any more. A sweep that fails is a
-  /// warning: the save stands.
+  /// After a save of a model using `saved`: ends the hold and removes the copies nothing uses
+  /// any more. Cheap when there are none: a listing of the Photos folder (when there is one),
+  /// compared with `saved`; the data file is read only when some copy is not in `saved` (one
+  /// dropped now, or one the previous version in `.bak` still had at the last sweep). A sweep
+  /// that fails is a warning: the save stands.
   func saved(_ saved: Set<PhotoName>, output: CLIOutput) {
     lock.lock()
     hold?.release()
     hold = nil
     let library = self.library
-    let mustSweep = attached || !loaded.subtracting(saved).isEmpty
     lock.unlock()
-    guard let library, mustSweep else { return }
+    guard let library, library.folderExists else { return }
     do {
       let result = try library.sweep(knownReferences: saved)
       if !result.removed.isEmpty {
