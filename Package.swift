@@ -93,7 +93,9 @@ let package = Package(
     /// The scripting commands run in-process, their output captured.
     .testTarget(
       name: "ChecklistsCLITests",
-      dependencies: ["ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsTestSupport"]),
+      dependencies: [
+        "ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsTestSupport",
+      ]),
     /// The built binary in tmux and as a process: terminal, signals, locks, crashes.
     .testTarget(
       name: "EndToEndTests",
