@@ -35,15 +35,19 @@ struct ImageRenderingTests {
   @Test func upperAndLowerHalvesTakeTheirOwnColours() {
     let image = RGBAImage(width: 2, height: 2) { _, y in (y == 0 ? red : blue, 255) }
     let picture = HalfBlocks.render(image, box: CellBox(columns: 2, rows: 1))
-    #expect(picture.cells == Array(repeating: BlockCell(glyph: "▀", foreground: red, background: blue), count: 2))
+    #expect(
+      picture.cells
+        == Array(repeating: BlockCell(glyph: "▀", foreground: red, background: blue), count: 2))
   }
 
   @Test func keepsTheAspectRatioInCellsTwiceAsHighAsWide() {
     // 4:1 in a 40×20-cell box (40×40 pixels): 40 columns, 10 pixel rows, 5 cell rows.
-    let wide = HalfBlocks.render(redBlue(width: 400, height: 100), box: CellBox(columns: 40, rows: 20))
+    let wide = HalfBlocks.render(
+      redBlue(width: 400, height: 100), box: CellBox(columns: 40, rows: 20))
     #expect(wide.columns == 40 && wide.rows == 5)
     // 1:2 in the same box: 20 columns, 40 pixel rows, all 20 cell rows.
-    let tall = HalfBlocks.render(redBlue(width: 100, height: 200), box: CellBox(columns: 40, rows: 20))
+    let tall = HalfBlocks.render(
+      redBlue(width: 100, height: 200), box: CellBox(columns: 40, rows: 20))
     #expect(tall.columns == 20 && tall.rows == 20)
   }
 
@@ -111,7 +115,8 @@ struct ImageRenderingTests {
       image: redBlue(width: 80, height: 60))
     let box = CellBox(columns: 20, rows: 10)
     #expect(try PhotoView.render(decoded, mode: .text, box: box) == .text("[photo 4032×3024 JPEG]"))
-    guard case .cells(let cells) = try PhotoView.render(decoded, mode: .blocks(.trueColor), box: box)
+    guard
+      case .cells(let cells) = try PhotoView.render(decoded, mode: .blocks(.trueColor), box: box)
     else { throw Failure("not cells") }
     #expect(cells.cell(0, 0).background == red && cells.cell(19, 0).background == blue)
     guard case .paletteCells = try PhotoView.render(decoded, mode: .blocks(.palette256), box: box)
