@@ -1,5 +1,24 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+/// The include folders of chafa and GLib, whose headers `CImageCodecs` compiles against. Only
+/// headers: the libraries are loaded with dlopen when a photo is first shown. (A `systemLibrary`
+/// target with `pkgConfig` would also link them, which costs every start-up, see
+/// docs/architecture.md.) The arch-specific folder is Debian's multiarch one, else lib64/lib.
+let imageLibraryHeaders: [String] = {
+  let candidates = [
+    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+  ]
+  let libraries =
+    candidates.first {
+      FileManager.default.fileExists(atPath: $0 + "/glib-2.0/include/glibconfig.h")
+    } ?? "/usr/lib"
+  return [
+    "-I/usr/include/chafa", "-I\(libraries)/chafa/include", "-I/usr/include/glib-2.0",
+    "-I\(libraries)/glib-2.0/include",
+  ]
+}()
 
 let package = Package(
   name: "checklists",
@@ -28,9 +47,20 @@ let package = Package(
       name: "ChecklistsTerminal",
       dependencies: ["ChecklistsCore", "ChecklistsUI", "CNcursesw", "CTerminalSupport"]
     ),
+    /// The image libraries (libjpeg-turbo, libpng, libwebp, giflib, chafa) behind a small C API,
+    /// loaded with dlopen on first use: nothing is linked, so a run without photos pays nothing.
+    .target(
+      name: "CImageCodecs",
+      cSettings: [.unsafeFlags(imageLibraryHeaders)],
+      linkerSettings: [.linkedLibrary("dl")]
+    ),
+    /// Photos for the screen: decoding at the needed size, EXIF orientation, half blocks, kitty,
+    /// sixel and iTerm2 bytes, the terminal's capabilities. ChecklistsCore does not depend on it.
+    .target(name: "ChecklistsImages", dependencies: ["ChecklistsCore", "CImageCodecs"]),
     /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
     /// UI's key table.
-    .target(name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI"]),
+    .target(
+      name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]),
     /// Linked with the Swift runtime and Foundation built in (`-static-stdlib`): it starts in
     /// about 3 ms instead of 8 and keeps 6 MiB less resident (docs/performance.md).
     .executableTarget(
@@ -41,7 +71,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "checklists-bench",
-      dependencies: ["ChecklistsCore", "ChecklistsUI"]
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]
     ),
     /// What the test targets share: the process runner, the built-binary locator, the seeded
     /// generator, tmpfs mounts, tmux sessions (like swift-argument-parser's test helpers).
@@ -56,10 +86,16 @@ let package = Package(
     /// The input decoder and other pure pieces of the terminal layer, without a terminal.
     .testTarget(
       name: "ChecklistsTerminalTests", dependencies: ["ChecklistsTerminal", "ChecklistsUI"]),
+    /// Photo decoding, rendering and terminal detection, on images the tests make.
+    .testTarget(
+      name: "ChecklistsImagesTests",
+      dependencies: ["ChecklistsImages", "ChecklistsCore", "ChecklistsTestSupport"]),
     /// The scripting commands run in-process, their output captured.
     .testTarget(
       name: "ChecklistsCLITests",
-      dependencies: ["ChecklistsCLI", "ChecklistsCore", "ChecklistsTestSupport"]),
+      dependencies: [
+        "ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsTestSupport",
+      ]),
     /// The built binary in tmux and as a process: terminal, signals, locks, crashes.
     .testTarget(
       name: "EndToEndTests",

@@ -30,6 +30,7 @@ enum CommandDocs {
       lines.append(".TP")
       var words = ["\\fB\(troff(command.name))\\fR"]
       words += command.positionals.map { "\\fI\(troff($0))\\fR" }
+      words += command.optionalPositionals.map { "[\\fI\(troff($0))\\fR]" }
       words += command.valueOptions.map {
         "[\\fB\(troff($0.0.rawValue))\\fR \\fI\(troff($0.1))\\fR]"
       }

@@ -47,7 +47,8 @@ public enum CommandLineInterface {
       }
       let context = CommandContext(
         location: location, output: output, now: try Clock.now(environment: environment),
-        timeZone: Clock.timeZone(environment: environment), environment: environment)
+        timeZone: Clock.timeZone(environment: environment), environment: environment,
+        photos: CommandPhotos())
       return try spec.run(parsed, context)
     } catch {
       var error = error
@@ -181,6 +182,8 @@ struct CommandContext {
   var timeZone: TimeZone
   /// The process's environment (`PATH` to find helpers such as `notify-send`).
   var environment: [String: String]
+  /// The photos the command holds while it runs, and the ones it read.
+  var photos: CommandPhotos
 
   /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
   /// it reads, merges and writes, so commands work while the app has the file open.
@@ -189,6 +192,7 @@ struct CommandContext {
       try ChecklistsStore.open(location: location, timeZone: timeZone)
     }
     for warning in load.warnings { output.error("warning: \(warning)") }
+    photos.opened(store: store)
     return (store, load)
   }
 
@@ -223,6 +227,7 @@ struct CommandContext {
       output.error(result.exitNotice ?? result.statusLine)
       return 1
     }
+    photos.saved((result.merged?.model ?? model).photoNames, output: output)
     var state = state
     state.nextItemID = (result.merged?.model ?? model).nextItemID
     do {

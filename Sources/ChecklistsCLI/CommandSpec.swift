@@ -18,6 +18,8 @@ enum OptionName: String, CaseIterable, Sendable {
   case note = "--note"
   case notify = "--notify"
   case remind = "--remind"
+  case photo = "--photo"
+  case remove = "--remove"
   case `repeat` = "--repeat"
   case text = "--text"
   case vdir = "--vdir"
@@ -30,6 +32,8 @@ struct CommandSpec: Sendable {
   var name: String
   /// The positional arguments' names, e.g. ["LIST", "TEXT"].
   var positionals: [String]
+  /// Positional arguments that may be left out, after the others (e.g. `photo`'s FILE).
+  var optionalPositionals: [String] = []
   /// Options taking a value, with the value's name (e.g. `.due`: "DATE").
   var valueOptions: [(OptionName, String)]
   /// Options without a value (e.g. `.remind`).
@@ -47,7 +51,8 @@ struct CommandSpec: Sendable {
   /// A command; an option given twice (or as both a value option and a flag) stops the program
   /// at construction, so a wrong table cannot ship.
   init(
-    name: String, positionals: [String], valueOptions: [(OptionName, String)] = [],
+    name: String, positionals: [String], optionalPositionals: [String] = [],
+    valueOptions: [(OptionName, String)] = [],
     flags: [OptionName] = [], summary: String, details: String = "", failureStatus: Int32 = 1,
     run: @escaping @Sendable (ParsedArguments, CommandContext) throws(CLIError) -> Int32
   ) {
@@ -56,6 +61,7 @@ struct CommandSpec: Sendable {
       Set(declared).count == declared.count, "\(name): an option is declared twice: \(declared)")
     self.name = name
     self.positionals = positionals
+    self.optionalPositionals = optionalPositionals
     self.valueOptions = valueOptions
     self.flags = flags
     self.summary = summary
@@ -69,7 +75,7 @@ struct CommandSpec: Sendable {
 
   /// "add LIST TEXT [--due DATE] [--remind]".
   var usage: String {
-    var words = ["checklists", name] + positionals
+    var words = ["checklists", name] + positionals + optionalPositionals.map { "[\($0)]" }
     words += valueOptions.map { "[\($0.0.rawValue) \($0.1)]" }
     words += flags.map { "[\($0.rawValue)]" }
     return words.joined(separator: " ")
@@ -130,8 +136,8 @@ struct CommandSpec: Sendable {
       let missing = positionals[parsed.positionals.count...].joined(separator: " ")
       throw .usage("\(name) needs \(missing)", usage: usage)
     }
-    if parsed.positionals.count > positionals.count {
-      let extra = parsed.positionals[positionals.count]
+    if parsed.positionals.count > positionals.count + optionalPositionals.count {
+      let extra = parsed.positionals[positionals.count + optionalPositionals.count]
       throw .usage("unexpected argument \"\(extra)\" (quote a text with spaces)", usage: usage)
     }
     return parsed
@@ -149,7 +155,7 @@ struct CommandSpec: Sendable {
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
       KeyCommands.keys, KeyCommands.config,
-    ] + PlannerCommands.all
+    ] + PlannerCommands.all + [PhotoCommands.photo]
 
   /// Commands that work but are left out of `--help` and the docs.
   static let hidden: [CommandSpec] = [help]

@@ -5,7 +5,7 @@ import Foundation
 enum ItemCommands {
   static let add = CommandSpec(
     name: "add", positionals: ["LIST", "TEXT"],
-    valueOptions: [(.due, "DATE")] + PlannerCommands.itemOptions,
+    valueOptions: [(.due, "DATE")] + PlannerCommands.itemOptions + [(.photo, "FILE")],
     flags: [.remind],
     summary: "Add an item at the end of a list.",
     details: "--due takes what the app's date field takes (e.g. \"tomorrow 9am\") and gives the "
@@ -13,6 +13,7 @@ enum ItemCommands {
       + "has no due date (it stores the next whole hour, as the app's form starts with). A text "
       + "that starts with - goes after --: checklists add Groceries -- \"-5 eggs\"."
       + PlannerCommands.itemOptionsHelp
+      + " --photo FILE attaches a copy of an image, as the photo command does."
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -24,6 +25,9 @@ enum ItemCommands {
     } else if arguments.has(.remind) {
       throw .usage("--remind needs --due DATE")
     }
+    let photo = try arguments.value(.photo).map { path throws(CLIError) in
+      try PhotoCommands.readPhoto(path, context: context)
+    }
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
@@ -31,6 +35,7 @@ enum ItemCommands {
       text: text, dueDate: dueDate, shouldRemind: arguments.has(.remind),
       hasDueDate: arguments.value(.due) != nil)
     try PlannerCommands.applyItemOptions(arguments, to: &item)
+    if let photo { item.photo = try context.photos.attach(photo.source) }
     if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
@@ -38,7 +43,8 @@ enum ItemCommands {
       output.line(
         "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item "
           + "\(list.items.count + 1)\(dueNote(item, formatter: context.dueDateFormatter))"
-          + "\(item.repeatRule.map { ", repeats \($0.text)" } ?? "")."
+          + "\(item.repeatRule.map { ", repeats \($0.text)" } ?? "")"
+          + "\(photo.map { ", with a photo \($0.caption)" } ?? "")."
       )
     }
     return status

@@ -16,8 +16,12 @@ enum JSONOutput {
     var note: String?
     /// The item's repeat rule (`RepeatRule.text`); absent when it does not repeat.
     var `repeat`: String?
+    /// The absolute path of the item's photo; absent when it has none (or the path is not
+    /// known to the command).
+    var photo: String?
 
-    init(_ item: ChecklistItem) {
+    /// The item; with `photos`, its photo's path in that library.
+    init(_ item: ChecklistItem, photos: PhotoLibrary? = nil) {
       text = item.text
       checked = item.checked
       dueDate = item.dueDate
@@ -26,6 +30,7 @@ enum JSONOutput {
       itemID = item.itemID
       note = item.note.isEmpty ? nil : item.note
       `repeat` = item.repeatRule?.text
+      if let photos, let name = item.photo { photo = photos.path(of: name) }
     }
   }
 
@@ -35,10 +40,10 @@ enum JSONOutput {
     var iconName: String
     var items: [Item]
 
-    init(_ list: Checklist) {
+    init(_ list: Checklist, photos: PhotoLibrary? = nil) {
       name = list.name
       iconName = list.iconName
-      items = list.items.map(Item.init)
+      items = list.items.map { Item($0, photos: photos) }
     }
   }
 

@@ -35,13 +35,15 @@ enum ListCommands {
     name: "show", positionals: ["LIST"], flags: [.json],
     summary: "Show a list's items with their numbers.",
     details: "Each line: number, [x] when checked, the text, and the due date when it has one "
-      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, \"repeats RULE\"); "
-      + "an item's note follows on indented lines."
+      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, \"repeats RULE\"), "
+      + "then [photo] when it has a photo; an item's note follows on indented lines. With "
+      + "--json, an item's photo is the absolute path of its copy."
   ) { arguments, context throws(CLIError) in
-    let (_, load) = try context.openToShow()
+    let (store, load) = try context.openToShow()
     let list = try ListSelector.find(arguments.positionals[0], in: load.model)
     if arguments.has(.json) {
-      context.output.write(try JSONOutput.encode(JSONOutput.List(list)))
+      let photos = PhotoLibrary(dataFile: store.resolvedPath)
+      context.output.write(try JSONOutput.encode(JSONOutput.List(list, photos: photos)))
       return 0
     }
     let output = context.output
@@ -56,7 +58,8 @@ enum ListCommands {
         if let rule = item.repeatRule { notes.append("repeats \(rule.text)") }
         due = "  (\(notes.joined(separator: ", ")))"
       }
-      output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)")
+      let photo = item.photo == nil ? "" : "  [photo]"
+      output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)\(photo)")
       // The note under its item, indented past the number and the box.
       let indent = String(repeating: " ", count: String(offset + 1).count + 6)
       for line in item.note.split(separator: "\n", omittingEmptySubsequences: false)

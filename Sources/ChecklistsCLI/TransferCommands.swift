@@ -8,15 +8,18 @@ enum TransferCommands {
     summary: "Print all lists as JSON (default) or as an XML plist.",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
-      + "date (one was given, or it reminds), and note and repeat when the item has them."
+      + "date (one was given, or it reminds), and note, repeat and photo (the absolute path of its "
+      + "copy) when the item has them."
   ) { arguments, context throws(CLIError) in
     let format = arguments.value(.format) ?? "json"
     guard format == "json" || format == "plist" else {
       throw .usage("--format is json or plist, not \"\(format)\"")
     }
-    let (_, load) = try context.openToShow()
+    let (store, load) = try context.openToShow()
     if format == "json" {
-      context.output.write(try JSONOutput.encode(load.model.lists.map(JSONOutput.List.init)))
+      let photos = PhotoLibrary(dataFile: store.resolvedPath)
+      context.output.write(
+        try JSONOutput.encode(load.model.lists.map { JSONOutput.List($0, photos: photos) }))
     } else {
       do throws(FileFormatError) {
         context.output.write(try ChecklistsFileCoding.encode(load.model.lists, format: .xml).data)

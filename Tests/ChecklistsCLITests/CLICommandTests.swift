@@ -21,7 +21,8 @@ extension CLITests {
       #expect(addHelp.status == 0)
       #expect(
         addHelp.stdout.hasPrefix(
-          "usage: checklists add LIST TEXT [--due DATE] [--note TEXT] [--repeat RULE] [--remind]\n")
+          "usage: checklists add LIST TEXT [--due DATE] [--note TEXT] [--repeat RULE] "
+            + "[--photo FILE] [--remind]\n")
       )
       #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
     }

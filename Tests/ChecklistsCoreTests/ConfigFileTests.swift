@@ -56,7 +56,7 @@ struct ConfigFileTests {
         "config line 1: set needs NAME = VALUE, as in 'set vdir = ~/vdir'",
         "config line 2: bind needs SCREEN KEY ACTION, as in 'bind checklist n add-item'",
         "config line 3: unknown command 'frobnicate' (lines start with set or bind)",
-        "config line 4: unknown setting 'colour' (known: vdir)",
+        "config line 4: unknown setting 'colour' (known: vdir, images)",
         "config line 5: a quote is not closed",
       ])
     #expect(

@@ -103,6 +103,20 @@ private enum Fixture {
     #expect(result.model.lists[0].uncheckedCount == 3)
   }
 
+  @Test func aNoteChangedOnBothSidesLogsTheOtherNotesWords() throws {
+    let base = F.base()
+    var ours = base
+    F.edit(&ours, "Groceries", "Milk") { $0.note = "2 litres" }
+    var theirs = base
+    F.edit(&theirs, "Groceries", "Milk") { $0.note = "oat, not cow\nfrom the corner shop" }
+    let result = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(theirs))
+    #expect(result.model.lists[0].items[0].note == "2 litres")
+    let conflict = try #require(result.report.conflicts.first)
+    #expect(conflict.kept == "\"2 litres\"")
+    // One log line: the lost note's words, its newline written as \n.
+    #expect(conflict.other == "\"oat, not cow\\nfrom the corner shop\"")
+  }
+
   @Test func sameFieldChangedOnBothSidesKeepsOursAndReportsTheirs() throws {
     let base = F.base()
     var ours = base

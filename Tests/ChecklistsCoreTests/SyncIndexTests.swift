@@ -73,7 +73,7 @@ struct SyncIndexTests {
     try fixture.settleAndRecordIndex()
     let index = try String(
       contentsOfFile: SyncIndex.path(statePath: fixture.statePath), encoding: .utf8)
-    #expect(index.hasPrefix("checklists-sync-index 1\nstate\t"))
+    #expect(index.hasPrefix("checklists-sync-index 2\nstate\t"))
     #expect(index.components(separatedBy: "\nfolder\t").count - 1 == 2)
     #expect(index.components(separatedBy: ".ics\t").count - 1 == 3)
     #expect(try fixture.sync().isNothing)
@@ -198,7 +198,11 @@ struct SyncIndexTests {
     let cut = text.replacingOccurrences(of: "end\n", with: "")
     try cut.write(toFile: indexPath, atomically: true, encoding: .utf8)
     #expect(!fixture.indexSaysUnchanged)
-    try text.replacingOccurrences(of: "checklists-sync-index 1", with: "something else")
+    try text.replacingOccurrences(of: "checklists-sync-index 2", with: "something else")
+      .write(toFile: indexPath, atomically: true, encoding: .utf8)
+    #expect(!fixture.indexSaysUnchanged)
+    // An index from before notes and repeats were synced: the next pass reads everything.
+    try text.replacingOccurrences(of: "checklists-sync-index 2", with: "checklists-sync-index 1")
       .write(toFile: indexPath, atomically: true, encoding: .utf8)
     #expect(!fixture.indexSaysUnchanged)
   }

@@ -140,6 +140,60 @@ extension EndToEndProcesses {
       #expect(rig.serverItems("phone").count == 1)
       #expect(rig.serverItems(groceriesFolder).count == 2)
 
+      // Notes and repeats. Made here: a weekly item with a note, a monthly one on the 31st.
+      try #require(
+        rig.sandbox.run(
+          "add", "Groceries", "Plants", "--due", "2026-12-03 09:00", "--repeat", "weekly",
+          "--note", "Water, then feed;\nnot the cactus \\ ever"
+        ).status == 0)
+      try #require(
+        rig.sandbox.run(
+          "add", "Groceries", "Rent", "--due", "2027-01-31 09:00", "--repeat", "monthly"
+        )
+        .status == 0)
+      // Made on the phone: a note and a daily rule; and a rule we cannot express.
+      try rig.dav(
+        "PUT", "\(groceriesFolder)/ios-4.ics",
+        body: iosTask(uid: "IOS-4", summary: "Feed cat").replacingOccurrences(
+          of: "RRULE:FREQ=WEEKLY;BYDAY=SA\r\n",
+          with:
+            "DTSTART:20261224T170000Z\r\nRRULE:FREQ=DAILY\r\nDESCRIPTION:Half a tin\\, no more\r\n")
+      )
+      try rig.dav(
+        "PUT", "\(groceriesFolder)/ios-5.ics",
+        body: iosTask(uid: "IOS-5", summary: "Bins").replacingOccurrences(
+          of: "RRULE:FREQ=WEEKLY;BYDAY=SA", with: "RRULE:FREQ=MONTHLY;BYDAY=2TU"))
+      let fifth = try rig.round()
+      #expect(fifth.status == 0, "\(fifth.stdout)\(fifth.stderr)")
+      let items = try rig.sandbox.lists().flatMap(\.items)
+      let cat = try #require(items.first { $0.text == "Feed cat" })
+      #expect(cat.note == "Half a tin, no more" && cat.repeatRule == .daily)
+      #expect(try #require(items.first { $0.text == "Bins" }).repeatRule == nil)
+      try #require(rig.sandbox.run("edit", "Groceries", "Bins", "--text", "Bins out").status == 0)
+      let sixth = try rig.round()
+      #expect(sixth.status == 0, "\(sixth.stdout)\(sixth.stderr)")
+      #expect(storedLines(try serverItem("Bins out").1).contains("RRULE:FREQ=MONTHLY;BYDAY=2TU"))
+      // On the server, Python's icalendar reads the note back, and dateutil's RFC 5545 rules
+      // give the same next dates as ours (the 31st falls on each month's last day).
+      let schedule = RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!)
+      for summary in ["Plants", "Rent"] {
+        let (name, _) = try serverItem(summary)
+        let path = rig.root + "/radicale/collection-root/test/\(groceriesFolder)/\(name)"
+        let read = try BuiltBinary.run(
+          [rig.root + "/occurrences.py", path], environment: rig.environment,
+          executablePath: SyncTools.python)
+        #expect(read.status == 0, "\(read.stderr)")
+        let item = try #require(items.first { $0.text == summary })
+        var expected = [item.dueDate]
+        var step = item
+        for _ in 0..<4 {
+          step = try #require(schedule.advanced(step))
+          expected.append(step.dueDate)
+        }
+        let stamps = expected.map { String(Int($0.timeIntervalSince1970)) }
+        #expect(read.stdout == ([item.note] + stamps).joined(separator: "\n") + "\n", "\(summary)")
+      }
+
       // Everything we wrote is valid for Python's icalendar; a last round changes nothing.
       #expect(try rig.validate(rig.vdirFiles()) == "")
       try rig.vdirsyncer("sync")

@@ -189,6 +189,9 @@ public struct ConfigFile: Equatable, Sendable {
 public enum ConfigSetting: String, CaseIterable, Sendable {
   /// The vdir folder that `checklists sync` and the app keep in step with the data file.
   case vdir
+  /// How photos are drawn: `auto`, `kitty`, `sixel`, `iterm`, `blocks` or `text`
+  /// (`CHECKLISTS_IMAGES` overrides it).
+  case images
 }
 
 /// A configuration line that could not be read.

@@ -489,8 +489,15 @@ struct FieldMerge {
     var result = ours
     let keys = Set(base.keys).union(ours.keys).union(theirs.keys)
     for key in keys.sorted() {
-      let value = pick(base[key], ours[key], theirs[key], field: key.string) {
-        $0.map { $0.kindDescription } ?? "removed"
+      let value = pick(base[key], ours[key], theirs[key], field: key.string) { value in
+        // A note or a rule is text the user wrote: the log keeps the losing words.
+        switch value {
+        case .string(let text)?: return MergeReport.quote(text)
+        case .integer(let number)?: return String(number)
+        case .bool(let flag)?: return flag ? "true" : "false"
+        case let other?: return other.kindDescription
+        case nil: return "removed"
+        }
       }
       result[key] = value
     }

@@ -507,7 +507,8 @@ private struct Planner {
           }
           item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: since)
         } else if let base = baseItemByID[itemID] {
-          item = entry.fields.applied(to: base)
+          item = entry.fields.applied(
+            to: base, since: TaskFields(base, timeZone: options.timeZone))
         } else {
           item = entry.fields.makeItem(itemID: itemID, defaultDate: options.now)
         }
@@ -526,7 +527,7 @@ private struct Planner {
   mutating func recover(_ item: ChecklistItem, folder: String) {
     let record = SyncState.Item(
       item: item, href: "", uid: "", fingerprint: FileFingerprint(inode: 0, size: 0, modified: 0),
-      fields: TaskFields(item))
+      fields: TaskFields(item, timeZone: options.timeZone))
     if let index = baseCollections.firstIndex(where: { $0.folder == folder }) {
       baseCollections[index].items.append(record)
       return
@@ -586,7 +587,10 @@ private struct Planner {
       for item in list.items {
         after.insert(item.itemID)
         if let old = before[item.itemID] {
-          if !TaskFields(old).sameContent(as: TaskFields(item)) { report.changedFromVdir += 1 }
+          let zone = options.timeZone
+          if !TaskFields(old, timeZone: zone).sameContent(as: TaskFields(item, timeZone: zone)) {
+            report.changedFromVdir += 1
+          }
         } else {
           report.newFromVdir += 1
         }
@@ -651,7 +655,7 @@ private struct Planner {
       let orders = sortOrders(for: list.items, folder: folder)
       var hrefsInFolder = Set(existing?.items.map(\.href) ?? [])
       for (position, item) in list.items.enumerated() {
-        var desired = TaskFields(item)
+        var desired = TaskFields(item, timeZone: options.timeZone)
         desired.sortOrder = orders[position]
         let itemIndex = newState.collections[collectionIndex].items.count
         guard var entry = located[item.itemID] else {
@@ -710,8 +714,15 @@ private struct Planner {
         }
         _ = TaskMapping.patch(
           calendar: &calendar, to: desired, now: options.now, timeZone: options.timeZone)
-        let written = TaskMapping.fields(
+        var written = TaskMapping.fields(
           of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
+        if desired.repeatRule == nil && written.repeatRule != nil {
+          // A phone's RRULE we could not express that the new due date made expressible: still
+          // the phone's until it changes there (recorded as what we sent, so the next pass does
+          // not take it for a rule of ours to remove).
+          written.repeatRule = nil
+          written.repeatDay = nil
+        }
         var href = entry.href
         if movesHere && hrefsInFolder.contains(href) { href = Vdir.newUID() + Vdir.itemExtension }
         hrefsInFolder.insert(href)

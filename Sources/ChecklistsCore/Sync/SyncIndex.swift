@@ -19,7 +19,7 @@ public enum SyncIndex {
   /// system keeps whole seconds only).
   public static let settleNanoseconds: Int64 = 100_000_000
 
-  private static let magic = "checklists-sync-index 1"
+  private static let magic = "checklists-sync-index 2"
 
   /// The index file beside a state file.
   public static func path(statePath: String) -> String {

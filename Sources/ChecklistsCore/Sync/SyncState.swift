@@ -181,6 +181,13 @@ public struct SyncState: Equatable, Sendable {
         line += "\(fields.remind ? 1 : 0)\t\(fields.sortOrder.map(String.init) ?? "-")\t"
         line += "\(fields.itemID.map(String.init) ?? "-")\t\(Self.escape(item.text))\t"
         line += fields.text == item.text ? "=" : "~" + Self.escape(fields.text)
+        // The planner's part: the item's note, repeat and kept day; the file's.
+        var repeatText = ""
+        if case .string(let text)? = item.unknownFields[.repeatRule] { repeatText = text }
+        line += "\t\(Self.escape(item.note))\t\(Self.escape(repeatText))\t"
+        line += "\(item.repeatAnchorDay.map(String.init) ?? "-")\t"
+        line += fields.note == item.note ? "=" : "~" + Self.escape(fields.note)
+        line += "\t\(fields.repeatRule?.text ?? "")\t\(fields.repeatDay.map(String.init) ?? "-")"
         lines.append(line)
         switch entry.pending {
         case nil: break
@@ -190,7 +197,9 @@ public struct SyncState: Equatable, Sendable {
             "prev\t\(previous.checked ? 1 : 0)\t\(previous.due.map(String.init) ?? "-")\t"
               + "\(previous.dueIsDay ? 1 : 0)\t\(previous.remind ? 1 : 0)\t"
               + "\(previous.sortOrder.map(String.init) ?? "-")\t"
-              + "\(previous.itemID.map(String.init) ?? "-")\t\(Self.escape(previous.text))")
+              + "\(previous.itemID.map(String.init) ?? "-")\t\(Self.escape(previous.text))\t"
+              + "\(Self.escape(previous.note))\t\(previous.repeatRule?.text ?? "")\t"
+              + "\(previous.repeatDay.map(String.init) ?? "-")")
         }
       }
     }
@@ -247,27 +256,44 @@ public struct SyncState: Equatable, Sendable {
           Collection(
             folder: text(1), deleted: flag(2), name: text(3), icon: text(4), items: []))
       case "item":
-        guard ranges.count == 19, !state.collections.isEmpty, let itemID = number(1),
+        // 19 fields before notes and repeats were synced, 25 since.
+        guard ranges.count == 19 || ranges.count == 25, !state.collections.isEmpty,
+          let itemID = number(1),
           let due = Double(word(5)), let inode = number(8), let size = number(9),
           let modified = number(10)
         else { return nil }
         let itemText = text(17)
-        let item = ChecklistItem(
+        var item = ChecklistItem(
           text: itemText, checked: flag(2), dueDate: Date(timeIntervalSince1970: due),
           shouldRemind: flag(4), hasDueDate: flag(3), itemID: Int(itemID))
-        let marker = ranges[18]
-        let vtext =
-          marker.count == 1 && data[marker.lowerBound] == UInt8(ascii: "=")
-          ? itemText
-          : unescape(
-            String(decoding: data[(marker.lowerBound + 1)..<marker.upperBound], as: UTF8.self))
-        let taskFields = TaskFields(
-          text: vtext, checked: flag(11), due: number(12), dueIsDay: flag(13), remind: flag(14),
-          sortOrder: number(15).map { Int($0) }, itemID: number(16).map { Int($0) })
+        func marked(_ index: Int, same: String) -> String {
+          let marker = ranges[index]
+          return marker.count == 1 && data[marker.lowerBound] == UInt8(ascii: "=")
+            ? same
+            : unescape(
+              String(decoding: data[(marker.lowerBound + 1)..<marker.upperBound], as: UTF8.self))
+        }
+        var taskFields = TaskFields(
+          text: marked(18, same: itemText), checked: flag(11), due: number(12),
+          dueIsDay: flag(13), remind: flag(14), sortOrder: number(15).map { Int($0) },
+          itemID: number(16).map { Int($0) })
+        var fingerprint = FileFingerprint(inode: UInt64(inode), size: size, modified: modified)
+        if ranges.count == 25 {
+          item.note = text(19)
+          let repeatText = text(20)
+          if !repeatText.isEmpty { item.unknownFields[.repeatRule] = .string(repeatText) }
+          item.repeatAnchorDay = number(21).map { Int($0) }
+          taskFields.note = marked(22, same: item.note)
+          taskFields.repeatRule = RepeatRule(parsing: text(23))
+          taskFields.repeatDay = number(24).map { Int($0) }
+        } else {
+          // Recorded before notes and repeats were synced: the file is read again, so that a
+          // DESCRIPTION or RRULE already there is taken in rather than overwritten.
+          fingerprint = SyncState.unwritten
+        }
         state.collections[state.collections.count - 1].items.append(
           Item(
-            item: item, href: text(6), uid: text(7),
-            fingerprint: FileFingerprint(inode: UInt64(inode), size: size, modified: modified),
+            item: item, href: text(6), uid: text(7), fingerprint: fingerprint,
             fields: taskFields))
       case "new":
         guard let c = state.collections.indices.last, !state.collections[c].items.isEmpty else {
@@ -275,12 +301,17 @@ public struct SyncState: Equatable, Sendable {
         }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
       case "prev":
-        guard ranges.count == 8, let c = state.collections.indices.last,
+        guard ranges.count == 8 || ranges.count == 11, let c = state.collections.indices.last,
           !state.collections[c].items.isEmpty
         else { return nil }
-        let previous = TaskFields(
+        var previous = TaskFields(
           text: text(7), checked: flag(1), due: number(2), dueIsDay: flag(3), remind: flag(4),
           sortOrder: number(5).map { Int($0) }, itemID: number(6).map { Int($0) })
+        if ranges.count == 11 {
+          previous.note = text(8)
+          previous.repeatRule = RepeatRule(parsing: text(9))
+          previous.repeatDay = number(10).map { Int($0) }
+        }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .rewrite(
           previous: previous)
       case "del":

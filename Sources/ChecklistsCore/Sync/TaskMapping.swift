@@ -19,11 +19,20 @@ public struct TaskFields: Equatable, Sendable {
   public var sortOrder: Int?
   /// `X-CHECKLISTS-ITEMID`.
   public var itemID: Int?
+  /// The VTODO's own `DESCRIPTION` (not an alarm's); "" when it has none.
+  public var note: String
+  /// `RRULE`, when a rule of ours says exactly what it says (see `TaskRecurrence`); nil for
+  /// none, for one we cannot express, and for an item without a due date.
+  public var repeatRule: RepeatRule?
+  /// The day of the month (29–31) a monthly or yearly series keeps beyond the due date's own
+  /// day (`BYMONTHDAY=-1` on 30 April: 31); nil when it keeps the due date's day.
+  public var repeatDay: Int?
 
   /// Creates fields.
   public init(
     text: String, checked: Bool = false, due: Int64? = nil, dueIsDay: Bool = false,
-    remind: Bool = false, sortOrder: Int? = nil, itemID: Int? = nil
+    remind: Bool = false, sortOrder: Int? = nil, itemID: Int? = nil, note: String = "",
+    repeatRule: RepeatRule? = nil, repeatDay: Int? = nil
   ) {
     self.text = text
     self.checked = checked
@@ -32,29 +41,43 @@ public struct TaskFields: Equatable, Sendable {
     self.remind = remind
     self.sortOrder = sortOrder
     self.itemID = itemID
+    self.note = note
+    self.repeatRule = repeatRule
+    self.repeatDay = repeatDay
   }
 
-  /// The fields of one of our items (no sort order: that comes from the list).
-  public init(_ item: ChecklistItem) {
+  /// The fields of one of our items (no sort order: that comes from the list); `timeZone` is
+  /// the wall clock its repeat rule follows.
+  ///
+  /// A repeat rule counts only with a due date; the note loses carriage returns (a VTODO's
+  /// TEXT has line feeds only).
+  public init(_ item: ChecklistItem, timeZone: TimeZone) {
+    let dated = item.showsDueDate
+    let rule = dated ? item.repeatRule : nil
+    let note = item.note
     self.init(
       text: item.text, checked: item.checked,
-      due: item.showsDueDate ? TaskFields.seconds(item.dueDate) : nil, remind: item.shouldRemind,
-      itemID: item.itemID)
+      due: dated ? TaskFields.seconds(item.dueDate) : nil, remind: item.shouldRemind,
+      itemID: item.itemID,
+      note: note.utf8.contains(13) ? note.replacingOccurrences(of: "\r", with: "") : note,
+      repeatRule: rule,
+      repeatDay: rule.flatMap {
+        TaskRecurrence.keptDay(
+          rule: $0, due: item.dueDate, keptDay: item.repeatAnchorDay, timeZone: timeZone)
+      })
   }
 
-  /// Whether the parts our items hold (text, done, due, reminder) are equal.
+  /// Whether the parts our items hold (text, done, due, reminder, note, repeat) are equal.
   public func sameContent(as other: TaskFields) -> Bool {
     text == other.text && checked == other.checked && due == other.due && remind == other.remind
+      && note == other.note && repeatRule == other.repeatRule && repeatDay == other.repeatDay
   }
 
-  /// `base` with what these fields say differently from `base`'s own fields: the item as the
-  /// vdir has it, keeping what the vdir cannot express (an undated item's stored date).
-  ///
-  /// `old` is what the vdir said before (by default, `base`'s own fields): only what differs
-  /// from it counts as changed there.
-  public func applied(to base: ChecklistItem, since old: TaskFields? = nil) -> ChecklistItem {
+  /// `base` with what these fields say differently from `old` (what the vdir said before): the
+  /// item as the vdir has it, keeping what the vdir cannot express (an undated item's stored
+  /// date, the rest of its extra keys).
+  public func applied(to base: ChecklistItem, since old: TaskFields) -> ChecklistItem {
     var item = base
-    let old = old ?? TaskFields(base)
     if text != old.text { item.text = text }
     if checked != old.checked { item.checked = checked }
     if due != old.due {
@@ -69,15 +92,28 @@ public struct TaskFields: Equatable, Sendable {
     if remind != old.remind {
       item.shouldRemind = remind && due != nil
     }
+    if note != old.note { item.note = note }
+    if repeatRule != old.repeatRule {
+      item.repeatRule = repeatRule
+      item.repeatAnchorDay = repeatDay
+    } else if repeatDay != old.repeatDay {
+      item.repeatAnchorDay = repeatDay
+    }
     return item
   }
 
   /// A new item made from these fields, with `itemID`.
   public func makeItem(itemID: Int, defaultDate: Date) -> ChecklistItem {
-    ChecklistItem(
+    var item = ChecklistItem(
       text: text, checked: checked,
       dueDate: due.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? defaultDate,
       shouldRemind: remind && due != nil, hasDueDate: due != nil, itemID: itemID)
+    item.note = note
+    if due != nil, let repeatRule {
+      item.repeatRule = repeatRule
+      item.repeatAnchorDay = repeatDay
+    }
+    return item
   }
 
   /// A date to the whole second.
@@ -132,9 +168,55 @@ public enum TaskMapping {
     let itemID = todo.property(itemIDProperty).flatMap {
       Int($0.value.trimmingCharacters(in: .whitespaces))
     }
+    let note = todo.property("DESCRIPTION").map { ICalendar.unescapeText($0.value) } ?? ""
+    let reading = due.flatMap {
+      recurrence(of: todo, due: Date(timeIntervalSince1970: TimeInterval($0)), timeZone: timeZone)
+    }
     return TaskFields(
       text: text, checked: checked, due: due, dueIsDay: dueIsDay, remind: remind,
-      sortOrder: sortOrder, itemID: itemID)
+      sortOrder: sortOrder, itemID: itemID, note: note, repeatRule: reading?.rule,
+      repeatDay: reading?.keptDay)
+  }
+
+  /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
+  /// `EXDATE` beside it, and a `DTSTART` (where the series starts) on the due date's day.
+  static func recurrence(of todo: ICSComponent, due: Date, timeZone: TimeZone)
+    -> TaskRecurrence.Reading?
+  {
+    let rules = todo.properties.filter { $0.name == "RRULE" }
+    guard rules.count == 1, todo.property("RDATE") == nil, todo.property("EXDATE") == nil
+    else { return nil }
+    if let start = todo.property("DTSTART") {
+      guard let value = ICalendarDate.parse(start, timeZone: timeZone),
+        sameDay(value.date, due, timeZone: timeZone)
+      else { return nil }
+    }
+    return TaskRecurrence.reading(rules[0].value, due: due, timeZone: timeZone)
+  }
+
+  private static func sameDay(_ a: Date, _ b: Date, timeZone: TimeZone) -> Bool {
+    let clock = ZonedWallClock(timeZone: timeZone)
+    return clock.day(of: a) == clock.day(of: b)
+  }
+
+  /// The zone a repeating item's due date is written in: the local zone, when it has a name
+  /// other programs know and is not UTC itself; nil to write UTC.
+  static func zoneForRepeats(_ timeZone: TimeZone) -> TimeZone? {
+    let name = timeZone.identifier
+    guard !name.isEmpty, name != "UTC", name != "GMT", !name.hasPrefix("GMT+"),
+      !name.hasPrefix("GMT-"), let zone = TimeZone(identifier: name)
+    else { return nil }
+    return zone
+  }
+
+  /// Sets `DTSTART` to what `DUE` says, in the same form (a day, a zone, UTC); removes it when
+  /// there is no `DUE`.
+  private static func setStartToDue(_ todo: inout ICSComponent) {
+    guard let due = todo.property("DUE") else {
+      todo.remove("DTSTART")
+      return
+    }
+    todo.set(ICSProperty(name: "DTSTART", parameters: due.parameters, value: due.value))
   }
 
   /// Whether an alarm is the kind Remind Me stands for: at an absolute time, or at the due
@@ -173,9 +255,11 @@ public enum TaskMapping {
 
   /// Changes a calendar's VTODO to `fields`; returns whether anything changed.
   ///
-  /// Only the properties we own change: SUMMARY, STATUS, COMPLETED, PERCENT-COMPLETE, DUE, our
-  /// alarm, X-APPLE-SORT-ORDER (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID; then
-  /// DTSTAMP, LAST-MODIFIED and SEQUENCE + 1. Everything else stays byte for byte.
+  /// Only the properties we own change: SUMMARY, STATUS, COMPLETED, PERCENT-COMPLETE, DUE (with a
+  /// DTSTART that was the due date), our alarm, DESCRIPTION (and an X-ALT-DESC of the old
+  /// note), RRULE (an RRULE we cannot express only when `fields` sets a rule), X-APPLE-SORT-ORDER
+  /// (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID; then DTSTAMP, LAST-MODIFIED and
+  /// SEQUENCE + 1. Everything else stays byte for byte.
   public static func patch(
     calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: TimeZone
   ) -> Bool {
@@ -231,12 +315,19 @@ public enum TaskMapping {
       changed = true
     }
     let dueChanged = fields.due != current.due
-    if dueChanged {
+    let oldDue = todo.property("DUE")
+    let localZone = zoneForRepeats(timeZone)
+    let repeats = fields.repeatRule != nil && fields.due != nil
+    // A repeating time in UTC would repeat on UTC's clock on the phone: written in our zone.
+    let rezone =
+      repeats && localZone != nil
+      && oldDue.flatMap { ICalendarDate.parse($0, timeZone: timeZone) }?
+        .form == .utc
+    if dueChanged || rezone {
       changed = true
       if let due = fields.due {
         let date = Date(timeIntervalSince1970: TimeInterval(due))
-        let old = todo.property("DUE")
-        let kept = (old?.parameters ?? []).filter {
+        let kept = (oldDue?.parameters ?? []).filter {
           let name = $0.name.uppercased()
           return name != "VALUE" && name != "TZID"
         }
@@ -245,10 +336,16 @@ public enum TaskMapping {
           property = ICSProperty(
             name: "DUE", parameters: kept + [("VALUE", "DATE")],
             value: ICalendarDate.dayString(date, timeZone: timeZone))
-        } else if let zoneName = old?.parameter("TZID"), let zone = TimeZone(identifier: zoneName) {
+        } else if let zoneName = oldDue?.parameter("TZID"),
+          let zone = TimeZone(identifier: zoneName)
+        {
           property = ICSProperty(
             name: "DUE", parameters: kept + [("TZID", zoneName)],
             value: ICalendarDate.localString(date, timeZone: zone))
+        } else if repeats, let localZone {
+          property = ICSProperty(
+            name: "DUE", parameters: kept + [("TZID", localZone.identifier)],
+            value: ICalendarDate.localString(date, timeZone: localZone))
         } else {
           property = ICSProperty(
             name: "DUE", parameters: kept, value: ICalendarDate.utcString(date))
@@ -257,6 +354,16 @@ public enum TaskMapping {
         todo.set(property)
       } else {
         todo.remove("DUE")
+      }
+      // A start that was the due date (as iOS writes it) moves with it; so does a start that
+      // would now come after it.
+      if let start = todo.property("DTSTART"),
+        let startDate = ICalendarDate.parse(start, timeZone: timeZone)?.date
+      {
+        let startSeconds = TaskFields.seconds(startDate)
+        if startSeconds == current.due || fields.due.map({ startSeconds > $0 }) == true {
+          setStartToDue(&todo)
+        }
       }
     }
     let wantsAlarm = fields.remind && fields.due != nil
@@ -292,6 +399,47 @@ public enum TaskMapping {
         if case .component(let alarm) = $0 { return alarm.name == "VALARM" && isOwnedAlarm(alarm) }
         return false
       }
+      changed = true
+    }
+    if fields.note != current.note {
+      if fields.note.isEmpty {
+        todo.remove("DESCRIPTION")
+      } else {
+        var description =
+          todo.property("DESCRIPTION") ?? ICSProperty(name: "DESCRIPTION", value: "")
+        description.value = ICalendar.escapeText(fields.note)
+        // An alternate representation would still say the old note.
+        description.parameters.removeAll { $0.name.uppercased() == "ALTREP" }
+        description.source = nil
+        todo.set(description)
+      }
+      todo.remove("X-ALT-DESC")
+      changed = true
+    }
+    if let rule = fields.repeatRule, let due = fields.due {
+      let date = Date(timeIntervalSince1970: TimeInterval(due))
+      let wanted = TaskRecurrence.Reading(rule: rule, keptDay: fields.repeatDay)
+      if recurrence(of: todo, due: date, timeZone: timeZone) != wanted {
+        // Ours replaces an RRULE we cannot express, with the dates that belonged to it.
+        todo.set(
+          ICSProperty(
+            name: "RRULE",
+            value: TaskRecurrence.value(
+              rule: rule, due: date, keptDay: fields.repeatDay, timeZone: timeZone)))
+        todo.remove("RDATE")
+        todo.remove("EXDATE")
+        if let start = todo.property("DTSTART"),
+          let startDate = ICalendarDate.parse(start, timeZone: timeZone)?.date,
+          sameDay(startDate, date, timeZone: timeZone)
+        {
+          // The series already starts on the due date's day.
+        } else {
+          setStartToDue(&todo)
+        }
+        changed = true
+      }
+    } else if current.repeatRule != nil {
+      todo.remove("RRULE")
       changed = true
     }
     if let order = fields.sortOrder, order != current.sortOrder {

@@ -42,6 +42,7 @@ final class SyncRig {
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
     try Self.write(root + "/dav.py", Self.davScript)
     try Self.write(root + "/validate.py", Self.validateScript)
+    try Self.write(root + "/occurrences.py", Self.occurrencesScript)
   }
 
   deinit {
@@ -325,5 +326,21 @@ final class SyncRig {
                     problems.append("%s: no %s on VALARM" % (path, name))
     print("\n".join(problems))
     sys.exit(1 if problems else 0)
+    """#
+
+  /// Prints a task file's note (its DESCRIPTION, as Python's icalendar unescapes it) and the
+  /// first five occurrences of its RRULE from DTSTART (as dateutil, which comes with
+  /// python3-icalendar, computes RFC 5545 rules), in seconds since 1970, a line each.
+  static let occurrencesScript = #"""
+    import sys
+    from icalendar import Calendar
+    from dateutil.rrule import rrulestr
+    calendar = Calendar.from_ical(open(sys.argv[1], "rb").read())
+    todo = [c for c in calendar.walk() if c.name == "VTODO"][0]
+    print(str(todo.get("DESCRIPTION", "")))
+    start = todo.decoded("DTSTART")
+    rule = rrulestr(todo.get("RRULE").to_ical().decode(), dtstart=start)
+    for date in rule[:5]:
+        print(int(date.timestamp()))
     """#
 }

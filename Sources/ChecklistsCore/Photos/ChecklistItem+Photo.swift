@@ -1,0 +1,40 @@
+import Foundation
+
+extension PlistKey {
+  /// The item's photo: the file name of its copy in the Photos folder beside the data file
+  /// (`Photo-<id>.<ext>`, see `PhotoName`).
+  public static let photo: PlistKey = "photo"
+}
+
+extension ChecklistItem {
+  /// The item's photo, or nil.
+  ///
+  /// Like the note, it is an extra key the iPhone app ignores. A `photo` value that is not a
+  /// photo name of the exact shape (a newer version's, or a damaged one) reads as nil and is kept
+  /// until a photo is set or removed. Setting nil removes the key.
+  public var photo: PhotoName? {
+    get {
+      if case .string(let text)? = unknownFields[.photo] { return PhotoName(fileName: text) }
+      return nil
+    }
+    set {
+      unknownFields[.photo] = newValue.map { .string($0.fileName) }
+    }
+  }
+}
+
+extension DataModel {
+  /// The photos the items of every list refer to.
+  public var photoNames: Set<PhotoName> { Self.photoNames(in: lists) }
+
+  /// The photos the items of `lists` refer to.
+  public static func photoNames(in lists: [Checklist]) -> Set<PhotoName> {
+    var names = Set<PhotoName>()
+    for list in lists {
+      for item in list.items {
+        if let photo = item.photo { names.insert(photo) }
+      }
+    }
+    return names
+  }
+}
