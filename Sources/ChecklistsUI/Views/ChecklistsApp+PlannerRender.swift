@@ -154,6 +154,7 @@ extension ChecklistsApp {
         grid.drawRightAligned(
           listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
     }
-    grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
+    let used = grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
+    drawNotePreview(item.note, row: y, from: 4 + used, end: end, style: textStyle, into: &grid)
   }
 }
