@@ -231,9 +231,7 @@ extension ChecklistsApp {
     for change in changes {
       switch change {
       case .replaceItem(let listID, _, let old, let new):
-        let position = view.lines.firstIndex {
-          PlannerView.same($0, .item(listID: listID, itemID: new.itemID, itemIndex: 0))
-        }
+        let position = view.position(ofItem: new.itemID, in: listID)
         let stays = belongs(new)
         if position == nil {
           guard !stays else { return false }
@@ -245,11 +243,7 @@ extension ChecklistsApp {
           return false
         }
       case .deleteItem(let listID, let index, let item):
-        if view.lines.contains(where: {
-          PlannerView.same($0, .item(listID: listID, itemID: item.itemID, itemIndex: 0))
-        }) {
-          gone.insert(item.itemID)
-        }
+        if view.position(ofItem: item.itemID, in: listID) != nil { gone.insert(item.itemID) }
         view.shiftHints(listID: listID, from: index + 1, by: -1)
       case .insertItem(let listID, let index, let item):
         view.shiftHints(listID: listID, from: index, by: 1)
@@ -277,7 +271,12 @@ extension ChecklistsApp {
         view.removeLine(at: position)
       }
     }
-    view.setLines(view.lines, keep: keep)
+    if let keep, let position = view.position(ofItem: keep.itemID ?? -1, in: keep.listID ?? -1),
+      case let entry = PlannerView.lowerBound(view.selectable, position),
+      entry < view.selectable.count
+    {
+      view.selected = entry
+    }
     view.clamp(rows: contentRows)
     planner = view
     return true

@@ -30,6 +30,20 @@ enum PlannerLine: Equatable {
   /// A list whose name matches a search (Enter opens it).
   case list(Checklist.ID)
 
+  /// The item's id, for an item line.
+  var itemID: Int? {
+    if case .item(_, let itemID, _) = self { return itemID }
+    return nil
+  }
+
+  /// The list of an item line, or the list a list line shows.
+  var listID: Checklist.ID? {
+    switch self {
+    case .item(let listID, _, _), .list(let listID): return listID
+    case .heading: return nil
+    }
+  }
+
   /// Whether the line can be selected.
   var isSelectable: Bool {
     if case .heading = self { return false }
@@ -94,10 +108,38 @@ struct PlannerView: Equatable {
   /// same position (the next row moves up into it).
   mutating func removeLine(at position: Int) {
     lines.remove(at: position)
+    var removed = 1
     let headingAbove = position > 0 && !lines[position - 1].isSelectable
     let groupEnds = position == lines.count || !lines[position].isSelectable
-    if headingAbove && groupEnds { lines.remove(at: position - 1) }
-    selectable = lines.indices.filter { lines[$0].isSelectable }
+    if headingAbove && groupEnds {
+      lines.remove(at: position - 1)
+      removed = 2
+    }
+    // The selectable positions after it move up; no pass over the other lines.
+    let entry = Self.lowerBound(selectable, position)
+    if entry < selectable.count, selectable[entry] == position { selectable.remove(at: entry) }
+    for index in entry..<selectable.count { selectable[index] -= removed }
+  }
+
+  /// The position of the item line for `itemID` in `listID`, looking at the selected line first
+  /// (a row acted on is usually the selected one).
+  func position(ofItem itemID: Int, in listID: Checklist.ID) -> Int? {
+    let wanted = PlannerLine.item(listID: listID, itemID: itemID, itemIndex: 0)
+    if selectable.indices.contains(selected), Self.same(lines[selectable[selected]], wanted) {
+      return selectable[selected]
+    }
+    return lines.firstIndex { Self.same($0, wanted) }
+  }
+
+  /// The first index of sorted `values` whose value is at least `value`.
+  static func lowerBound(_ values: [Int], _ value: Int) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let mid = (low + high) / 2
+      if values[mid] < value { low = mid + 1 } else { high = mid }
+    }
+    return low
   }
 
   /// Moves the index hints of one list's items at or after `from` by `offset`.
