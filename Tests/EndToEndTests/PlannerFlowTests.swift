@@ -69,6 +69,28 @@ extension EndToEndProcesses {
         let screen = try session.capture()
         return screen.contains("Undid: check \"Milk\"") && screen.contains("Today — 1 item")
       }
+      // e, d and m act on the item in its own list, and u undoes them, all from Today.
+      try session.sendKeys("e")
+      try session.waitUntil("the item form on Milk") {
+        let screen = try session.capture()
+        return screen.contains("Edit Item") && screen.contains("Milk")
+      }
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Today — 1 item")
+      try session.sendKeys("d")
+      try session.waitFor(text: "Nothing due today")
+      try session.sendKeys("u")
+      try session.waitFor(text: "Undid: delete \"Milk\"")
+      try session.sendKeys("m")
+      try session.waitFor(text: "Move \"Milk\" to")
+      try session.sendKeys("Enter")
+      try session.waitUntil("Milk in Today, now from Work") {
+        let screen = try session.capture()
+        return screen.contains("Moved \"Milk\" to \"Work\"") && screen.contains("Work")
+          && screen.contains("Today — 1 item")
+      }
+      try session.sendKeys("u")
+      try session.waitFor(text: "Undid: move \"Milk\" to \"Work\"")
       try session.sendKeys("Enter")
       try session.waitFor(text: "List — 1 of 1 remaining")
       try session.sendKeys("Escape")
