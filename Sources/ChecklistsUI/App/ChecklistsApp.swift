@@ -196,6 +196,7 @@ public struct ChecklistsApp: TerminalProgram {
       width = max(newWidth, 0)
       height = max(newHeight, 0)
     case .focusLost:
+      closePhotoPicker()
       if isDirty { effects.append(requestSave()) }
     case .focusGained, .tick:
       break
@@ -223,7 +224,9 @@ public struct ChecklistsApp: TerminalProgram {
   /// The help for the screen on show.
   var helpContext: HelpContext {
     switch form {
-    case .item(let itemForm): return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
+    case .item(let itemForm):
+      if itemForm.photoPicker != nil { return .photoPicker }
+      return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
     case nil:
       if listPicker != nil { return .listPicker }
@@ -280,13 +283,22 @@ public struct ChecklistsApp: TerminalProgram {
     guard help == nil, confirmation == nil else { return }
     switch form {
     case .item(var itemForm):
+      if itemForm.photoPicker != nil {
+        pasteInPhotoPicker(text, form: &itemForm)
+        form = .item(itemForm)
+        return
+      }
+      if pastePhotoPath(text, form: &itemForm) {
+        form = .item(itemForm)
+        return
+      }
       switch itemForm.focus {
       case .text: itemForm.text.insert(text)
       case .note: itemForm.note.insert(text)
       case .due:
         itemForm.dueText.insert(text)
         updateDue(&itemForm, now: now)
-      case .remind, .repeat: break
+      case .remind, .repeat, .photo: break
       }
       form = .item(itemForm)
     case .list(var listForm):

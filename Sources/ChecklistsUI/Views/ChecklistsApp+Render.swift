@@ -260,6 +260,7 @@ extension ChecklistsApp {
           grid.drawRightAligned(
             due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
+      textEnd = drawPhotoMark(item, row: y, end: textEnd, style: base, into: &grid)
       let used = grid.draw(
         item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
       drawNotePreview(
