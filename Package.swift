@@ -65,7 +65,7 @@ let package = Package(
     /// about 3 ms instead of 8 and keeps 6 MiB less resident (docs/performance.md).
     .executableTarget(
       name: "checklists",
-      dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal"],
+      dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal", "ChecklistsImages"],
       swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))],
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
     ),

@@ -1,0 +1,92 @@
+import ChecklistsTestSupport
+import Foundation
+import Testing
+
+extension EndToEndProcesses {
+  /// Photos in the real app in tmux: attaching through the picker and through a pasted path,
+  /// the copy in the Photos folder, undo, and the sweep at exit.
+  @Suite(.serialized) struct PhotoFlowTests {
+    /// A shell whose `$HOME/Pictures` holds the generated test images.
+    func photoShell() throws -> AppFlowShell {
+      try AppFlowShell { data in
+        let home = data.deletingLastPathComponent().deletingLastPathComponent()
+        let pictures = home.appendingPathComponent("Pictures").path
+        let script = BuiltBinary.repositoryRoot + "/Tests/Fixtures/images/make-test-images.py"
+        let result = try runProcess("/usr/bin/python3", [script, pictures])
+        guard result.status == 0 else {
+          throw TmuxError(description: "make-test-images.py failed: \(result.stderr)")
+        }
+      }
+    }
+
+    func photosFolder(_ shell: AppFlowShell) -> String {
+      shell.dataFile.deletingLastPathComponent().appendingPathComponent("Photos").path
+    }
+
+    func storedPhotos(_ shell: AppFlowShell) -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: photosFolder(shell))) ?? [])
+        .filter { $0.hasPrefix("Photo-") }.sorted()
+    }
+
+    @Test func attachThroughThePickerThenReplaceByPasteAndUndo() throws {
+      let shell = try photoShell()
+      defer { shell.close() }
+      let session = shell.session
+      try shell.cli("add", "List", "Parking spot")
+      try shell.launch(waitingFor: "Parking spot")
+      try session.sendKeys("Enter", "BTab")
+      try session.waitFor(text: "Photo     None")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Choose a Photo")
+      try session.type("red-blue.j")
+      try session.sendKeys("Tab")
+      try session.waitFor(text: "[photo 80×40 JPEG]")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Photo     [photo 80×40 JPEG] red-blue.jpg")
+      #expect(storedPhotos(shell).isEmpty)
+      try session.sendKeys("Tab", "Enter")
+      try session.waitFor(text: "\"Parking spot\": photo added")
+      try session.waitFor(text: "📷")
+      let first = storedPhotos(shell)
+      #expect(first.count == 1 && first.first?.hasSuffix(".jpg") == true)
+
+      // A dropped file: its quoted path arrives as a bracketed paste.
+      let png = shell.session.directory.appendingPathComponent("Pictures/red-blue.png").path
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Edit Item")
+      try session.paste("'\(png)'")
+      try session.waitFor(text: "[photo 80×40 PNG] red-blue.png")
+      try session.sendKeys("Tab", "Enter")
+      try session.waitFor(text: "\"Parking spot\": photo replaced")
+      // Undo brings the first photo back; its copy is still there.
+      try session.sendKeys("u")
+      try session.waitFor(text: "Undid: edit \"Parking spot\"")
+      #expect(storedPhotos(shell).count == 2)
+      #expect(try shell.quit() == "0")
+      // Saved with the first photo; the sweep at exit removed the copy nothing uses.
+      let item = try #require(try shell.items(of: "List").first)
+      #expect(item["photo"] as? String == first.first)
+      #expect(storedPhotos(shell) == first)
+      let shown = try shell.cli("show", "List", "--json")
+      #expect(shown.stdout.contains(first.first ?? "?"))
+    }
+
+    @Test func cancelLeavesNothingBehind() throws {
+      let shell = try photoShell()
+      defer { shell.close() }
+      let session = shell.session
+      try shell.cli("add", "List", "Receipt")
+      try shell.launch(waitingFor: "Receipt")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Edit Item")
+      let gif = shell.session.directory.appendingPathComponent("Pictures/red-blue.gif").path
+      try session.paste("file://" + gif)
+      try session.waitFor(text: "[photo 80×40 GIF] red-blue.gif")
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Cancelled")
+      #expect(try shell.quit() == "0")
+      #expect(storedPhotos(shell).isEmpty)
+      #expect(try shell.items(of: "List").first?["photo"] == nil)
+    }
+  }
+}
