@@ -63,3 +63,76 @@ enum AppPhotos {
     }
   }
 }
+
+extension AppPhotos {
+  /// The colours photos are drawn in on this terminal; nil for captions only. The kitty,
+  /// sixel and iTerm2 protocols are not drawn by the app yet: they fall back to half blocks.
+  static func colors(environment: [String: String], config: ConfigFile) -> PhotoColors? {
+    let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
+    let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
+    let depth: ColorDepth?
+    switch mode {
+    case .text: depth = nil
+    case .blocks(let chosen): depth = chosen
+    case .kitty, .sixel, .iterm2: depth = GraphicsDetection.colorDepth(environment: environment)
+    }
+    switch depth {
+    case .trueColor: return .trueColor
+    case .palette256: return .palette256
+    case nil: return nil
+    }
+  }
+
+  /// Decodes a photo for its box and draws it as half blocks (called on a worker thread).
+  static func picture(
+    _ request: PhotoRequest, colors: PhotoColors, library: PhotoLibrary,
+    cache: ThumbnailCache
+  ) -> PhotoPicture {
+    // The last row of the box holds the caption.
+    let box = CellBox(columns: max(request.columns, 1), rows: max(request.rows - 1, 1))
+    let mode = GraphicsMode.blocks(colors == .trueColor ? .trueColor : .palette256)
+    do throws(ImageError) {
+      let decoded: DecodedImage
+      switch request.photo {
+      case .stored(let name):
+        decoded = try PhotoView.load(name, library: library, cache: cache, mode: mode, box: box)
+      case .file(let path):
+        let source: PhotoSource
+        do throws(PhotoError) {
+          source = try PhotoLibrary.readSource(path)
+        } catch {
+          throw ImageError(.file(error))
+        }
+        decoded = try ImageDecoder.decode(
+          source.bytes, maxWidth: box.columns, maxHeight: box.rows * 2)
+      }
+      let caption = decoded.info.caption
+      switch try PhotoView.render(decoded, mode: mode, box: box) {
+      case .cells(let picture):
+        let cells = picture.cells.map { cell in
+          Cell(
+            text: String(cell.glyph),
+            style: CellStyle(
+              foreground: .rgb(cell.foreground.red, cell.foreground.green, cell.foreground.blue),
+              background: .rgb(cell.background.red, cell.background.green, cell.background.blue)
+            ))
+        }
+        return PhotoPicture(
+          columns: picture.columns, rows: picture.rows, cells: cells, caption: caption)
+      case .paletteCells(let picture):
+        let cells = picture.cells.map { cell in
+          Cell(
+            text: String(cell.glyph),
+            style: CellStyle(
+              foreground: .palette(cell.foreground), background: .palette(cell.background)))
+        }
+        return PhotoPicture(
+          columns: picture.columns, rows: picture.rows, cells: cells, caption: caption)
+      case .escape, .text:
+        return .text(caption, isError: false)
+      }
+    } catch {
+      return .text(error.message, isError: true)
+    }
+  }
+}

@@ -32,9 +32,12 @@ enum FullScreenLaunch {
     // Every photo the session sees is held until it ends: undo may bring any of them back.
     let photos = PhotoSession(library: PhotoLibrary(dataFile: store.resolvedPath))
     photos.hold(load.model.photoNames)
+    let photoColors = AppPhotos.colors(environment: environment, config: config)
     let options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
-      keys: keys, photos: AppPhotos.access(session: photos, environment: environment))
+      keys: keys, photos: AppPhotos.access(session: photos, environment: environment),
+      photoColors: photoColors)
+    let thumbnails = ThumbnailCache(environment: environment)
     let state = load.state
     let notice = SaveNotice()
     let written = WrittenState(load.storedState)
@@ -82,6 +85,10 @@ enum FullScreenLaunch {
         sync?.watcher = watcher
         sync?.watchFolders()
         return watcher
+      },
+      loadPhoto: { [library = photos.library] request in
+        AppPhotos.picture(
+          request, colors: photoColors ?? .palette256, library: library, cache: thumbnails)
       }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in

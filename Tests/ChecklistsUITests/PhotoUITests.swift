@@ -405,3 +405,110 @@ final class Counter: @unchecked Sendable {
     return count
   }
 }
+
+/// The photo box of the item form: asked for once, "loading…" until the worker's picture
+/// comes, then its cells in the grid with their exact colours.
+@Suite struct PhotoBoxTests {
+  /// Two columns of red, two of blue, two rows.
+  func redBlue(columns: Int = 4, rows: Int = 2) -> PhotoPicture {
+    var cells: [Cell] = []
+    for _ in 0..<rows {
+      for column in 0..<columns {
+        let color: CellColor = column < columns / 2 ? .rgb(255, 0, 0) : .rgb(0, 0, 255)
+        cells.append(Cell(text: " ", style: CellStyle(foreground: color, background: color)))
+      }
+    }
+    return PhotoPicture(columns: columns, rows: rows, cells: cells, caption: "[photo 4×2 PNG]")
+  }
+
+  func model(photo: PhotoName?) -> DataModel {
+    var milk = item("Milk", id: 1)
+    milk.photo = photo
+    return DataModel(lists: [Checklist(name: "Groceries", iconName: "Groceries", items: [milk])])
+  }
+
+  @Test func theFormAsksOnceShowsLoadingThenThePicture() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (100, 30), now: testNow)
+    let effects = app.press(.enter)
+    let request = PhotoRequest(photo: .stored(name), columns: 33, rows: 16)
+    #expect(effects == [.loadPhoto(request)])
+    #expect(app.screen().contains("loading…"))
+    // Keys meanwhile do not ask again.
+    #expect(app.press(.tab) == [])
+    _ = app.handle(.photoLoaded(request, redBlue()), now: testNow)
+    let grid = app.grid()
+    // Beside the fields: the box starts at column 100 - 33 - 1, the picture centred in it.
+    let left = 66 + (33 - 4) / 2
+    #expect(grid[2, left].style.background == .rgb(255, 0, 0))
+    #expect(grid[2, left + 3].style.background == .rgb(0, 0, 255))
+    #expect(grid[3, left + 1].style.background == .rgb(255, 0, 0))
+    #expect(grid[4, left].style.background == nil)
+    #expect(app.screen().contains("[photo 4×2 PNG]"))
+    #expect(!app.screen().contains("loading…"))
+    // The fields got narrower to leave room for it.
+    #expect(app.itemFieldWidth(try #require(itemForm(app)), width: 100) == 100 - 13 - 35)
+    // Closing and opening again draws from the cache: nothing is decoded again.
+    app.press(.escape)
+    #expect(app.press(.enter) == [])
+    #expect(app.grid()[2, left].style.background == .rgb(255, 0, 0))
+  }
+
+  @Test func aNarrowFormShowsThePhotoUnderTheFields() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .palette256),
+      size: (60, 30), now: testNow)
+    let effects = app.press(.enter)
+    guard case .loadPhoto(let request)? = effects.first else {
+      Issue.record("no photo asked for")
+      return
+    }
+    #expect(request.columns == 47)
+    _ = app.handle(.photoLoaded(request, redBlue(columns: 4, rows: 2)), now: testNow)
+    // The Photo row is on row 13; the box starts two rows under it.
+    let row = app.screen().split(separator: "\n", omittingEmptySubsequences: false)[13]
+    #expect(row.hasPrefix(" Photo     [photo PNG]"))
+    #expect(app.grid()[15, 11 + (47 - 4) / 2].style.background == .rgb(255, 0, 0))
+  }
+
+  @Test func anErrorIsShownInTheBox() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (100, 30), now: testNow)
+    guard case .loadPhoto(let request)? = app.press(.enter).first else {
+      Issue.record("no photo asked for")
+      return
+    }
+    _ = app.handle(
+      .photoLoaded(request, .text("cannot read this image: the file ends early", isError: true)),
+      now: testNow)
+    // Wrapped in the box.
+    #expect(app.screen().contains("cannot read this image: the file"))
+    #expect(app.screen().contains("ends early"))
+  }
+
+  @Test func withoutColoursNothingIsDecoded() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access), size: (100, 30), now: testNow)
+    #expect(app.press(.enter) == [])
+    #expect(app.screen().contains("Photo     [photo PNG]"))
+  }
+
+  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
+    if case .item(let form) = app.form { return form }
+    return nil
+  }
+}

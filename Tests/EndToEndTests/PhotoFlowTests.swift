@@ -88,5 +88,62 @@ extension EndToEndProcesses {
       #expect(storedPhotos(shell).isEmpty)
       #expect(try shell.items(of: "List").first?["photo"] == nil)
     }
+
+    @Test func halfBlocksInColourBesideTheFieldsAndGoneAfterSuspendAndQuit() throws {
+      let shell = try photoShell()
+      defer { shell.close() }
+      let session = shell.session
+      let png = session.directory.appendingPathComponent("Pictures/red-blue.png").path
+      try shell.cli("add", "List", "Parking spot", "--photo", png)
+      try session.type("export COLORTERM=truecolor")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Parking spot")
+      try session.waitFor(text: "📷")
+      try session.sendKeys("Enter")
+      // Decoded on a worker, then drawn: red cells on the left, blue on the right.
+      try session.waitUntil("the photo in 24-bit colour") {
+        let screen = try session.capture(escapes: true)
+        return screen.contains("48;2;255;0;0") && screen.contains("48;2;0;0;255")
+      }
+      let rows = try session.capture(escapes: true).split(separator: "\n")
+      let row = try #require(rows.first { $0.contains("48;2;255;0;0") })
+      let red = try #require(row.range(of: "48;2;255;0;0"))
+      let blue = try #require(row.range(of: "48;2;0;0;255"))
+      #expect(red.lowerBound < blue.lowerBound)
+      try session.waitFor(text: "[photo 80×40 PNG]")
+
+      // Suspended: the shell's screen, with no picture left on it.
+      try session.sendKeys("C-z")
+      try session.waitFor(text: "READY$")
+      #expect(try !session.capture(escapes: true).contains("48;2;"))
+      // The shell went on with `echo $? > status` when the app stopped: write it again at exit.
+      try FileManager.default.removeItem(at: session.directory.appendingPathComponent("status"))
+      try session.type("fg; echo $? > status")
+      try session.sendKeys("Enter")
+      try session.waitUntil("the photo again after fg") {
+        try session.capture(escapes: true).contains("48;2;255;0;0")
+      }
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Cancelled")
+      #expect(try shell.quit() == "0")
+      #expect(try !session.capture(escapes: true).contains("48;2;"))
+    }
+
+    @Test func noColorShowsTheCaptionOnly() throws {
+      let shell = try photoShell()
+      defer { shell.close() }
+      let session = shell.session
+      let jpeg = session.directory.appendingPathComponent("Pictures/red-blue.jpg").path
+      try shell.cli("add", "List", "Receipt", "--photo", jpeg)
+      try session.type("export NO_COLOR=1")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Receipt")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Photo     [photo 80×40 JPEG]")
+      #expect(try !session.capture(escapes: true).contains("48;"))
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Cancelled")
+      #expect(try shell.quit() == "0")
+    }
   }
 }

@@ -18,10 +18,17 @@ struct ScreenWriter {
     if old == nil { clearok(window, true) }
     let rows = min(grid.height, Int(cn_getmaxy(window)))
     let columns = min(grid.width, Int(cn_getmaxx(window)))
+    var exact: [(row: Int, column: Int, cell: Cell)] = []
     for row in 0..<rows {
       for column in 0..<columns {
         let cell = grid[row, column]
         if let old, old[row, column] == cell { continue }
+        if cell.style.hasExactColors {
+          // Curses gets the glyph in plain colours; its colours are written after the update.
+          exact.append((row, column, cell))
+          write(Cell(text: cell.text, style: .plain), row: row, column: column, palette, window)
+          continue
+        }
         if cell.text.isEmpty {
           // The right half of a wide character: curses drew it with the left half, unless the
           // cell to the left is not wide for curses, then a blank keeps the screen honest.
@@ -42,7 +49,44 @@ struct ScreenWriter {
     }
     wnoutrefresh(window)
     doupdate()
+    if !exact.isEmpty {
+      let cursor = grid.cursor.flatMap { $0.row < rows && $0.column < columns ? $0 : nil }
+      terminal.writeBytes(
+        Self.exactColorBytes(
+          exact, cursor: cursor ?? GridPosition(row: max(rows - 1, 0), column: 0)))
+    }
     previous = grid
+  }
+
+  /// Cells with exact colours as the terminal's own sequences (SGR 38/48 with 24-bit or
+  /// 256-colour values), each after a cursor move; then the attributes reset and the cursor
+  /// back where curses left it, so that curses' idea of the terminal stays true.
+  static func exactColorBytes(_ cells: [(row: Int, column: Int, cell: Cell)], cursor: GridPosition)
+    -> String
+  {
+    var out = ""
+    out.reserveCapacity(cells.count * 40)
+    var last: CellStyle?
+    for (row, column, cell) in cells {
+      out += "\u{1B}[\(row + 1);\(column + 1)H"
+      if cell.style != last {
+        out += "\u{1B}[0"
+        if let foreground = cell.style.foreground { out += ";" + sgr(foreground, base: 38) }
+        if let background = cell.style.background { out += ";" + sgr(background, base: 48) }
+        out += "m"
+        last = cell.style
+      }
+      out += String(CellText.scalars(for: cell.text).map(Character.init))
+    }
+    out += "\u{1B}[0m\u{1B}[\(cursor.row + 1);\(cursor.column + 1)H"
+    return out
+  }
+
+  private static func sgr(_ color: CellColor, base: Int) -> String {
+    switch color {
+    case .rgb(let red, let green, let blue): return "\(base);2;\(red);\(green);\(blue)"
+    case .palette(let index): return "\(base);5;\(index)"
+    }
   }
 
   private func write(

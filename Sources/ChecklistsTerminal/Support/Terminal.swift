@@ -206,6 +206,9 @@ public final class Terminal {
   /// Rings the bell.
   func ringBell() { beep() }
 
+  /// Writes bytes straight to the terminal after what curses has drawn (exact colours).
+  func writeBytes(_ text: String) { writeRaw(text) }
+
   /// Writes bytes straight to the terminal, after what curses has buffered.
   private func writeRaw(_ text: String) {
     fflush(cn_stdout())

@@ -55,6 +55,10 @@ public struct ChecklistsApp: TerminalProgram {
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
+  /// Photos drawn for their boxes (a few, by photo and box size) and those being decoded.
+  var photoPictures = PhotoPictureCache()
+  var photosRequested: Set<PhotoRequest> = []
+
   var undoStack: [UndoEntry] = []
   var redoStack: [UndoEntry] = []
   /// Counts applied changes; the model is saved when `savedVersion` equals it.
@@ -205,6 +209,9 @@ public struct ChecklistsApp: TerminalProgram {
       if outcome.succeeded { savedVersion = saved }
       if let merged = outcome.merged { adopt(merged, now: now) }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    case .photoLoaded(let request, let picture):
+      photosRequested.remove(request)
+      photoPictures.insert(picture, for: request)
     case .quitSaveFailed(let reason):
       quitPrompt = QuitPrompt(reason: reason)
       status = nil
@@ -218,6 +225,7 @@ public struct ChecklistsApp: TerminalProgram {
     clampSelections()
     effects += fireReminders(now: now)
     redrawAt = nextRedraw(after: now)
+    effects += photoLoads()
     return effects
   }
 

@@ -46,7 +46,7 @@ extension ChecklistsApp {
     let top = compact ? 1 : 2
     let bottom = max(height - 2, top)
     let visible = bottom - top + 1
-    let fieldWidth = Self.formFieldWidth(width: width)
+    let fieldWidth = itemFieldWidth(form, width: width)
     let textLines = max(
       min(
         form.text.wrapped(width: fieldWidth).lines.count, Self.maxTextLines(height: height),
@@ -88,7 +88,7 @@ extension ChecklistsApp {
     let listName = dataModel.list(withID: form.listID)?.name ?? ""
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let layout = itemFormLayout(form, width: grid.width, height: grid.height)
-    let fieldWidth = Self.formFieldWidth(width: grid.width)
+    let fieldWidth = itemFieldWidth(form, width: grid.width)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
     func rows(_ field: ItemForm.Field) -> (row: Int, count: Int)? {
       guard let place = layout.places[field], place.row >= layout.top, place.row <= layout.bottom
@@ -145,6 +145,9 @@ extension ChecklistsApp {
       let style = CellStyle(
         color: attached ? .accent : .normal, attributes: focused ? [.reverse] : [])
       grid.draw(text, row: row, column: Self.labelWidth, width: fieldWidth, style: style)
+    }
+    if let box = itemPhotoBox(form, layout: layout, width: grid.width) {
+      drawPhoto(box, into: &grid)
     }
   }
 

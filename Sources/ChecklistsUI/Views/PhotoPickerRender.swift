@@ -10,7 +10,7 @@ extension ChecklistsApp {
     let labelStyle = CellStyle(color: .accent, attributes: [.bold])
     let used = grid.draw("Find: ", row: 1, column: 1, width: 6, style: labelStyle)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    let previewWidth = grid.width >= 60 ? min(grid.width / 3, 40) : 0
+    let previewWidth = Self.pickerPreviewWidth(width: grid.width) ?? 0
     let listWidth = grid.width - previewWidth - (previewWidth > 0 ? 1 : 0)
     grid.drawField(
       picker.filter, row: 1, column: 1 + used, width: max(listWidth - used - 2, 1),
@@ -55,6 +55,7 @@ extension ChecklistsApp {
         Self.lastComponent(of: path), row: 2, column: column, width: previewWidth,
         style: CellStyle(color: .normal, attributes: [.bold]))
       grid.draw(caption, row: 3, column: column, width: previewWidth, style: dim)
+      if let box = pickerPhotoBox(picker) { drawPhoto(box, into: &grid) }
     } else {
       let count = picker.entries.filter { !$0.isFolder }.count
       grid.draw(
