@@ -511,4 +511,38 @@ final class Counter: @unchecked Sendable {
     if case .item(let form) = app.form { return form }
     return nil
   }
+
+  @Test func wideChecklistsShowTheSelectedItemsPhotoInAPane() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var milk = item("Milk", id: 1)
+    milk.photo = name
+    let model = DataModel(lists: [
+      Checklist(name: "Groceries", iconName: "Groceries", items: [milk, item("Bread", id: 2)])
+    ])
+    var app = ChecklistsApp(
+      model: model, checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (120, 30), now: testNow)
+    let effects = app.handle(.resize(width: 120, height: 30), now: testNow)
+    let request = PhotoRequest(photo: .stored(name), columns: 38, rows: 19)
+    #expect(effects == [.loadPhoto(request)])
+    _ = app.handle(.photoLoaded(request, redBlue()), now: testNow)
+    let rows = app.screen().split(separator: "\n").map(String.init)
+    #expect(rows[1].hasPrefix(" ·  Milk"))
+    #expect(rows[1].contains("│ Milk"))
+    #expect(app.grid()[3, 120 - 40 + 1 + (38 - 4) / 2].style.background == .rgb(255, 0, 0))
+    // Bread has none.
+    app.press(.down)
+    #expect(app.screen().contains("No photo"))
+    // Narrower: no pane.
+    _ = app.handle(.resize(width: 119, height: 30), now: testNow)
+    #expect(!app.screen().contains("│"))
+    // Without a photo in the session, no pane either.
+    let plain = ChecklistsApp(
+      model: sampleModel(), checklistIndex: 1,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (120, 30), now: testNow)
+    #expect(!plain.screen().contains("│"))
+  }
 }

@@ -207,7 +207,9 @@ extension ChecklistsApp {
     // The chosen file is copied into the Photos folder only now: Cancel leaves nothing behind.
     let photo: PhotoName?
     switch storedPhoto(form) {
-    case .success(let name): photo = name
+    case .success(let name):
+      photo = name
+      if name != nil { sessionHasPhotos = true }
     case .failure(let error):
       status = StatusMessage(text: "Can't attach the photo: \(error.message)", isError: true)
       return

@@ -58,6 +58,9 @@ public struct ChecklistsApp: TerminalProgram {
   /// Photos drawn for their boxes (a few, by photo and box size) and those being decoded.
   var photoPictures = PhotoPictureCache()
   var photosRequested: Set<PhotoRequest> = []
+  /// Whether any item has had a photo this session (a Checklist then gets its preview pane on
+  /// wide terminals).
+  var sessionHasPhotos = false
 
   var undoStack: [UndoEntry] = []
   var redoStack: [UndoEntry] = []
@@ -119,6 +122,9 @@ public struct ChecklistsApp: TerminalProgram {
     if startIndex >= 0 && startIndex < dataModel.lists.count {
       allLists.selected = startIndex
       openList(id: dataModel.lists[startIndex].id)
+    }
+    if options.photos != nil, options.photoColors != nil {
+      sessionHasPhotos = !dataModel.photoNames.isEmpty
     }
     clampSelections()
     refreshSmartCounts(now: now)
@@ -217,6 +223,9 @@ public struct ChecklistsApp: TerminalProgram {
       status = nil
     case .mergedFromElsewhere(let merged, let message):
       adopt(merged, now: now)
+      if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
+        sessionHasPhotos = !dataModel.photoNames.isEmpty
+      }
       status = StatusMessage(text: message, isError: false)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)

@@ -25,7 +25,11 @@ extension ChecklistsApp {
     } else if let planner {
       renderPlanner(planner, into: &grid, now: now)
     } else if let open {
-      renderChecklist(open, into: &grid, now: now)
+      if let paneWidth = previewPaneWidth {
+        renderChecklistWithPane(open, paneWidth: paneWidth, into: &grid, now: now)
+      } else {
+        renderChecklist(open, into: &grid, now: now)
+      }
     } else {
       renderAllLists(into: &grid)
     }

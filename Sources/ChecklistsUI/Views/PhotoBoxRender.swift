@@ -100,6 +100,11 @@ extension ChecklistsApp {
       let layout = itemFormLayout(itemForm, width: width, height: height)
       return itemPhotoBox(itemForm, layout: layout, width: width).map { [$0] } ?? []
     }
+    if form == nil, listPicker == nil, planner == nil, let open, let paneWidth = previewPaneWidth,
+      let box = previewPaneBox(open, paneWidth: paneWidth).box
+    {
+      return [box]
+    }
     return []
   }
 
@@ -145,6 +150,66 @@ extension ChecklistsApp {
       grid.draw(
         picture.caption, row: captionRow, column: box.column + (request.columns - width) / 2,
         width: request.columns, style: CellStyle(color: .dim))
+    }
+  }
+}
+
+extension ChecklistsApp {
+  /// The width of a Checklist's preview pane: on terminals of 120 columns or more once the
+  /// session has seen a photo (the list keeps its width as the selection moves); nil otherwise.
+  var previewPaneWidth: Int? {
+    guard width >= 120, sessionHasPhotos, options.photoColors != nil else { return nil }
+    return min(width / 3, 48)
+  }
+
+  /// The selected item's photo box in the preview pane.
+  func previewPaneBox(_ state: OpenList, paneWidth: Int) -> (item: ChecklistItem?, box: PhotoBox?) {
+    guard let list = dataModel.list(withID: state.listID),
+      let index = state.browser.index(ofRow: state.browser.selected), index < list.items.count
+    else { return (nil, nil) }
+    let item = list.items[index]
+    guard let name = item.photo else { return (item, nil) }
+    let columns = paneWidth - 2
+    let rows = min(height - 5, columns / 2)
+    guard rows >= 3 else { return (item, nil) }
+    // The caption comes with the picture (no file is read while drawing).
+    let caption = name.fileName
+    return (
+      item,
+      PhotoBox(
+        request: PhotoRequest(photo: .stored(name), columns: columns, rows: rows), row: 3,
+        column: width - paneWidth + 1, caption: caption)
+    )
+  }
+
+  /// A Checklist on a wide terminal: the rows in the left part, the selected item's photo in
+  /// a pane at the right.
+  func renderChecklistWithPane(
+    _ state: OpenList, paneWidth: Int, into grid: inout CellGrid, now: Date
+  ) {
+    let listWidth = grid.width - paneWidth - 1
+    var left = CellGrid(width: listWidth, height: grid.height)
+    renderChecklist(state, into: &left, now: now)
+    for row in 0..<grid.height {
+      for column in 0..<listWidth { grid[row, column] = left[row, column] }
+    }
+    let titleStyle = CellStyle(color: .title, attributes: [.bold])
+    grid.fill(row: 0, column: listWidth, width: grid.width - listWidth, style: titleStyle)
+    let dim = CellStyle(color: .dim)
+    for row in 1..<(grid.height - 1) {
+      grid.draw(glyphs.ascii ? "|" : "│", row: row, column: listWidth, width: 1, style: dim)
+    }
+    let (item, box) = previewPaneBox(state, paneWidth: paneWidth)
+    let column = listWidth + 2
+    if let item {
+      grid.draw(
+        item.text, row: 1, column: column, width: paneWidth - 2,
+        style: CellStyle(color: .normal, attributes: [.bold]))
+    }
+    if let box {
+      drawPhoto(box, into: &grid)
+    } else if item != nil {
+      grid.draw("No photo", row: 3, column: column, width: paneWidth - 2, style: dim)
     }
   }
 }
