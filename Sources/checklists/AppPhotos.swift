@@ -65,37 +65,37 @@ enum AppPhotos {
 }
 
 extension AppPhotos {
-  /// The colours photos are drawn in on this terminal; nil for captions only. The kitty,
-  /// sixel and iTerm2 protocols are not drawn by the app yet: they fall back to half blocks.
-  static func colors(environment: [String: String], config: ConfigFile) -> PhotoColors? {
+  /// How photos are drawn on this terminal: the mode (the setting, or with `auto` what the
+  /// environment says; the terminal is not queried yet), and the colours for the UI's boxes
+  /// (nil: captions only).
+  static func display(environment: [String: String], config: ConfigFile) -> (
+    mode: GraphicsMode, colors: PhotoColors?
+  ) {
     let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
     let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
-    let depth: ColorDepth?
     switch mode {
-    case .text: depth = nil
-    case .blocks(let chosen): depth = chosen
-    case .kitty, .sixel, .iterm2: depth = GraphicsDetection.colorDepth(environment: environment)
-    }
-    switch depth {
-    case .trueColor: return .trueColor
-    case .palette256: return .palette256
-    case nil: return nil
+    case .text: return (mode, nil)
+    case .blocks(let depth): return (mode, depth == .trueColor ? .trueColor : .palette256)
+    case .kitty, .sixel, .iterm2:
+      let depth = GraphicsDetection.colorDepth(environment: environment)
+      return (mode, depth == .trueColor ? .trueColor : .palette256)
     }
   }
 
   /// Decodes a photo for its box and draws it as half blocks (called on a worker thread).
   static func picture(
-    _ request: PhotoRequest, colors: PhotoColors, library: PhotoLibrary,
-    cache: ThumbnailCache
+    _ request: PhotoRequest, mode: GraphicsMode, cell: CellPixelSize, imageID: UInt32,
+    library: PhotoLibrary, cache: ThumbnailCache
   ) -> PhotoPicture {
     // The last row of the box holds the caption.
     let box = CellBox(columns: max(request.columns, 1), rows: max(request.rows - 1, 1))
-    let mode = GraphicsMode.blocks(colors == .trueColor ? .trueColor : .palette256)
+    let size = PhotoView.pixelSize(mode: mode, box: box, cell: cell) ?? (box.columns, box.rows * 2)
     do throws(ImageError) {
       let decoded: DecodedImage
       switch request.photo {
       case .stored(let name):
-        decoded = try PhotoView.load(name, library: library, cache: cache, mode: mode, box: box)
+        decoded = try PhotoView.load(
+          name, library: library, cache: cache, mode: mode, box: box, cell: cell)
       case .file(let path):
         let source: PhotoSource
         do throws(PhotoError) {
@@ -103,11 +103,10 @@ extension AppPhotos {
         } catch {
           throw ImageError(.file(error))
         }
-        decoded = try ImageDecoder.decode(
-          source.bytes, maxWidth: box.columns, maxHeight: box.rows * 2)
+        decoded = try ImageDecoder.decode(source.bytes, maxWidth: size.0, maxHeight: size.1)
       }
       let caption = decoded.info.caption
-      switch try PhotoView.render(decoded, mode: mode, box: box) {
+      switch try PhotoView.render(decoded, mode: mode, box: box, cell: cell, imageID: imageID) {
       case .cells(let picture):
         let cells = picture.cells.map { cell in
           Cell(
@@ -128,11 +127,42 @@ extension AppPhotos {
         }
         return PhotoPicture(
           columns: picture.columns, rows: picture.rows, cells: cells, caption: caption)
-      case .escape, .text:
+      case .escape(let bytes, let columns, let rows):
+        let removal: TerminalImage.Removal =
+          mode == .kitty ? .delete(KittyGraphics.delete(id: imageID)) : .overdraw
+        return .image(
+          TerminalImage(bytes: bytes, removal: removal), columns: columns, rows: rows,
+          caption: caption)
+      case .text:
         return .text(caption, isError: false)
       }
     } catch {
       return .text(error.message, isError: true)
     }
+  }
+}
+
+/// Numbers kitty images, one new id per picture (so that deleting one never takes another).
+final class ImageIDs: @unchecked Sendable {
+  private let lock = NSLock()
+  private var last: UInt32 = 100
+
+  /// The next id.
+  func next() -> UInt32 {
+    lock.lock()
+    defer { lock.unlock() }
+    last = last == UInt32.max ? 101 : last + 1
+    return last
+  }
+}
+
+extension AppPhotos {
+  /// The terminal's cell size in pixels (`TIOCGWINSZ`), `typical` when it reports none.
+  static func cellPixelSize() -> CellPixelSize {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return .typical }
+    return CellPixelSize.from(
+      columns: Int(size.ws_col), rows: Int(size.ws_row), pixelWidth: Int(size.ws_xpixel),
+      pixelHeight: Int(size.ws_ypixel))
   }
 }

@@ -32,7 +32,8 @@ enum FullScreenLaunch {
     // Every photo the session sees is held until it ends: undo may bring any of them back.
     let photos = PhotoSession(library: PhotoLibrary(dataFile: store.resolvedPath))
     photos.hold(load.model.photoNames)
-    let photoColors = AppPhotos.colors(environment: environment, config: config)
+    let (photoMode, photoColors) = AppPhotos.display(environment: environment, config: config)
+    let imageIDs = ImageIDs()
     let options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
       keys: keys, photos: AppPhotos.access(session: photos, environment: environment),
@@ -88,7 +89,8 @@ enum FullScreenLaunch {
       },
       loadPhoto: { [library = photos.library] request in
         AppPhotos.picture(
-          request, colors: photoColors ?? .palette256, library: library, cache: thumbnails)
+          request, mode: photoMode, cell: AppPhotos.cellPixelSize(), imageID: imageIDs.next(),
+          library: library, cache: thumbnails)
       }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in

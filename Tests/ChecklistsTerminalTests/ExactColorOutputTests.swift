@@ -25,4 +25,19 @@ import Testing
       [(0, 0, Cell(text: "\u{1B}", style: style))], cursor: GridPosition(row: 0, column: 0))
     #expect(bytes == "\u{1B}[1;1H\u{1B}[0;38;5;196m?\u{1B}[0m\u{1B}[1;1H")
   }
+
+  @Test func imagesAreDeletedThenPlacedAndTheCursorGoesBack() {
+    let old = GridImage(
+      image: TerminalImage(bytes: Array("OLD".utf8), removal: .delete(Array("DEL".utf8))),
+      row: 2, column: 5, columns: 10, rows: 4)
+    let sixel = GridImage(
+      image: TerminalImage(bytes: Array("SIX".utf8), removal: .overdraw), row: 0, column: 0,
+      columns: 1, rows: 1)
+    let new = GridImage(
+      image: TerminalImage(bytes: Array("NEW".utf8), removal: .overdraw), row: 3, column: 7,
+      columns: 10, rows: 4)
+    let bytes = ScreenWriter.imageBytes(
+      removed: [old, sixel], added: [new], cursor: GridPosition(row: 9, column: 1))
+    #expect(String(decoding: bytes, as: UTF8.self) == "DEL\u{1B}[4;8HNEW\u{1B}[10;2H")
+  }
 }

@@ -478,6 +478,52 @@ final class Counter: @unchecked Sendable {
     #expect(app.grid()[15, 11 + (47 - 4) / 2].style.background == .rgb(255, 0, 0))
   }
 
+  @Test func focusLossHidesThePhotoUntilFocusComesBack() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (100, 30), now: testNow)
+    guard case .loadPhoto(let request)? = app.press(.enter).first else {
+      Issue.record("no photo asked for")
+      return
+    }
+    _ = app.handle(.photoLoaded(request, redBlue()), now: testNow)
+    let left = 66 + (33 - 4) / 2
+    #expect(app.grid()[2, left].style.background == .rgb(255, 0, 0))
+    _ = app.handle(.focusLost, now: testNow)
+    #expect(!app.grid().cells.contains { $0.style.hasExactColors })
+    #expect(app.screen().contains("(hidden while in the background)"))
+    _ = app.handle(.focusGained, now: testNow)
+    #expect(app.grid()[2, left].style.background == .rgb(255, 0, 0))
+  }
+
+  @Test func aTerminalImageIsPlacedOnTheGrid() throws {
+    let rig = try PhotoRig()
+    let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
+    var app = ChecklistsApp(
+      model: model(photo: name), checklistIndex: 0,
+      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      size: (100, 30), now: testNow)
+    guard case .loadPhoto(let request)? = app.press(.enter).first else {
+      Issue.record("no photo asked for")
+      return
+    }
+    let image = TerminalImage(bytes: Array("\u{1B}_Ga=T;AAAA\u{1B}\\".utf8), removal: .overdraw)
+    _ = app.handle(
+      .photoLoaded(request, .image(image, columns: 10, rows: 5, caption: "[photo 4×2 PNG]")),
+      now: testNow)
+    let grid = app.grid()
+    #expect(
+      grid.images == [
+        GridImage(image: image, row: 2, column: 66 + (33 - 10) / 2, columns: 10, rows: 5)
+      ])
+    #expect(app.screen().contains("[photo 4×2 PNG]"))
+    app.press(.escape)
+    #expect(app.grid().images.isEmpty)
+  }
+
   @Test func anErrorIsShownInTheBox() throws {
     let rig = try PhotoRig()
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))

@@ -7,8 +7,8 @@ extension EndToEndProcesses {
   /// the copy in the Photos folder, undo, and the sweep at exit.
   @Suite(.serialized) struct PhotoFlowTests {
     /// A shell whose `$HOME/Pictures` holds the generated test images.
-    func photoShell() throws -> AppFlowShell {
-      try AppFlowShell { data in
+    func photoShell(logOutput: Bool = false) throws -> AppFlowShell {
+      try AppFlowShell(logOutput: logOutput) { data in
         let home = data.deletingLastPathComponent().deletingLastPathComponent()
         let pictures = home.appendingPathComponent("Pictures").path
         let script = BuiltBinary.repositoryRoot + "/Tests/Fixtures/images/make-test-images.py"
@@ -144,6 +144,86 @@ extension EndToEndProcesses {
       try session.sendKeys("Escape")
       try session.waitFor(text: "Cancelled")
       #expect(try shell.quit() == "0")
+    }
+
+    /// Where `needle` occurs in `log`, from `start`.
+    func offsets(of needle: String, in log: Data, from start: Int = 0) -> [Int] {
+      var found: [Int] = []
+      var from = log.startIndex + start
+      while let range = log.range(of: Data(needle.utf8), in: from..<log.endIndex) {
+        found.append(range.lowerBound - log.startIndex)
+        from = range.upperBound
+      }
+      return found
+    }
+
+    @Test func kittyImagesAreWrittenAndDeletedOnSuspendAndQuit() throws {
+      let shell = try photoShell(logOutput: true)
+      defer { shell.close() }
+      let session = shell.session
+      let png = session.directory.appendingPathComponent("Pictures/red-blue.png").path
+      try shell.cli("add", "List", "Parking spot", "--photo", png)
+      try session.type("export CHECKLISTS_IMAGES=kitty")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Parking spot")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "[photo 80×40 PNG]")
+      try session.waitUntil("kitty's transmit in the output") {
+        !offsets(of: "\u{1B}_Ga=T,f=32,", in: session.loggedOutput()).isEmpty
+      }
+      let shown = session.loggedOutput().count
+      try session.sendKeys("C-z")
+      try session.waitFor(text: "READY$")
+      try session.waitUntil("a kitty delete after Ctrl-Z") {
+        !offsets(of: "\u{1B}_Ga=d,d=I,", in: session.loggedOutput(), from: shown).isEmpty
+      }
+      try FileManager.default.removeItem(at: session.directory.appendingPathComponent("status"))
+      try session.type("fg; echo $? > status")
+      try session.sendKeys("Enter")
+      let resumed = session.loggedOutput().count
+      try session.waitUntil("the image sent again after fg") {
+        !offsets(of: "\u{1B}_Ga=T,f=32,", in: session.loggedOutput(), from: resumed).isEmpty
+      }
+      let again = session.loggedOutput().count
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Cancelled")
+      // Leaving the form deletes the image.
+      try session.waitUntil("a kitty delete when the form closes") {
+        !offsets(of: "\u{1B}_Ga=d,d=I,", in: session.loggedOutput(), from: again).isEmpty
+      }
+      #expect(try shell.quit() == "0")
+      // Every image sent was deleted after it; none is left behind.
+      try session.waitUntil("a delete after the last image") {
+        let log = session.loggedOutput()
+        let sent = offsets(of: "\u{1B}_Ga=T", in: log)
+        let deleted = offsets(of: "\u{1B}_Ga=d,d=I,", in: log)
+        return sent.count == 2 && (deleted.last ?? 0) > (sent.last ?? 0)
+      }
+      #expect(try !session.capture().contains("Ga=T"))
+    }
+
+    @Test func sixelsAreWrittenWhenForced() throws {
+      let shell = try photoShell(logOutput: true)
+      defer { shell.close() }
+      let session = shell.session
+      let png = session.directory.appendingPathComponent("Pictures/red-blue.png").path
+      try shell.cli("add", "List", "Parking spot", "--photo", png)
+      try session.type("export CHECKLISTS_IMAGES=sixel")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Parking spot")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "[photo 80×40 PNG]")
+      try session.waitUntil("a sixel image in the output") {
+        let log = session.loggedOutput()
+        return offsets(of: "\u{1B}P", in: log).contains { start in
+          let tail = log[(log.startIndex + start)...].prefix(32)
+          return tail.contains(UInt8(ascii: "q"))
+        }
+      }
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Cancelled")
+      #expect(try shell.quit() == "0")
+      #expect(try !session.capture(escapes: true).contains("48;2;"))
     }
   }
 }

@@ -281,6 +281,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func suspend() {
     if program.isDirty { dispatch(.saveFinished(hooks.save(program.dataModel))) }
     hooks.persistState(program)
+    // Nothing private stays on the terminal while the app is stopped.
+    writer.removeImages(from: terminal)
     terminal.suspend()
     ignoreNextContinue = true
     // The whole process group, as Ctrl-Z in a cooked terminal would: a wrapper shell stops
@@ -300,6 +302,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func finish(_ reason: ExitReason) -> TerminalExit {
     if let savedCopy {
       hooks.persistState(program)
+      writer.removeImages(from: terminal)
       terminal.stop()
       return TerminalExit(
         status: 0,
@@ -315,6 +318,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
     }
     hooks.persistState(program)
     let rescuedPath = failure.flatMap { _ in hooks.rescue(program.dataModel) }
+    writer.removeImages(from: terminal)
     terminal.stop()
     guard let failure else { return TerminalExit(status: 0, message: nil) }
     let reasonText = failure.message.isEmpty ? "" : " (\(failure.message))"

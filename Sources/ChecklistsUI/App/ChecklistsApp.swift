@@ -61,6 +61,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// Whether any item has had a photo this session (a Checklist then gets its preview pane on
   /// wide terminals).
   var sessionHasPhotos = false
+  /// Photos are not drawn while the terminal window is in the background (focus lost).
+  var photosHidden = false
 
   var undoStack: [UndoEntry] = []
   var redoStack: [UndoEntry] = []
@@ -197,6 +199,7 @@ public struct ChecklistsApp: TerminalProgram {
     effects += fireReminders(now: now)
     switch event {
     case .key(let key):
+      photosHidden = false
       effects += handleKey(key, now: now)
     case .paste(let text):
       handlePaste(text, now: now)
@@ -207,8 +210,11 @@ public struct ChecklistsApp: TerminalProgram {
       height = max(newHeight, 0)
     case .focusLost:
       closePhotoPicker()
+      photosHidden = true
       if isDirty { effects.append(requestSave()) }
-    case .focusGained, .tick:
+    case .focusGained:
+      photosHidden = false
+    case .tick:
       break
     case .saveFinished(let outcome):
       let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()

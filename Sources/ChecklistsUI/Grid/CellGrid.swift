@@ -94,6 +94,8 @@ public struct CellGrid: Equatable, Sendable {
   public private(set) var cells: [Cell]
   /// Where the terminal cursor should be shown (a text field being edited), or nil to hide it.
   public var cursor: GridPosition?
+  /// Terminal images drawn over the cells (photos in kitty, sixel or iTerm2 form).
+  public var images: [GridImage] = []
 
   /// Creates a blank grid; negative sizes count as zero.
   public init(width: Int, height: Int) {

@@ -94,7 +94,7 @@ extension ChecklistsApp {
 
   /// The boxes on screen now, each wanting its picture.
   var shownPhotoBoxes: [PhotoBox] {
-    guard help == nil, quitPrompt == nil else { return [] }
+    guard help == nil, quitPrompt == nil, !photosHidden else { return [] }
     if case .item(let itemForm) = form {
       if let picker = itemForm.photoPicker { return pickerPhotoBox(picker).map { [$0] } ?? [] }
       let layout = itemFormLayout(itemForm, width: width, height: height)
@@ -124,10 +124,35 @@ extension ChecklistsApp {
   /// it is decoded, or the reason it cannot be shown.
   func drawPhoto(_ box: PhotoBox, into grid: inout CellGrid) {
     let request = box.request
+    if photosHidden {
+      grid.draw(
+        "(hidden while in the background)", row: box.row, column: box.column,
+        width: request.columns, style: CellStyle(color: .dim))
+      return
+    }
     guard let picture = photoPictures[request] else {
       grid.draw(
         "loading…", row: box.row + request.rows / 2, column: box.column + request.columns / 2 - 4,
         width: 8, style: CellStyle(color: .dim))
+      return
+    }
+    if let image = picture.image {
+      let rows = min(picture.rows, request.rows - 1, grid.height - 1 - box.row)
+      let left = box.column + max((request.columns - picture.columns) / 2, 0)
+      let columns = min(picture.columns, grid.width - left)
+      guard rows > 0, columns > 0 else { return }
+      for y in 0..<rows {
+        grid.fill(row: box.row + y, column: left, width: columns, style: .plain)
+      }
+      grid.images.append(
+        GridImage(image: image, row: box.row, column: left, columns: columns, rows: rows))
+      let captionRow = box.row + rows
+      if captionRow < grid.height - 1 {
+        let width = min(DisplayWidth.of(picture.caption), request.columns)
+        grid.draw(
+          picture.caption, row: captionRow, column: box.column + (request.columns - width) / 2,
+          width: request.columns, style: CellStyle(color: .dim))
+      }
       return
     }
     if picture.isError || picture.cells.isEmpty {
