@@ -71,7 +71,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "checklists-bench",
-      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages", "ChecklistsCLI"]
     ),
     /// What the test targets share: the process runner, the built-binary locator, the seeded
     /// generator, tmpfs mounts, tmux sessions (like swift-argument-parser's test helpers).

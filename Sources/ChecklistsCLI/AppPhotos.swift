@@ -3,15 +3,19 @@ import ChecklistsImages
 import ChecklistsUI
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The app's photos: the session's hold and copies (`PhotoSession`), and the access the UI
 /// uses to read captions, list folders and store a chosen file.
-enum AppPhotos {
+public enum AppPhotos {
   /// How much of a file is read for its caption first: the header and EXIF of any photo a
   /// camera writes; the whole file only when that is not enough.
-  static let captionPrefix = 256 * 1024
+  public static let captionPrefix = 256 * 1024
 
   /// The access for the UI on `session`'s Photos folder.
-  static func access(session: PhotoSession, environment: [String: String]) -> PhotoAccess {
+  public static func access(session: PhotoSession, environment: [String: String]) -> PhotoAccess {
     let library = session.library
     let current = FileManager.default.currentDirectoryPath
     return PhotoAccess(
@@ -23,19 +27,7 @@ enum AppPhotos {
           return error.kind == .missing ? "\(name.fileName) is missing" : error.message
         }
       },
-      fileCaption: { path in
-        do throws(PhotoError) {
-          // The checks of attaching (a regular file, at most 100 MB, an image's first bytes).
-          let source = try PhotoLibrary.readSource(path)
-          do throws(ImageError) {
-            return .success(try ImageDecoder.probe(source.bytes).caption)
-          } catch {
-            return .failure(PhotoAccessError(message: "\(path): \(error.message)"))
-          }
-        } catch {
-          return .failure(PhotoAccessError(message: error.message))
-        }
-      },
+      fileCaption: { path in fileCaption(path) },
       store: { path in
         do throws(PhotoError) {
           return .success(try session.store(path))
@@ -48,18 +40,67 @@ enum AppPhotos {
   }
 
   /// "[photo 4032×3024 JPEG]" from the start of the file (or all of it), nil when unreadable.
-  static func caption(path: String, size: Int64) -> String? {
+  public static func caption(path: String, size: Int64) -> String? {
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
     guard let head = try? handle.read(upToCount: captionPrefix) else { return nil }
-    if let info = try? ImageDecoder.probe(Array(head)) { return info.caption }
-    guard size > Int64(head.count), let rest = try? handle.readToEnd() else {
-      return try? ImageDecoder.probe(Array(head)).caption
+    switch probe(Array(head), rest: handle, size: size) {
+    case .success(let info): return info.caption
+    case .failure(let error): return error.message
     }
+  }
+
+  /// The caption of a file the user may attach, read from its start (the picker asks at each
+  /// highlight, so a folder of 12-megapixel photos is not read whole): refused as attaching
+  /// refuses it (not a regular file, over 100 MB, not an image's first bytes, unreadable).
+  public static func fileCaption(_ path: String) -> Result<String, PhotoAccessError> {
+    func failure(_ error: PhotoError) -> Result<String, PhotoAccessError> {
+      .failure(PhotoAccessError(message: error.message))
+    }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      return failure(
+        PhotoError(.systemCall, path: path, cause: SystemCallError(errno, call: "stat")))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      return failure(PhotoError(.notRegularFile, path: path))
+    }
+    let size = Int64(status.st_size)
+    guard size <= PhotoLibrary.maximumFileSize else {
+      return failure(PhotoError(.tooLarge(bytes: size), path: path))
+    }
+    guard let handle = FileHandle(forReadingAtPath: path),
+      let head = try? handle.read(upToCount: captionPrefix)
+    else {
+      return failure(
+        PhotoError(.systemCall, path: path, cause: SystemCallError(EACCES, call: "open")))
+    }
+    defer { try? handle.close() }
+    guard PhotoFormat.sniff(Array(head)) != nil else {
+      return failure(PhotoError(.notAnImage, path: path))
+    }
+    switch probe(Array(head), rest: handle, size: size) {
+    case .success(let info): return .success(info.caption)
+    case .failure(let error):
+      return .failure(PhotoAccessError(message: "\(path): \(error.message)"))
+    }
+  }
+
+  /// Probes `head`, then the whole file when the header needs more than its start.
+  static func probe(_ head: [UInt8], rest handle: FileHandle, size: Int64) -> Result<
+    ImageInfo, ImageError
+  > {
     do throws(ImageError) {
-      return try ImageDecoder.probe(Array(head) + Array(rest)).caption
+      return .success(try ImageDecoder.probe(head))
     } catch {
-      return error.message
+      guard size > Int64(head.count), let rest = try? handle.readToEnd() else {
+        return .failure(error)
+      }
+      do throws(ImageError) {
+        return .success(try ImageDecoder.probe(head + Array(rest)))
+      } catch {
+        return .failure(error)
+      }
     }
   }
 }
@@ -68,7 +109,7 @@ extension AppPhotos {
   /// How photos are drawn on this terminal: the mode (the setting, or with `auto` what the
   /// environment says; the terminal is not queried yet), and the colours for the UI's boxes
   /// (nil: captions only).
-  static func display(environment: [String: String], config: ConfigFile) -> (
+  public static func display(environment: [String: String], config: ConfigFile) -> (
     mode: GraphicsMode, colors: PhotoColors?
   ) {
     let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
@@ -83,7 +124,7 @@ extension AppPhotos {
   }
 
   /// Decodes a photo for its box and draws it as half blocks (called on a worker thread).
-  static func picture(
+  public static func picture(
     _ request: PhotoRequest, mode: GraphicsMode, cell: CellPixelSize, imageID: UInt32,
     library: PhotoLibrary, cache: ThumbnailCache
   ) -> PhotoPicture {
@@ -143,12 +184,15 @@ extension AppPhotos {
 }
 
 /// Numbers kitty images, one new id per picture (so that deleting one never takes another).
-final class ImageIDs: @unchecked Sendable {
+public final class ImageIDs: @unchecked Sendable {
   private let lock = NSLock()
   private var last: UInt32 = 100
 
+  /// Starts at 101.
+  public init() {}
+
   /// The next id.
-  func next() -> UInt32 {
+  public func next() -> UInt32 {
     lock.lock()
     defer { lock.unlock() }
     last = last == UInt32.max ? 101 : last + 1
@@ -158,7 +202,7 @@ final class ImageIDs: @unchecked Sendable {
 
 extension AppPhotos {
   /// The terminal's cell size in pixels (`TIOCGWINSZ`), `typical` when it reports none.
-  static func cellPixelSize() -> CellPixelSize {
+  public static func cellPixelSize() -> CellPixelSize {
     var size = winsize()
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return .typical }
     return CellPixelSize.from(
