@@ -341,6 +341,29 @@ final class PhotoRig: @unchecked Sendable {
     #expect(app.screen().contains("bell␇日本.png"))
   }
 
+  @Test func theMouseMovesHighlightsAndPicksInThePicker() throws {
+    let rig = try PhotoRig()
+    var app = rig.app()
+    photoRow(&app)
+    app.press(.enter)
+    // Rows start under the filter line: Trains, Trips, beach.png, …
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 4, column: 5))), now: testNow)
+    #expect(picker(app)?.selected == 2)
+    #expect(picker(app)?.previewCaption == "[photo 4×2 PNG]")
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .wheelDown, position: GridPosition(row: 4, column: 5))), now: testNow)
+    #expect(picker(app)?.selected == 5)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 4, column: 5))), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 4, column: 5))), now: testNow)
+    #expect(
+      itemForm(app)?.photo == .attach(path: rig.pictures + "/beach.png", caption: "[photo 4×2 PNG]")
+    )
+    #expect(itemForm(app)?.focus == .photo)
+  }
+
   @Test func withoutPhotoAccessTheRowSaysSo() {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .backTab, .enter)

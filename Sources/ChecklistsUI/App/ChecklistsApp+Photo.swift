@@ -228,7 +228,6 @@ extension ChecklistsApp {
     picker.folder = Self.normalized(path)
     picker.filter = TextField()
     picker.selected = 0
-    picker.top = 0
     switch access.list(picker.folder) {
     case .success(let entries):
       picker.entries = entries

@@ -76,9 +76,8 @@ struct PhotoPicker: Equatable {
   var filter = TextField()
   /// The entries that match the filter (indices into `entries`).
   var rows: [Int] = []
-  /// The highlighted row and the first shown.
+  /// The highlighted row.
   var selected = 0
-  var top = 0
   /// The caption of the highlighted image (read when the highlight moves), and its path.
   var previewPath: String?
   var previewCaption: String?

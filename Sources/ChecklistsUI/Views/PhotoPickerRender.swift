@@ -2,6 +2,36 @@ import ChecklistsCore
 import Foundation
 
 extension ChecklistsApp {
+  /// The first entry the picker shows: the selection stays on screen.
+  func photoPickerTop(_ picker: PhotoPicker) -> Int {
+    let rows = photoPickerRows
+    return min(max(picker.selected - rows + 1, 0), max(picker.rows.count - rows, 0))
+  }
+
+  /// The mouse in the picker: the wheel moves, a click highlights an entry, a click on the
+  /// highlighted one opens or picks it.
+  mutating func handlePhotoPickerMouse(_ mouse: MouseEvent, form: inout ItemForm) {
+    guard var picker = form.photoPicker else { return }
+    switch mouse.kind {
+    case .wheelUp, .wheelDown:
+      let action: KeyAction = mouse.kind == .wheelDown ? .next : .previous
+      for _ in 0..<3 { _ = performInPhotoPicker(action, form: &form) }
+    case .press:
+      let row = photoPickerTop(picker) + mouse.position.row - 2
+      let listWidth = width - (Self.pickerPreviewWidth(width: width).map { $0 + 1 } ?? 0)
+      guard mouse.position.row >= 2, mouse.position.column < listWidth,
+        picker.rows.indices.contains(row)
+      else { return }
+      if row == picker.selected {
+        _ = performInPhotoPicker(.pick, form: &form)
+      } else if let access = options.photos {
+        picker.selected = row
+        updatePreview(&picker, access: access)
+        form.photoPicker = picker
+      }
+    }
+  }
+
   /// The photo picker: the folder in the title, the filter on the first row, the folders and
   /// images under it (names drawn with the items' safe-text rules), and on wide terminals the
   /// highlighted image's caption at the right.
@@ -26,8 +56,7 @@ extension ChecklistsApp {
         ? "No folders or images here" : "Nothing matches \(quoted(picker.filter.text))"
       grid.draw(text, row: firstRow, column: 1, width: listWidth - 2, style: CellStyle(color: .dim))
     }
-    let top = min(max(picker.selected - rows + 1, 0), max(picker.rows.count - rows, 0))
-    let shownTop = max(min(picker.top, picker.selected), top)
+    let shownTop = photoPickerTop(picker)
     for offset in 0..<rows where shownTop + offset < picker.rows.count {
       let row = shownTop + offset
       let entry = picker.entries[picker.rows[row]]
