@@ -17,7 +17,6 @@ public enum AppPhotos {
   /// The access for the UI on `session`'s Photos folder.
   public static func access(session: PhotoSession, environment: [String: String]) -> PhotoAccess {
     let library = session.library
-    let current = FileManager.default.currentDirectoryPath
     return PhotoAccess(
       caption: { name in
         do throws(PhotoError) {
@@ -35,7 +34,10 @@ public enum AppPhotos {
           return .failure(PhotoAccessError(message: error.message))
         }
       },
-      startFolder: PictureFolder.start(environment: environment, current: current),
+      startFolder: {
+        PictureFolder.start(
+          environment: environment, current: FileManager.default.currentDirectoryPath)
+      },
       home: environment["HOME"])
   }
 

@@ -54,7 +54,7 @@ final class PhotoRig: @unchecked Sendable {
           return .failure(PhotoAccessError(message: error.message))
         }
       },
-      startFolder: pictures, home: root)
+      startFolder: { [pictures] in pictures }, home: root)
   }
 
   /// The copies in the Photos folder.
@@ -397,7 +397,7 @@ final class PhotoRig: @unchecked Sendable {
       listings.add()
       return list(path)
     }
-    access.startFolder = big
+    access.startFolder = { big }
     var app = ChecklistsApp(
       model: sampleModel(), checklistIndex: 1,
       options: AppOptions(calendar: utc, photos: access), size: (60, 15), now: testNow)
@@ -613,5 +613,27 @@ final class Counter: @unchecked Sendable {
       options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
       size: (120, 30), now: testNow)
     #expect(!plain.screen().contains("│"))
+  }
+}
+
+/// Where the picker opens.
+@Suite struct PictureFolderTests {
+  @Test func userDirsThenTheVariableThenPicturesThenTheCurrentFolder() throws {
+    let rig = try PhotoRig()
+    let config = rig.root + "/config"
+    let shots = rig.root + "/Shots"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+    try Data("# made by xdg-user-dirs-update\nXDG_PICTURES_DIR=\"$HOME/Shots\"\n".utf8).write(
+      to: URL(fileURLWithPath: config + "/user-dirs.dirs"))
+    var environment = ["HOME": rig.root, "XDG_CONFIG_HOME": config]
+    #expect(PictureFolder.start(environment: environment, current: "/") == shots)
+    environment["XDG_CONFIG_HOME"] = rig.root + "/nowhere"
+    environment["XDG_PICTURES_DIR"] = rig.pictures + "/Trips"
+    #expect(PictureFolder.start(environment: environment, current: "/") == rig.pictures + "/Trips")
+    environment["XDG_PICTURES_DIR"] = nil
+    #expect(PictureFolder.start(environment: environment, current: "/") == rig.pictures)
+    #expect(PictureFolder.start(environment: ["HOME": rig.root + "/none"], current: "/x") == "/x")
+    #expect(PictureFolder.isImageName("A.JPEG") && !PictureFolder.isImageName(".png"))
   }
 }

@@ -19,7 +19,7 @@ extension ChecklistsApp {
     switch action {
     case .choosePhoto:
       guard let access = photoAccess() else { return }
-      var folder = access.startFolder
+      var folder = access.startFolder()
       if case .attach(let path, _) = form.photo { folder = Self.parentFolder(of: path) }
       var picker = PhotoPicker(folder: folder)
       openFolder(folder, in: &picker, access: access)

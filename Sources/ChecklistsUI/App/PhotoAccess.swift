@@ -13,8 +13,9 @@ public struct PhotoAccess: Sendable {
   public var store: @Sendable (String) -> Result<PhotoName, PhotoAccessError>
   /// The folders and images of a folder, folders first.
   public var list: @Sendable (String) -> Result<[FolderEntry], PhotoAccessError>
-  /// Where the picker opens first (`PictureFolder.start`).
-  public var startFolder: String
+  /// Where the picker opens first (`PictureFolder.start`), asked when it opens (nothing is
+  /// read at start-up).
+  public var startFolder: @Sendable () -> String
   /// The home folder, for `~` in typed and pasted paths.
   public var home: String?
 
@@ -31,7 +32,7 @@ public struct PhotoAccess: Sendable {
         return .failure(PhotoAccessError(message: "\(path): \(error.reason)"))
       }
     },
-    startFolder: String, home: String?
+    startFolder: @escaping @Sendable () -> String, home: String?
   ) {
     self.caption = caption
     self.fileCaption = fileCaption
