@@ -65,13 +65,13 @@ let package = Package(
     /// about 3 ms instead of 8 and keeps 6 MiB less resident (docs/performance.md).
     .executableTarget(
       name: "checklists",
-      dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal"],
+      dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal", "ChecklistsImages"],
       swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))],
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
     ),
     .executableTarget(
       name: "checklists-bench",
-      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages", "ChecklistsCLI"]
     ),
     /// What the test targets share: the process runner, the built-binary locator, the seeded
     /// generator, tmpfs mounts, tmux sessions (like swift-argument-parser's test helpers).

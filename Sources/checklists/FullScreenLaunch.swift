@@ -29,15 +29,23 @@ enum FullScreenLaunch {
     let (store, load) = opened
     let now = Date()
     let (keys, configProblems) = KeyTable.configured(by: config)
+    // Every photo the session sees is held until it ends: undo may bring any of them back.
+    let photos = PhotoSession(library: PhotoLibrary(dataFile: store.resolvedPath))
+    photos.hold(load.model.photoNames)
+    let (photoMode, photoColors) = AppPhotos.display(environment: environment, config: config)
+    let imageIDs = ImageIDs()
     let options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
-      keys: keys)
+      keys: keys, photos: AppPhotos.access(session: photos, environment: environment),
+      photoColors: photoColors)
+    let thumbnails = ThumbnailCache(environment: environment)
     let state = load.state
     let notice = SaveNotice()
     let written = WrittenState(load.storedState)
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in
         var outcome = save(model, to: store, notice: notice)
+        if let merged = outcome.merged { photos.hold(merged.model.photoNames) }
         guard outcome.succeeded, let sync else { return outcome }
         // What the save wrote goes to the vdir; what the pass brought comes back through the
         // watcher. Problems are told with the save.
@@ -67,6 +75,7 @@ enum FullScreenLaunch {
         // The vdir may have changed: a pass writes its changes to the file, merged just below.
         sync?.run()
         return store.refresh(model).map { refreshed in
+          photos.hold(refreshed.merged.model.photoNames)
           var line = refreshed.statusLine
           if let message = sync?.takeMessage() { line += "; " + message }
           return (MergedLists(refreshed), line)
@@ -77,6 +86,11 @@ enum FullScreenLaunch {
         sync?.watcher = watcher
         sync?.watchFolders()
         return watcher
+      },
+      loadPhoto: { [library = photos.library] request in
+        AppPhotos.picture(
+          request, mode: photoMode, cell: AppPhotos.cellPixelSize(), imageID: imageIDs.next(),
+          library: library, cache: thumbnails)
       }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
@@ -100,6 +114,9 @@ enum FullScreenLaunch {
     }
     // The screen is gone: say where the lists went when the file was not simply saved.
     if status == 0, let message = notice.message { printError(message) }
+    // After the final save, the copies nothing uses any more go (the data file is read again
+    // under its lock; after a failed save nothing is removed).
+    photos.end(sweep: status == 0, knownReferences: [])
     store.close()
     // The process ends here, with the loaded and the last saved lists (which share their items
     // with the app's) still alive: freeing 100,000 items one by one first would only add

@@ -115,6 +115,13 @@ public final class TmuxSession {
     try tmuxCommand(["send-keys", "-t", "t", "-l", text])
   }
 
+  /// Pastes text as a terminal pastes it: bracketed (`ESC [200~ … ESC [201~`) when the program
+  /// asked for bracketed paste, as a dropped file's path arrives.
+  public func paste(_ text: String) throws {
+    try tmuxCommand(["set-buffer", "-b", "e2e", "--", text])
+    try tmuxCommand(["paste-buffer", "-p", "-d", "-b", "e2e", "-t", "t"])
+  }
+
   /// The screen as text (`escapes`: with colour and attribute sequences).
   public func capture(escapes: Bool = false) throws -> String {
     try tmuxCommand(["capture-pane", "-p", "-t", "t"] + (escapes ? ["-e"] : []))

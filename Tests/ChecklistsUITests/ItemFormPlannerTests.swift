@@ -191,7 +191,7 @@ import Testing
 
   @Test func theRepeatPickerOpensMovesPicksAndCloses() {
     var app = makeApp(homeModel(), checklistIndex: 0)
-    app.press(.down, .character("e"), .backTab)
+    app.press(.down, .character("e"), .backTab, .backTab)
     #expect(app.keyScreen == .repeat)
     #expect(app.screen().contains("Repeat    Never"))
     #expect(itemForm(app)?.repeatChoices.count == 7)
@@ -219,11 +219,11 @@ import Testing
     app.press(.left, .character("-"), .character("-"), .character("+"))
     #expect(itemForm(app)?.repeatRule == .monthly)
     // Done without a due date is refused.
-    app.press(.tab, .enter)
+    app.press(.tab, .tab, .enter)
     #expect(app.form != nil)
     #expect(app.statusMessage == "Repeat needs a due date")
     #expect(app.screen().contains("Repeat needs a due date"))
-    app.press(.backTab, .backTab)
+    app.press(.backTab, .backTab, .backTab)
     app.type("tomorrow 9am")
     #expect(app.screen().contains("Monthly  then Tue 16 Feb 2027, 09:00"))
     app.press(.enter)
@@ -238,7 +238,7 @@ import Testing
   @Test func theItemsOwnRuleIsAChoice() {
     let rule = RepeatRule(.daily, interval: 3)
     var app = makeApp(homeModel(bins: rule), checklistIndex: 0)
-    app.press(.character("e"), .backTab)
+    app.press(.character("e"), .backTab, .backTab)
     #expect(app.screen().contains("Repeat    Every 3 days  then Mon 18 Jan 2027, 08:40"))
     app.press(.enter)
     #expect(itemForm(app)?.repeatChoices.count == 8)
@@ -302,7 +302,7 @@ import Testing
     var app = makeApp(homeModel(), checklistIndex: 0)
     app.press(.character("e"), .tab, .enter)
     app.type("Brown bin")
-    app.press(.tab, .tab, .tab, .character("-"), .tab, .enter)
+    app.press(.tab, .tab, .tab, .character("-"), .tab, .tab, .enter)
     let bins = try #require(app.openList?.items.first)
     #expect(bins.note == "Blue bin\nGreen bin\nBrown bin")
     #expect(bins.repeatRule == .weekdays)
@@ -334,9 +334,9 @@ import Testing
     var app = ChecklistsApp(
       model: homeModel(), checklistIndex: 0, options: AppOptions(calendar: utc, keys: table),
       size: (60, 15), now: testNow)
-    app.press(.character("e"), .backTab, .character("n"))
+    app.press(.character("e"), .backTab, .backTab, .character("n"))
     #expect(itemForm(app)?.repeatRule == RepeatRule(.weekly, interval: 2))
-    app.press(.tab, .tab)
+    app.press(.tab, .tab, .tab)
     app.press(.function(2))
     app.type("Brown")
     // Ctrl-D is unbound on the note: it neither leaves nor deletes.
@@ -383,7 +383,7 @@ import Testing
 
          Repeat    Weekly  then Fri 22 Jan 2027, 08:40
 
-
+         Photo     None
 
 
 

@@ -249,6 +249,17 @@ import Testing
       if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
     case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat:
       checkItemField(action, before: before, after: after, label: label)
+    case .choosePhoto:
+      // The picker opens, or the status line says why not (no photos in this session).
+      if case .item(let form) = after.form, form.photoPicker == nil {
+        #expect(after.statusMessage != nil, "\(label)")
+      }
+    case .removePhoto:
+      if case .item(let old) = before.form, case .item(let new) = after.form {
+        #expect(new.photo != old.photo || after.statusMessage != nil, "\(label)")
+      }
+    case .parentFolder, .completePath:
+      #expect(after.form != nil, "\(label)")
     case .pick, .closePicker:
       if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
       if case .item(let form) = after.form { #expect(form.repeatPicker == nil, "\(label)") }
@@ -428,13 +439,13 @@ import Testing
     #expect(effects.isEmpty, "\(label)")
     #expect(after.dataModel == before.dataModel || screen == .confirm, "\(label)")
     switch screen {
-    case .lists, .checklist, .planner, .remind, .repeat, .icon, .picker:
+    case .lists, .checklist, .planner, .remind, .repeat, .photo, .icon, .picker:
       switch key {
       case .character, .function:
         #expect(after.statusMessage?.contains("not a key here") == true, "\(label)")
       default: break
       }
-    case .form, .due, .note, .filter:
+    case .form, .due, .note, .filter, .photoPicker:
       if case .character = key {
         #expect(differ(after, before), "\(label): not typed")
       }

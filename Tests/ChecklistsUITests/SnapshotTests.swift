@@ -96,7 +96,7 @@ import Testing
 
          Repeat    Never
 
-
+         Photo     None
         Enter done  Esc cancel  Tab next field  F1 help
         """)
   }

@@ -305,7 +305,7 @@ import Testing
     var app = makeApp(checklistIndex: 1)
     let due = testNow.addingTimeInterval(30 * 60)
     #expect(app.handle(.tick, now: due) == [.bell])
-    app.press(.end, .enter, .backTab, .backTab, .character("+"), .enter, now: due)
+    app.press(.end, .enter, .backTab, .backTab, .backTab, .character("+"), .enter, now: due)
     let later = due.addingTimeInterval(86_400)
     #expect(app.reminders.nextDue == later)
     #expect(app.handle(.tick, now: later.addingTimeInterval(-1)) == [])
@@ -314,7 +314,7 @@ import Testing
 
   @Test func aDueDateSetInThePastRingsAtOnce() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.end, .enter, .backTab, .backTab, .character("-"))
+    app.press(.end, .enter, .backTab, .backTab, .backTab, .character("-"))
     #expect(app.press(.enter) == [.bell])
     #expect(app.statusMessage?.contains("Pay rent") == true)
     #expect(app.handle(.tick, now: testNow.addingTimeInterval(30 * 60)) == [])

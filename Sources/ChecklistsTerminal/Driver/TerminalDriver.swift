@@ -28,6 +28,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private var ignoreNextContinue = false
   private var lastSize: (width: Int, height: Int)?
   private var lastTick: Date?
+  /// Results of work done on other threads (decoded photos).
+  private let inbox = EventInbox()
 
   /// How long an unfinished escape sequence or paste may wait for the rest, in milliseconds.
   static var sequenceTimeout: Int32 { 300 }
@@ -91,6 +93,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: terminal.signalFD, events: Int16(POLLIN), revents: 0),
     ]
+    fds.append(pollfd(fd: inbox.descriptor, events: Int16(POLLIN), revents: 0))
     if let watcher = watcher {
       fds.append(pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0))
     }
@@ -100,7 +103,10 @@ public final class TerminalDriver<Program: TerminalProgram> {
       return
     }
     if fds[1].revents & Int16(POLLIN) != 0 { handleSignals() }
-    if fds.count > 2, fds[2].revents & Int16(POLLIN) != 0, watcher?.drain() == true {
+    if fds[2].revents & Int16(POLLIN) != 0 {
+      for event in inbox.take() { dispatch(event) }
+    }
+    if fds.count > 3, fds[3].revents & Int16(POLLIN) != 0, watcher?.drain() == true {
       mergeChangesMadeElsewhere()
     } else if watcher == nil,
       clock().timeIntervalSince(lastFileCheck) >= Self.fileCheckInterval
@@ -242,6 +248,12 @@ public final class TerminalDriver<Program: TerminalProgram> {
         exitReason = exitReason ?? .quit
       case .suspend:
         suspendRequested = true
+      case .loadPhoto(let request):
+        let load = hooks.loadPhoto
+        let inbox = inbox
+        DispatchQueue.global(qos: .userInitiated).async {
+          inbox.post(.photoLoaded(request, load(request)))
+        }
       case .quitWithRescueCopy:
         rescueChosen = true
         exitReason = exitReason ?? .quit
@@ -269,6 +281,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func suspend() {
     if program.isDirty { dispatch(.saveFinished(hooks.save(program.dataModel))) }
     hooks.persistState(program)
+    // Nothing private stays on the terminal while the app is stopped.
+    writer.removeImages(from: terminal)
     terminal.suspend()
     ignoreNextContinue = true
     // The whole process group, as Ctrl-Z in a cooked terminal would: a wrapper shell stops
@@ -288,6 +302,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func finish(_ reason: ExitReason) -> TerminalExit {
     if let savedCopy {
       hooks.persistState(program)
+      writer.removeImages(from: terminal)
       terminal.stop()
       return TerminalExit(
         status: 0,
@@ -303,6 +318,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
     }
     hooks.persistState(program)
     let rescuedPath = failure.flatMap { _ in hooks.rescue(program.dataModel) }
+    writer.removeImages(from: terminal)
     terminal.stop()
     guard let failure else { return TerminalExit(status: 0, message: nil) }
     let reasonText = failure.message.isEmpty ? "" : " (\(failure.message))"

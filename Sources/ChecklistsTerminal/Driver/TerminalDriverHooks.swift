@@ -17,6 +17,8 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
   /// the file is checked every 2 s, and the driver asks again at each check.
   public var makeWatcher: () -> FileWatcher?
+  /// Decodes and draws a photo; called on a worker thread, never on the key path.
+  public var loadPhoto: @Sendable (PhotoRequest) -> PhotoPicture
 
   /// Creates the hooks.
   public init(
@@ -27,8 +29,12 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
       .failure(StoreError(.invalidPath, path: path, detail: "saving elsewhere is not available"))
     },
     refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
-    makeWatcher: @escaping () -> FileWatcher? = { nil }
+    makeWatcher: @escaping () -> FileWatcher? = { nil },
+    loadPhoto: @escaping @Sendable (PhotoRequest) -> PhotoPicture = { _ in
+      .text("photos are not shown here", isError: true)
+    }
   ) {
+    self.loadPhoto = loadPhoto
     self.save = save
     self.rescue = rescue
     self.persistState = persistState

@@ -4,6 +4,8 @@ import ChecklistsUI
 /// Writes a `CellGrid` to curses, only the cells that changed since the last frame.
 struct ScreenWriter {
   private var previous: CellGrid?
+  /// The terminal images on screen now.
+  private var shownImages: [GridImage] = []
 
   /// Forgets the last frame: the next flush writes every cell and repaints the screen.
   mutating func invalidate() {
@@ -18,10 +20,17 @@ struct ScreenWriter {
     if old == nil { clearok(window, true) }
     let rows = min(grid.height, Int(cn_getmaxy(window)))
     let columns = min(grid.width, Int(cn_getmaxx(window)))
+    var exact: [(row: Int, column: Int, cell: Cell)] = []
     for row in 0..<rows {
       for column in 0..<columns {
         let cell = grid[row, column]
         if let old, old[row, column] == cell { continue }
+        if cell.style.hasExactColors {
+          // Curses gets the glyph in plain colours; its colours are written after the update.
+          exact.append((row, column, cell))
+          write(Cell(text: cell.text, style: .plain), row: row, column: column, palette, window)
+          continue
+        }
         if cell.text.isEmpty {
           // The right half of a wide character: curses drew it with the left half, unless the
           // cell to the left is not wide for curses, then a blank keeps the screen honest.
@@ -40,9 +49,87 @@ struct ScreenWriter {
       curs_set(0)
       wmove(window, Int32(max(rows - 1, 0)), 0)
     }
+    // Images that went away: sixels are covered by drawing their rows again, kitty's are
+    // deleted after the update; new ones are written over the updated cells.
+    let removed = old == nil ? shownImages : shownImages.filter { !grid.images.contains($0) }
+    let added = old == nil ? grid.images : grid.images.filter { !shownImages.contains($0) }
+    for image in removed where image.image.removal == .overdraw {
+      wredrawln(window, Int32(image.row), Int32(image.rows))
+    }
     wnoutrefresh(window)
     doupdate()
+    let cursor =
+      grid.cursor.flatMap { $0.row < rows && $0.column < columns ? $0 : nil }
+      ?? GridPosition(row: max(rows - 1, 0), column: 0)
+    if !exact.isEmpty {
+      terminal.writeBytes(Self.exactColorBytes(exact, cursor: cursor))
+    }
+    if !removed.isEmpty || !added.isEmpty {
+      terminal.writeBytes(Self.imageBytes(removed: removed, added: added, cursor: cursor))
+    }
+    shownImages = grid.images
     previous = grid
+  }
+
+  /// Removes every image from the terminal (suspend, exit): kitty's are deleted; sixels go
+  /// with the screen the program leaves.
+  mutating func removeImages(from terminal: Terminal) {
+    let deletes = shownImages.compactMap { image -> [UInt8]? in
+      if case .delete(let bytes) = image.image.removal { return bytes }
+      return nil
+    }
+    shownImages = []
+    previous = nil
+    guard !deletes.isEmpty else { return }
+    terminal.writeBytes(Array(deletes.joined()))
+  }
+
+  /// The bytes that delete `removed` images (those that can be) and draw `added` ones at their
+  /// top-left cells, then put the cursor back where curses left it.
+  static func imageBytes(removed: [GridImage], added: [GridImage], cursor: GridPosition)
+    -> [UInt8]
+  {
+    var out: [UInt8] = []
+    for image in removed {
+      if case .delete(let bytes) = image.image.removal { out += bytes }
+    }
+    for image in added {
+      out += Array("\u{1B}[\(image.row + 1);\(image.column + 1)H".utf8)
+      out += image.image.bytes
+    }
+    out += Array("\u{1B}[\(cursor.row + 1);\(cursor.column + 1)H".utf8)
+    return out
+  }
+
+  /// Cells with exact colours as the terminal's own sequences (SGR 38/48 with 24-bit or
+  /// 256-colour values), each after a cursor move; then the attributes reset and the cursor
+  /// back where curses left it, so that curses' idea of the terminal stays true.
+  static func exactColorBytes(_ cells: [(row: Int, column: Int, cell: Cell)], cursor: GridPosition)
+    -> String
+  {
+    var out = ""
+    out.reserveCapacity(cells.count * 40)
+    var last: CellStyle?
+    for (row, column, cell) in cells {
+      out += "\u{1B}[\(row + 1);\(column + 1)H"
+      if cell.style != last {
+        out += "\u{1B}[0"
+        if let foreground = cell.style.foreground { out += ";" + sgr(foreground, base: 38) }
+        if let background = cell.style.background { out += ";" + sgr(background, base: 48) }
+        out += "m"
+        last = cell.style
+      }
+      out += String(CellText.scalars(for: cell.text).map(Character.init))
+    }
+    out += "\u{1B}[0m\u{1B}[\(cursor.row + 1);\(cursor.column + 1)H"
+    return out
+  }
+
+  private static func sgr(_ color: CellColor, base: Int) -> String {
+    switch color {
+    case .rgb(let red, let green, let blue): return "\(base);2;\(red);\(green);\(blue)"
+    case .palette(let index): return "\(base);5;\(index)"
+    }
   }
 
   private func write(

@@ -206,10 +206,19 @@ public final class Terminal {
   /// Rings the bell.
   func ringBell() { beep() }
 
+  /// Writes bytes straight to the terminal after what curses has drawn (exact colours).
+  func writeBytes(_ text: String) { writeRaw(Array(text.utf8)) }
+
+  /// Writes bytes straight to the terminal after what curses has drawn (images).
+  func writeBytes(_ bytes: [UInt8]) { writeRaw(bytes) }
+
   /// Writes bytes straight to the terminal, after what curses has buffered.
-  private func writeRaw(_ text: String) {
+  private func writeRaw(_ text: String) { writeRaw(Array(text.utf8)) }
+
+  /// Writes bytes straight to the terminal, after what curses has buffered.
+  private func writeRaw(_ raw: [UInt8]) {
     fflush(cn_stdout())
-    var bytes = Array(text.utf8)
+    var bytes = raw
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes { buffer -> Int in

@@ -10,12 +10,19 @@ public struct AppOptions: Sendable {
   public var calendar: Calendar
   /// The keys: the defaults with the user's `bind` lines applied.
   public var keys: KeyTable
+  /// The Photos folder and the files to attach; nil where photos are not available.
+  public var photos: PhotoAccess?
+  /// The colours photos are drawn in (half blocks); nil: their captions only (`NO_COLOR`,
+  /// `TERM=vt100`, `CHECKLISTS_IMAGES=text`).
+  public var photoColors: PhotoColors?
 
   /// Creates options; the defaults are symbols, bell on, the user's calendar, the default keys.
   public init(
     asciiGlyphs: Bool = false, bellEnabled: Bool = true, calendar: Calendar = .current,
-    keys: KeyTable = .defaults
+    keys: KeyTable = .defaults, photos: PhotoAccess? = nil, photoColors: PhotoColors? = nil
   ) {
+    self.photos = photos
+    self.photoColors = photoColors
     self.asciiGlyphs = asciiGlyphs
     self.bellEnabled = bellEnabled
     self.calendar = calendar

@@ -21,6 +21,7 @@ extension ChecklistsApp {
     form.note = TextField(item.note, multiline: true)
     form.repeatRule = item.repeatRule
     form.repeatChoices = ItemForm.repeatChoices(keeping: item.repeatRule)
+    if let photo = item.photo { form.photoCaption = options.photos?.caption(photo) }
     return form
   }
 
@@ -114,9 +115,12 @@ extension ChecklistsApp {
   }
 
   /// What an action does to the item form.
-  func itemFormOutcome(_ action: KeyAction, key: Key, form: inout ItemForm, now: Date)
+  mutating func itemFormOutcome(_ action: KeyAction, key: Key, form: inout ItemForm, now: Date)
     -> FormOutcome
   {
+    if form.photoPicker != nil {
+      return performInPhotoPicker(action, form: &form) ? .stay : .typing
+    }
     switch action {
     case .cancel: return .cancel
     case .done: return .done
@@ -130,6 +134,8 @@ extension ChecklistsApp {
     case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat, .pick,
       .closePicker:
       performOnItemFields(action, form: &form)
+    case .choosePhoto, .removePhoto:
+      performOnPhotoRow(action, form: &form)
     default: break
     }
     return .stay
@@ -170,7 +176,7 @@ extension ChecklistsApp {
         if itemForm.dueText != before && itemForm.dueText.text != before.text {
           updateDue(&itemForm, now: now)
         }
-      case .remind, .repeat: break
+      case .remind, .repeat, .photo: break
       }
       form = .item(itemForm)
     case .list(var listForm):
@@ -198,6 +204,16 @@ extension ChecklistsApp {
       status = StatusMessage(text: "Repeat needs a due date", isError: true)
       return
     }
+    // The chosen file is copied into the Photos folder only now: Cancel leaves nothing behind.
+    let photo: PhotoName?
+    switch storedPhoto(form) {
+    case .success(let name):
+      photo = name
+      if name != nil { sessionHasPhotos = true }
+    case .failure(let error):
+      status = StatusMessage(text: "Can't attach the photo: \(error.message)", isError: true)
+      return
+    }
     // Without a due date the item keeps the date it had (the file needs one), else the form's
     // default.
     let hasDueDate = form.dueDate != nil
@@ -217,6 +233,7 @@ extension ChecklistsApp {
       item.text = form.text.text
       item.shouldRemind = form.remind
       applyItemFields(form, to: &item)
+      if form.photo != .keep { item.photo = photo }
       // A date changed by hand starts a repeating series afresh from it.
       if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
       item.hasDueDate = hasDueDate
@@ -244,12 +261,14 @@ extension ChecklistsApp {
         text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind,
         hasDueDate: hasDueDate)
       applyItemFields(form, to: &item)
+      item.photo = photo
       guard let change = dataModel.insertItem(item, listID: listID) else { return }
       commit(change, now: now)
       selectItem(count)
       var text = "Added \(quoted(item.text))"
       if item.showsDueDate { text += ", due \(formatter.relative(item.dueDate, now: now))" }
       if let rule = item.repeatRule { text += ", \(Self.repeatPhrase(rule))" }
+      if item.photo != nil { text += ", with a photo" }
       status = StatusMessage(text: text, isError: false)
     }
   }
@@ -269,6 +288,7 @@ extension ChecklistsApp {
       parts.append(new.shouldRemind ? "reminder on" : "reminder off")
     }
     parts += Self.itemFieldChanges(from: old, to: new)
+    if let photo = Self.photoChange(from: old, to: new) { parts.append(photo) }
     guard !parts.isEmpty else { return "Updated \(quoted(new.text))" }
     if old.text == new.text { parts[0] = "\(quoted(new.text)): " + parts[0] }
     return parts.joined(separator: "; ")

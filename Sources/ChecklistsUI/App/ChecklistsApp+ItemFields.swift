@@ -14,7 +14,7 @@ extension ChecklistsApp {
       guard form.focus == .note else { return }
       let step = action == .nextLine ? 1 : -1
       // At the first or last line the arrow leaves the note, as it leaves any other field.
-      if !form.note.moveLines(by: step, width: Self.formFieldWidth(width: width)) {
+      if !form.note.moveLines(by: step, width: itemFieldWidth(form, width: width)) {
         form.focus = form.focus.cycled(by: step)
       }
     case .chooseRepeat:

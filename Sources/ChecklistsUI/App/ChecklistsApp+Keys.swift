@@ -18,6 +18,7 @@ extension ChecklistsApp {
       case .remind: return .remind
       case .due: return .due
       case .repeat: return itemForm.repeatPicker == nil ? .repeat : .picker
+      case .photo: return itemForm.photoPicker == nil ? .photo : .photoPicker
       }
     case .list(let listForm):
       if listForm.picker != nil { return .picker }
@@ -85,7 +86,13 @@ extension ChecklistsApp {
       }
     case .form, .due, .note:
       typeInForm(key, now: now)
-    case .generic, .browse, .lists, .checklist, .planner, .remind, .repeat, .icon, .picker:
+    case .photoPicker:
+      if case .item(var itemForm) = form {
+        typeInPhotoPicker(key, form: &itemForm)
+        form = .item(itemForm)
+      }
+    case .generic, .browse, .lists, .checklist, .planner, .remind, .repeat, .photo, .icon,
+      .picker:
       unknownKey(key)
     }
   }
@@ -96,6 +103,11 @@ extension ChecklistsApp {
     _ action: KeyAction, key: Key, now: Date, interruptWasPending: Bool = false
   ) -> [Effect]? {
     if let motion = action.motion {
+      if case .item(var itemForm) = form, itemForm.photoPicker != nil, help == nil {
+        _ = performInPhotoPicker(action, form: &itemForm)
+        form = .item(itemForm)
+        return []
+      }
       move(motion)
       return []
     }
@@ -114,7 +126,10 @@ extension ChecklistsApp {
       }
       return [.quit]
     case .save: return [requestSave()]
-    case .suspend: return [.suspend]
+    case .suspend:
+      // Nothing private stays on screen while the app is in the background.
+      closePhotoPicker()
+      return [.suspend]
     case .help:
       if help != nil {
         help = nil
@@ -188,7 +203,7 @@ extension ChecklistsApp {
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
-      .nextRepeat, .previousRepeat:
+      .nextRepeat, .previousRepeat, .choosePhoto, .removePhoto, .parentFolder, .completePath:
       if form == nil, listPicker != nil, action == .pick || action == .closePicker {
         if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
         return []

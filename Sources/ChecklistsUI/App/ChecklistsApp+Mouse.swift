@@ -13,6 +13,11 @@ extension ChecklistsApp {
     }
     switch form {
     case .item(var itemForm):
+      if itemForm.photoPicker != nil {
+        handlePhotoPickerMouse(mouse, form: &itemForm)
+        form = .item(itemForm)
+        return
+      }
       handleItemFormClick(mouse, form: &itemForm, now: now)
       form = .item(itemForm)
       return

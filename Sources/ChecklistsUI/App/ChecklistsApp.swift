@@ -55,6 +55,15 @@ public struct ChecklistsApp: TerminalProgram {
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
+  /// Photos drawn for their boxes (a few, by photo and box size) and those being decoded.
+  var photoPictures = PhotoPictureCache()
+  var photosRequested: Set<PhotoRequest> = []
+  /// Whether any item has had a photo this session (a Checklist then gets its preview pane on
+  /// wide terminals).
+  var sessionHasPhotos = false
+  /// Photos are not drawn while the terminal window is in the background (focus lost).
+  var photosHidden = false
+
   var undoStack: [UndoEntry] = []
   var redoStack: [UndoEntry] = []
   /// Counts applied changes; the model is saved when `savedVersion` equals it.
@@ -115,6 +124,9 @@ public struct ChecklistsApp: TerminalProgram {
     if startIndex >= 0 && startIndex < dataModel.lists.count {
       allLists.selected = startIndex
       openList(id: dataModel.lists[startIndex].id)
+    }
+    if options.photos != nil, options.photoColors != nil {
+      sessionHasPhotos = !dataModel.photoNames.isEmpty
     }
     clampSelections()
     refreshSmartCounts(now: now)
@@ -187,6 +199,7 @@ public struct ChecklistsApp: TerminalProgram {
     effects += fireReminders(now: now)
     switch event {
     case .key(let key):
+      photosHidden = false
       effects += handleKey(key, now: now)
     case .paste(let text):
       handlePaste(text, now: now)
@@ -196,19 +209,29 @@ public struct ChecklistsApp: TerminalProgram {
       width = max(newWidth, 0)
       height = max(newHeight, 0)
     case .focusLost:
+      closePhotoPicker()
+      photosHidden = true
       if isDirty { effects.append(requestSave()) }
-    case .focusGained, .tick:
+    case .focusGained:
+      photosHidden = false
+    case .tick:
       break
     case .saveFinished(let outcome):
       let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
       if let merged = outcome.merged { adopt(merged, now: now) }
       status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+    case .photoLoaded(let request, let picture):
+      photosRequested.remove(request)
+      photoPictures.insert(picture, for: request)
     case .quitSaveFailed(let reason):
       quitPrompt = QuitPrompt(reason: reason)
       status = nil
     case .mergedFromElsewhere(let merged, let message):
       adopt(merged, now: now)
+      if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
+        sessionHasPhotos = !dataModel.photoNames.isEmpty
+      }
       status = StatusMessage(text: message, isError: false)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
@@ -217,13 +240,16 @@ public struct ChecklistsApp: TerminalProgram {
     clampSelections()
     effects += fireReminders(now: now)
     redrawAt = nextRedraw(after: now)
+    effects += photoLoads()
     return effects
   }
 
   /// The help for the screen on show.
   var helpContext: HelpContext {
     switch form {
-    case .item(let itemForm): return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
+    case .item(let itemForm):
+      if itemForm.photoPicker != nil { return .photoPicker }
+      return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
     case nil:
       if listPicker != nil { return .listPicker }
@@ -280,13 +306,22 @@ public struct ChecklistsApp: TerminalProgram {
     guard help == nil, confirmation == nil else { return }
     switch form {
     case .item(var itemForm):
+      if itemForm.photoPicker != nil {
+        pasteInPhotoPicker(text, form: &itemForm)
+        form = .item(itemForm)
+        return
+      }
+      if pastePhotoPath(text, form: &itemForm) {
+        form = .item(itemForm)
+        return
+      }
       switch itemForm.focus {
       case .text: itemForm.text.insert(text)
       case .note: itemForm.note.insert(text)
       case .due:
         itemForm.dueText.insert(text)
         updateDue(&itemForm, now: now)
-      case .remind, .repeat: break
+      case .remind, .repeat, .photo: break
       }
       form = .item(itemForm)
     case .list(var listForm):

@@ -52,6 +52,9 @@ struct Glyphs {
   /// Marks the due date of a repeating item.
   var repeats: String { ascii ? "(r)" : "↻" }
 
+  /// Marks the row of an item with a photo.
+  var photo: String { ascii ? "[p]" : "📷" }
+
   static let emojiIcons: [IconName: String] = [
     .noIcon: "", .appointments: "📅", .birthdays: "🎂", .chores: "🧹", .drinks: "🍹",
     .folder: "📁", .groceries: "🛒", .inbox: "📥", .photos: "📷", .trips: "✈",

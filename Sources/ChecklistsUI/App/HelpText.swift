@@ -24,7 +24,8 @@ extension ChecklistsApp {
       return [
         (.form, .form, nil), (.note, .note, "In the Notes field"),
         (.remind, .remind, "On the Remind Me row"), (.due, .due, "In the Due Date field"),
-        (.repeat, .repeat, "On the Repeat row"), (.generic, .form, "Everywhere"),
+        (.repeat, .repeat, "On the Repeat row"), (.photo, .photo, "On the Photo row"),
+        (.generic, .form, "Everywhere"),
       ]
     case .listForm:
       return [
@@ -32,6 +33,8 @@ extension ChecklistsApp {
       ]
     case .iconPicker, .listPicker, .repeatPicker:
       return [(.picker, .picker, nil), (.generic, .picker, "Everywhere")]
+    case .photoPicker:
+      return [(.photoPicker, .photoPicker, nil), (.generic, .photoPicker, "Everywhere")]
     }
   }
 
@@ -71,6 +74,7 @@ extension ChecklistsApp {
         part.append(("mouse", "click selects, a click on the selected row opens it, wheel scrolls"))
       }
       part += Self.fieldNotes(section.screen)
+      part += Self.photoNotes(section.screen)
       if section.screen == .due {
         part.append(
           (
@@ -99,6 +103,7 @@ extension ChecklistsApp {
     case .iconPicker: title = "Icon"
     case .listPicker: title = "Move to List"
     case .repeatPicker: title = "Repeat"
+    case .photoPicker: title = "Photo picker"
     }
     var lines = ["Keys: \(title)"]
     for block in blocks {
@@ -290,6 +295,8 @@ extension ChecklistsApp {
         ]
       case .note, .repeat:
         return itemFieldHints(form)
+      case .photo:
+        return photoHints(form)
       }
     case .list(let form):
       if form.picker != nil {

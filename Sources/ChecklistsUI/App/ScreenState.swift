@@ -62,7 +62,7 @@ enum Confirmation: Equatable {
 
 struct ItemForm: Equatable {
   /// The fields, in Tab order.
-  enum Field: Int, CaseIterable { case text, note, remind, due, `repeat` }
+  enum Field: Int, CaseIterable { case text, note, remind, due, `repeat`, photo }
 
   /// The list the item belongs to.
   var listID: Checklist.ID
@@ -93,6 +93,12 @@ struct ItemForm: Equatable {
   var repeatChoices: [RepeatRule?] = ItemForm.repeatChoices(keeping: nil)
   /// The Repeat picker's selection (an index into `repeatChoices`) while it is open.
   var repeatPicker: Int?
+  /// What Done does with the item's photo.
+  var photo = PhotoChoice.keep
+  /// The caption of the item's photo, read when the form opened.
+  var photoCaption: String?
+  /// The photo file picker, while it is open.
+  var photoPicker: PhotoPicker?
 
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
@@ -136,6 +142,7 @@ struct HelpState: Equatable {
 /// The screens help is written for.
 enum HelpContext: Equatable {
   case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker, repeatPicker
+  case photoPicker
 }
 
 /// Choosing the list an item moves to (`m`): the other lists, in All Lists order.

@@ -14,18 +14,37 @@ public struct TextAttributes: OptionSet, Hashable, Sendable {
   public static let underline = TextAttributes(rawValue: 1 << 3)
 }
 
+/// An exact colour for a cell of a picture (a photo's half blocks), beside the roles.
+public enum CellColor: Hashable, Sendable {
+  /// 24-bit colour.
+  case rgb(UInt8, UInt8, UInt8)
+  /// An index into the xterm 256-colour palette.
+  case palette(UInt8)
+}
+
 /// How a cell looks.
 public struct CellStyle: Hashable, Sendable {
   /// The colour role.
   public var color: ColorRole
   /// Bold, dim, reverse, underline.
   public var attributes: TextAttributes
+  /// Exact foreground and background colours (a photo's cells), drawn instead of the role's.
+  public var foreground: CellColor?
+  public var background: CellColor?
 
   /// Creates a style.
-  public init(color: ColorRole = .normal, attributes: TextAttributes = []) {
+  public init(
+    color: ColorRole = .normal, attributes: TextAttributes = [], foreground: CellColor? = nil,
+    background: CellColor? = nil
+  ) {
     self.color = color
     self.attributes = attributes
+    self.foreground = foreground
+    self.background = background
   }
+
+  /// Whether the cell has exact colours (the terminal layer writes them itself).
+  public var hasExactColors: Bool { foreground != nil || background != nil }
 
   /// Plain text.
   public static let plain = CellStyle()
@@ -75,6 +94,8 @@ public struct CellGrid: Equatable, Sendable {
   public private(set) var cells: [Cell]
   /// Where the terminal cursor should be shown (a text field being edited), or nil to hide it.
   public var cursor: GridPosition?
+  /// Terminal images drawn over the cells (photos in kitty, sixel or iTerm2 form).
+  public var images: [GridImage] = []
 
   /// Creates a blank grid; negative sizes count as zero.
   public init(width: Int, height: Int) {

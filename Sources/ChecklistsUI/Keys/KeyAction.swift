@@ -47,6 +47,10 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   case chooseRepeat = "choose-repeat"
   case nextRepeat = "next-repeat"
   case previousRepeat = "previous-repeat"
+  case choosePhoto = "choose-photo"
+  case removePhoto = "remove-photo"
+  case parentFolder = "parent-folder"
+  case completePath = "complete-path"
   case chooseIcon = "choose-icon"
   case pick
   case closePicker = "close-picker"
@@ -78,7 +82,9 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   /// Whether the action leaves the key to the text field when it does not apply: `+` and `-`
   /// move the due date a day only while the field holds a date and would not read as another
   /// one with the key typed. Such actions may take typing keys in a form.
-  var givesWayToTyping: Bool { self == .dayLater || self == .dayEarlier }
+  var givesWayToTyping: Bool {
+    self == .dayLater || self == .dayEarlier || self == .parentFolder
+  }
 
   /// A few words for the status line, after the key: `a add`.
   var label: String {
@@ -127,6 +133,10 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .chooseRepeat: return "choose"
     case .nextRepeat: return "next repeat"
     case .previousRepeat: return "previous repeat"
+    case .choosePhoto: return "choose photo"
+    case .removePhoto: return "remove photo"
+    case .parentFolder: return "parent folder"
+    case .completePath: return "complete"
     case .chooseIcon: return "choose icon"
     case .pick: return "pick"
     case .closePicker: return "back"
@@ -199,8 +209,14 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .chooseRepeat: return "choose how the item repeats (Never, daily, weekly…)"
     case .nextRepeat: return "the next choice of Repeat, without the picker"
     case .previousRepeat: return "the previous choice of Repeat, without the picker"
+    case .choosePhoto: return "choose a photo in the file picker (again: replace it)"
+    case .removePhoto: return "remove the photo (when you save the item; undo brings it back)"
+    case .parentFolder: return "the parent folder (while nothing is typed)"
+    case .completePath: return "complete the typed name or path, like a shell"
     case .chooseIcon: return "choose an icon"
-    case .pick: return "pick the icon, the repeat, or the list to move the item to"
+    case .pick:
+      return "pick the icon, the repeat, or the list to move the item to; in the photo picker: "
+        + "open the folder or pick the image"
     case .closePicker: return "back without picking"
     case .closeHelp: return "close the help"
     case .yes: return "yes: delete the list, or clear the checked items (any other key keeps them)"

@@ -26,6 +26,10 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   case note
   /// The item form's Repeat row.
   case `repeat`
+  /// The item form's Photo row.
+  case photo
+  /// The photo file picker (typing filters it).
+  case photoPicker = "photo-picker"
   /// The list form's Icon row.
   case icon
   /// The icon picker, the Repeat picker and the list picker.
@@ -43,9 +47,9 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   var fallbacks: [KeyScreen] {
     switch self {
     case .generic, .quitPrompt, .savePath: return []
-    case .browse, .filter, .form, .picker, .help, .confirm: return [.generic]
+    case .browse, .filter, .form, .picker, .photoPicker, .help, .confirm: return [.generic]
     case .lists, .checklist, .planner: return [.browse, .generic]
-    case .remind, .due, .note, .repeat, .icon: return [.form, .generic]
+    case .remind, .due, .note, .repeat, .photo, .icon: return [.form, .generic]
     }
   }
 
@@ -56,9 +60,9 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
   /// not take keys that are typing (`x`, `<Left>`, `<C-u>`…), or they would shadow text entry.
   var hasTextEntry: Bool {
     switch self {
-    case .generic, .filter, .form, .due, .note, .savePath: return true
-    case .browse, .lists, .checklist, .planner, .remind, .repeat, .icon, .picker, .help, .confirm,
-      .quitPrompt:
+    case .generic, .filter, .form, .due, .note, .photoPicker, .savePath: return true
+    case .browse, .lists, .checklist, .planner, .remind, .repeat, .photo, .icon, .picker, .help,
+      .confirm, .quitPrompt:
       return false
     }
   }
@@ -77,6 +81,8 @@ enum KeyScreen: String, CaseIterable, Sendable, Codable {
     case .due: return "the item form's Due Date field"
     case .note: return "the item form's Notes field (several lines)"
     case .repeat: return "the item form's Repeat row"
+    case .photo: return "the item form's Photo row"
+    case .photoPicker: return "the photo file picker (typing filters the names)"
     case .icon: return "the list form's Icon row"
     case .picker: return "the icon picker, the Repeat picker, and the list picker of move to list"
     case .help: return "the help screen"

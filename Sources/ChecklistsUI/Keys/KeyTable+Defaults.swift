@@ -66,6 +66,18 @@ extension KeyTable {
         row(.repeat, .previousRepeat, .left, "-"),
         row(.repeat, .help, "?"),
         row(.repeat, .quit, "q"),
+        row(.photo, .choosePhoto, .enter, " "),
+        row(.photo, .removePhoto, "d", .delete, .backspace),
+        row(.photo, .help, "?"),
+        row(.photo, .quit, "q"),
+        row(.photoPicker, .pick, .enter),
+        row(.photoPicker, .closePicker, .escape),
+        row(.photoPicker, .parentFolder, .backspace, .left),
+        row(.photoPicker, .completePath, .tab),
+        row(.photoPicker, .previous, .up),
+        row(.photoPicker, .next, .down),
+        row(.photoPicker, .pageUp, .pageUp),
+        row(.photoPicker, .pageDown, .pageDown),
         row(.icon, .chooseIcon, .enter, " "),
         row(.icon, .help, "?"),
         row(.icon, .quit, "q"),
@@ -124,6 +136,9 @@ struct KeyLiteral: ExpressibleByUnicodeScalarLiteral {
   static let tab = KeyLiteral(.tab)
   static let backTab = KeyLiteral(.backTab)
   static let delete = KeyLiteral(.delete)
+  static let backspace = KeyLiteral(.backspace)
+  static let pageUp = KeyLiteral(.pageUp)
+  static let pageDown = KeyLiteral(.pageDown)
   static let up = KeyLiteral(.up)
   static let down = KeyLiteral(.down)
   static let left = KeyLiteral(.left)

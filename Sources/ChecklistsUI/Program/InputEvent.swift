@@ -89,6 +89,8 @@ public enum InputEvent: Equatable, Sendable {
   case mergedFromElsewhere(MergedLists, message: String)
   /// Quitting could not save (the reason): the app asks what to do instead of exiting.
   case quitSaveFailed(String)
+  /// A photo asked for with `Effect.loadPhoto` was decoded (on a worker thread) and drawn.
+  case photoLoaded(PhotoRequest, PhotoPicture)
 }
 
 /// What the state machine asks the driver to do.
@@ -105,4 +107,6 @@ public enum Effect: Equatable, Sendable {
   case saveCopyAndQuit(path: String)
   /// Exit without saving again: the lists go to a rescue copy, which the exit names.
   case quitWithRescueCopy
+  /// Decode and draw a photo off the key path; the driver answers with `.photoLoaded`.
+  case loadPhoto(PhotoRequest)
 }

@@ -154,7 +154,21 @@ extension ChecklistsApp {
         grid.drawRightAligned(
           listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
     }
+    end = drawPhotoMark(item, row: y, end: end, style: base, into: &grid)
     let used = grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
     drawNotePreview(item.note, row: y, from: 4 + used, end: end, style: textStyle, into: &grid)
+  }
+
+  /// The photo mark (📷, `[p]`) of an item with a photo, right-aligned to end before `end`
+  /// when the row has room for it and some text; returns where the text must end.
+  func drawPhotoMark(
+    _ item: ChecklistItem, row: Int, end: Int, style: CellStyle, into grid: inout CellGrid
+  ) -> Int {
+    guard item.photo != nil else { return end }
+    let mark = glyphs.photo
+    let markWidth = DisplayWidth.of(mark)
+    guard end - markWidth - 1 >= 8 else { return end }
+    grid.draw(mark, row: row, column: end - markWidth, width: markWidth, style: style)
+    return end - markWidth - 1
   }
 }

@@ -25,7 +25,11 @@ extension ChecklistsApp {
     } else if let planner {
       renderPlanner(planner, into: &grid, now: now)
     } else if let open {
-      renderChecklist(open, into: &grid, now: now)
+      if let paneWidth = previewPaneWidth {
+        renderChecklistWithPane(open, paneWidth: paneWidth, into: &grid, now: now)
+      } else {
+        renderChecklist(open, into: &grid, now: now)
+      }
     } else {
       renderAllLists(into: &grid)
     }
@@ -260,6 +264,7 @@ extension ChecklistsApp {
           grid.drawRightAligned(
             due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
       }
+      textEnd = drawPhotoMark(item, row: y, end: textEnd, style: base, into: &grid)
       let used = grid.draw(
         item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
       drawNotePreview(

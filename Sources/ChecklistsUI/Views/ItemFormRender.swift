@@ -46,7 +46,7 @@ extension ChecklistsApp {
     let top = compact ? 1 : 2
     let bottom = max(height - 2, top)
     let visible = bottom - top + 1
-    let fieldWidth = Self.formFieldWidth(width: width)
+    let fieldWidth = itemFieldWidth(form, width: width)
     let textLines = max(
       min(
         form.text.wrapped(width: fieldWidth).lines.count, Self.maxTextLines(height: height),
@@ -59,6 +59,7 @@ extension ChecklistsApp {
       form.repeatPicker == nil ? 0 : max(min(form.repeatChoices.count, visible - 1), 1)
     let heights: [(ItemForm.Field, Int)] = [
       (.text, textLines), (.note, noteLines), (.remind, 1), (.due, 2), (.repeat, 1 + pickerRows),
+      (.photo, 1),
     ]
     var places: [ItemForm.Field: ItemFormLayout.Place] = [:]
     var row = 0
@@ -80,10 +81,14 @@ extension ChecklistsApp {
   }
 
   func renderItemForm(_ form: ItemForm, into grid: inout CellGrid, now: Date) {
+    if let picker = form.photoPicker {
+      renderPhotoPicker(picker, into: &grid)
+      return
+    }
     let listName = dataModel.list(withID: form.listID)?.name ?? ""
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let layout = itemFormLayout(form, width: grid.width, height: grid.height)
-    let fieldWidth = Self.formFieldWidth(width: grid.width)
+    let fieldWidth = itemFieldWidth(form, width: grid.width)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
     func rows(_ field: ItemForm.Field) -> (row: Int, count: Int)? {
       guard let place = layout.places[field], place.row >= layout.top, place.row <= layout.bottom
@@ -132,6 +137,17 @@ extension ChecklistsApp {
     }
     if let (row, count) = rows(.repeat) {
       renderRepeatField(form, row: row, rows: count, width: fieldWidth, into: &grid)
+    }
+    if let (row, _) = rows(.photo) {
+      let focused = form.focus == .photo
+      drawLabel("Photo", row: row, focused: focused, into: &grid)
+      let (text, attached) = photoRowText(form)
+      let style = CellStyle(
+        color: attached ? .accent : .normal, attributes: focused ? [.reverse] : [])
+      grid.draw(text, row: row, column: Self.labelWidth, width: fieldWidth, style: style)
+    }
+    if let box = itemPhotoBox(form, layout: layout, width: grid.width) {
+      drawPhoto(box, into: &grid)
     }
   }
 

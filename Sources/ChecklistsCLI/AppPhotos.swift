@@ -1,0 +1,214 @@
+import ChecklistsCore
+import ChecklistsImages
+import ChecklistsUI
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The app's photos: the session's hold and copies (`PhotoSession`), and the access the UI
+/// uses to read captions, list folders and store a chosen file.
+public enum AppPhotos {
+  /// How much of a file is read for its caption first: the header and EXIF of any photo a
+  /// camera writes; the whole file only when that is not enough.
+  public static let captionPrefix = 256 * 1024
+
+  /// The access for the UI on `session`'s Photos folder.
+  public static func access(session: PhotoSession, environment: [String: String]) -> PhotoAccess {
+    let library = session.library
+    return PhotoAccess(
+      caption: { name in
+        do throws(PhotoError) {
+          let status = try library.status(of: name)
+          return caption(path: library.path(of: name), size: status.size) ?? name.fileName
+        } catch {
+          return error.kind == .missing ? "\(name.fileName) is missing" : error.message
+        }
+      },
+      fileCaption: { path in fileCaption(path) },
+      store: { path in
+        do throws(PhotoError) {
+          return .success(try session.store(path))
+        } catch {
+          return .failure(PhotoAccessError(message: error.message))
+        }
+      },
+      startFolder: {
+        PictureFolder.start(
+          environment: environment, current: FileManager.default.currentDirectoryPath)
+      },
+      home: environment["HOME"])
+  }
+
+  /// "[photo 4032×3024 JPEG]" from the start of the file (or all of it), nil when unreadable.
+  public static func caption(path: String, size: Int64) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let head = try? handle.read(upToCount: captionPrefix) else { return nil }
+    switch probe(Array(head), rest: handle, size: size) {
+    case .success(let info): return info.caption
+    case .failure(let error): return error.message
+    }
+  }
+
+  /// The caption of a file the user may attach, read from its start (the picker asks at each
+  /// highlight, so a folder of 12-megapixel photos is not read whole): refused as attaching
+  /// refuses it (not a regular file, over 100 MB, not an image's first bytes, unreadable).
+  public static func fileCaption(_ path: String) -> Result<String, PhotoAccessError> {
+    func failure(_ error: PhotoError) -> Result<String, PhotoAccessError> {
+      .failure(PhotoAccessError(message: error.message))
+    }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      return failure(
+        PhotoError(.systemCall, path: path, cause: SystemCallError(errno, call: "stat")))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      return failure(PhotoError(.notRegularFile, path: path))
+    }
+    let size = Int64(status.st_size)
+    guard size <= PhotoLibrary.maximumFileSize else {
+      return failure(PhotoError(.tooLarge(bytes: size), path: path))
+    }
+    guard let handle = FileHandle(forReadingAtPath: path),
+      let head = try? handle.read(upToCount: captionPrefix)
+    else {
+      return failure(
+        PhotoError(.systemCall, path: path, cause: SystemCallError(EACCES, call: "open")))
+    }
+    defer { try? handle.close() }
+    guard PhotoFormat.sniff(Array(head)) != nil else {
+      return failure(PhotoError(.notAnImage, path: path))
+    }
+    switch probe(Array(head), rest: handle, size: size) {
+    case .success(let info): return .success(info.caption)
+    case .failure(let error):
+      return .failure(PhotoAccessError(message: "\(path): \(error.message)"))
+    }
+  }
+
+  /// Probes `head`, then the whole file when the header needs more than its start.
+  static func probe(_ head: [UInt8], rest handle: FileHandle, size: Int64) -> Result<
+    ImageInfo, ImageError
+  > {
+    do throws(ImageError) {
+      return .success(try ImageDecoder.probe(head))
+    } catch {
+      guard size > Int64(head.count), let rest = try? handle.readToEnd() else {
+        return .failure(error)
+      }
+      do throws(ImageError) {
+        return .success(try ImageDecoder.probe(head + Array(rest)))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+}
+
+extension AppPhotos {
+  /// How photos are drawn on this terminal: the mode (the setting, or with `auto` what the
+  /// environment says; the terminal is not queried yet), and the colours for the UI's boxes
+  /// (nil: captions only).
+  public static func display(environment: [String: String], config: ConfigFile) -> (
+    mode: GraphicsMode, colors: PhotoColors?
+  ) {
+    let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
+    let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
+    switch mode {
+    case .text: return (mode, nil)
+    case .blocks(let depth): return (mode, depth == .trueColor ? .trueColor : .palette256)
+    case .kitty, .sixel, .iterm2:
+      let depth = GraphicsDetection.colorDepth(environment: environment)
+      return (mode, depth == .trueColor ? .trueColor : .palette256)
+    }
+  }
+
+  /// Decodes a photo for its box and draws it as half blocks (called on a worker thread).
+  public static func picture(
+    _ request: PhotoRequest, mode: GraphicsMode, cell: CellPixelSize, imageID: UInt32,
+    library: PhotoLibrary, cache: ThumbnailCache
+  ) -> PhotoPicture {
+    // The last row of the box holds the caption.
+    let box = CellBox(columns: max(request.columns, 1), rows: max(request.rows - 1, 1))
+    let size = PhotoView.pixelSize(mode: mode, box: box, cell: cell) ?? (box.columns, box.rows * 2)
+    do throws(ImageError) {
+      let decoded: DecodedImage
+      switch request.photo {
+      case .stored(let name):
+        decoded = try PhotoView.load(
+          name, library: library, cache: cache, mode: mode, box: box, cell: cell)
+      case .file(let path):
+        let source: PhotoSource
+        do throws(PhotoError) {
+          source = try PhotoLibrary.readSource(path)
+        } catch {
+          throw ImageError(.file(error))
+        }
+        decoded = try ImageDecoder.decode(source.bytes, maxWidth: size.0, maxHeight: size.1)
+      }
+      let caption = decoded.info.caption
+      switch try PhotoView.render(decoded, mode: mode, box: box, cell: cell, imageID: imageID) {
+      case .cells(let picture):
+        let cells = picture.cells.map { cell in
+          Cell(
+            text: String(cell.glyph),
+            style: CellStyle(
+              foreground: .rgb(cell.foreground.red, cell.foreground.green, cell.foreground.blue),
+              background: .rgb(cell.background.red, cell.background.green, cell.background.blue)
+            ))
+        }
+        return PhotoPicture(
+          columns: picture.columns, rows: picture.rows, cells: cells, caption: caption)
+      case .paletteCells(let picture):
+        let cells = picture.cells.map { cell in
+          Cell(
+            text: String(cell.glyph),
+            style: CellStyle(
+              foreground: .palette(cell.foreground), background: .palette(cell.background)))
+        }
+        return PhotoPicture(
+          columns: picture.columns, rows: picture.rows, cells: cells, caption: caption)
+      case .escape(let bytes, let columns, let rows):
+        let removal: TerminalImage.Removal =
+          mode == .kitty ? .delete(KittyGraphics.delete(id: imageID)) : .overdraw
+        return .image(
+          TerminalImage(bytes: bytes, removal: removal), columns: columns, rows: rows,
+          caption: caption)
+      case .text:
+        return .text(caption, isError: false)
+      }
+    } catch {
+      return .text(error.message, isError: true)
+    }
+  }
+}
+
+/// Numbers kitty images, one new id per picture (so that deleting one never takes another).
+public final class ImageIDs: @unchecked Sendable {
+  private let lock = NSLock()
+  private var last: UInt32 = 100
+
+  /// Starts at 101.
+  public init() {}
+
+  /// The next id.
+  public func next() -> UInt32 {
+    lock.lock()
+    defer { lock.unlock() }
+    last = last == UInt32.max ? 101 : last + 1
+    return last
+  }
+}
+
+extension AppPhotos {
+  /// The terminal's cell size in pixels (`TIOCGWINSZ`), `typical` when it reports none.
+  public static func cellPixelSize() -> CellPixelSize {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return .typical }
+    return CellPixelSize.from(
+      columns: Int(size.ws_col), rows: Int(size.ws_row), pixelWidth: Int(size.ws_xpixel),
+      pixelHeight: Int(size.ws_ypixel))
+  }
+}
