@@ -183,6 +183,29 @@ extension ChecklistsApp {
     #expect(app.confirmation == nil)
   }
 
+  @Test func aSearchStartedOnScheduledGoesBackThere() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .down, .enter, .character("/"))
+    app.type("milk")
+    #expect(app.planner?.kind == .search)
+    app.press(.escape)
+    #expect(app.planner?.kind == .scheduled && app.planner?.selectable.count == 5)
+    app.press(.character("/"))
+    app.type("milk")
+    app.press(.enter, .escape)
+    #expect(app.planner?.kind == .scheduled)
+    app.press(.escape)
+    #expect(app.planner == nil && app.smartSelected == .scheduled)
+  }
+
+  @Test func qInTheListPickerSaysHowToLeaveIt() {
+    var app = makeApp(plannerModel())
+    app.press(.home, .enter, .down, .character("m"))
+    #expect(app.press(.character("q")).isEmpty)
+    #expect(app.listPicker != nil)
+    #expect(app.statusMessage == "Enter moves the item there, Esc goes back without moving it")
+  }
+
   @Test func nothingDueSaysSo() {
     var app = makeApp(DataModel(lists: [Checklist(name: "Empty")]))
     app.press(.home, .enter)
@@ -242,5 +265,38 @@ extension ChecklistsApp {
     // Past midnight, Café beans (tomorrow 14:10) is due today.
     _ = app.handle(.tick, now: midnight.addingTimeInterval(1))
     #expect(app.planner?.selectable.count == 4)
+  }
+}
+
+@Suite struct UndoAfterMergeTests {
+  @Test func undoTakesBackOnlyWhatTheEditChanged() {
+    var app = makeApp(checklistIndex: 1)
+    // Groceries: Milk is the first row. Check it here…
+    app.press(.character(" "))
+    #expect(app.openList?.items[0].checked == true)
+    // …then another program renames it and adds a note, and the app merges that in.
+    var model = app.dataModel
+    let listIndex = model.index(ofList: app.open?.listID ?? -1) ?? 1
+    var milk = model.lists[listIndex].items[0]
+    milk.text = "Oat milk"
+    milk.note = "from the corner shop"
+    _ = model.apply(
+      .replaceItem(
+        listID: model.lists[listIndex].id, index: 0, old: model.lists[listIndex].items[0], new: milk
+      ))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+    #expect(app.openList?.items[0].text == "Oat milk")
+    app.press(.character("u"))
+    // The check is taken back; the rename and the note made elsewhere stay.
+    let item = app.openList?.items[0]
+    #expect(item?.checked == false)
+    #expect(item?.text == "Oat milk")
+    #expect(item?.note == "from the corner shop")
+    app.press(.control("r"))
+    #expect(app.openList?.items[0].checked == true)
+    #expect(app.openList?.items[0].text == "Oat milk")
   }
 }

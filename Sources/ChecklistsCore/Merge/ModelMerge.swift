@@ -504,3 +504,29 @@ struct FieldMerge {
     return result
   }
 }
+
+extension ChecklistItem {
+  /// An edit from `from` to `to` made again on `current`, field by field: each field that
+  /// `current` still holds as in `from` takes its value in `to`; a field changed elsewhere since
+  /// (a merge) keeps its value when the edit did not touch it. Undo and redo use it so that
+  /// they take back only what the edit changed.
+  public static func rebase(from: ChecklistItem, to: ChecklistItem, onto current: ChecklistItem)
+    -> ChecklistItem
+  {
+    var fields = FieldMerge(place: "")
+    var result = to
+    result.text = fields.pick(from.text, to.text, current.text, field: "text") { $0 }
+    result.checked = fields.pick(from.checked, to.checked, current.checked, field: "") { _ in "" }
+    result.dueDate = fields.pick(from.dueDate, to.dueDate, current.dueDate, field: "") { _ in "" }
+    result.hasDueDate = fields.pick(from.hasDueDate, to.hasDueDate, current.hasDueDate, field: "") {
+      _ in ""
+    }
+    result.shouldRemind = fields.pick(
+      from.shouldRemind, to.shouldRemind, current.shouldRemind, field: ""
+    ) { _ in "" }
+    result.unknownFields = fields.pickFields(
+      from.unknownFields, to.unknownFields, current.unknownFields)
+    result.itemID = current.itemID
+    return result
+  }
+}

@@ -145,6 +145,15 @@ extension ChecklistsApp {
         refuseQuitInForm()
         return []
       }
+      if listPicker != nil {
+        // A picker is a question, not a place to quit from: say how to leave it.
+        let pick = keyName(.pick, on: .picker, or: "Enter")
+        let back = keyName(.closePicker, on: .picker, or: "Esc")
+        status = StatusMessage(
+          text: "\(pick) moves the item there, \(back) goes back without moving it",
+          isError: false)
+        return []
+      }
       return [.quit]
     case .undo:
       undo(now: now)

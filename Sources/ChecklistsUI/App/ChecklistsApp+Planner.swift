@@ -60,6 +60,12 @@ extension ChecklistsApp {
   /// Back to All Lists with the view's smart row selected.
   mutating func closePlanner() {
     guard let view = planner else { return }
+    if let origin = view.origin {
+      // A search started on Today or Scheduled goes back there.
+      planner = PlannerView(kind: origin)
+      plannerVersion = -1
+      return
+    }
     planner = nil
     plannerReturn = nil
     smartSelected = view.kind == .search ? nil : view.kind
@@ -123,6 +129,7 @@ extension ChecklistsApp {
         planner?.isTyping = true
       } else {
         openPlanner(.search, now: now)
+        planner?.origin = view.kind
       }
     case .back, .closeList:
       closePlanner()
@@ -196,7 +203,8 @@ extension ChecklistsApp {
     if timePassed {
       refreshPlanner(now: now, keep: plannerKeep)
     } else if plannerVersion != version {
-      if let changes = plannerChanges, plannerKeep == nil,
+      // -1: the view was just put back (or made) and must be made from the model.
+      if plannerVersion >= 0, let changes = plannerChanges, plannerKeep == nil,
         followChanges(changes, now: now)
       {
         plannerVersion = version

@@ -106,6 +106,21 @@ extension ChecklistsApp {
     refreshOpenRows(keepItem: keep)
   }
 
+  /// An undo or redo of an item edit made again on the item as it is now: only the fields the
+  /// edit changed go back (or forward); a field changed elsewhere since, by a merge, stays.
+  func rebased(_ entry: UndoEntry) -> UndoEntry {
+    guard case .single(.replaceItem(let listID, let index, let from, let to)) = entry,
+      let list = dataModel.list(withID: listID),
+      let at = list.index(ofItemID: from.itemID, near: index)
+    else { return entry }
+    let current = list.items[at]
+    guard current != from else { return entry }
+    return .single(
+      .replaceItem(
+        listID: listID, index: at, old: current,
+        new: ChecklistItem.rebase(from: from, to: to, onto: current)))
+  }
+
   /// Undoes the last change, showing where it happened.
   mutating func undo(now: Date) {
     guard let entry = undoStack.popLast() else {
@@ -113,7 +128,7 @@ extension ChecklistsApp {
       return
     }
     let words = describe(entry)
-    guard applyEntry(entry.inverse, now: now) else {
+    guard applyEntry(rebased(entry.inverse), now: now) else {
       status = StatusMessage(text: "Could not undo \(words)", isError: true)
       return
     }
@@ -132,7 +147,7 @@ extension ChecklistsApp {
       status = StatusMessage(text: "Nothing to redo", isError: false)
       return
     }
-    guard applyEntry(entry, now: now) else {
+    guard applyEntry(rebased(entry), now: now) else {
       status = StatusMessage(text: "Could not redo \(describe(entry))", isError: true)
       return
     }

@@ -68,6 +68,8 @@ struct PlannerView: Equatable {
   var query = TextField()
   /// Whether the query is being typed (search only).
   var isTyping = false
+  /// The view a search was started from, to go back to (search only).
+  var origin: PlannerKind?
   /// The search session of the model version `searchVersion` (search only).
   var search: SearchSession?
   var searchVersion = -1

@@ -175,7 +175,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .addList: return "add a list"
     case .editList: return "edit the list's name and icon"
     case .deleteList: return "delete the list (asks first; undo brings it back)"
-    case .clearFilter: return "clear the filter"
+    case .clearFilter: return "clear the filter; while typing a search: close it"
     case .search: return "search the items (and notes) of every list as you type"
     case .toggle: return "check / uncheck the item (or click its check mark)"
     case .addItem: return "add an item"

@@ -44,7 +44,8 @@ extension ChecklistsApp {
       suffix = items == 0 ? "" : " \(dash) \(items) \(items == 1 ? "item" : "items")"
     case .search:
       title = view.query.text.isEmpty ? "Search" : "Search \(quoted(view.query.text))"
-      suffix = view.query.text.isEmpty ? "" : " \(dash) \(items) found"
+      let found = view.selectable.count
+      suffix = view.query.text.isEmpty ? "" : " \(dash) \(found) found"
     }
     let rows = grid.height - 2
     var right = ""
