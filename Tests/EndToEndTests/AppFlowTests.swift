@@ -148,7 +148,8 @@ extension EndToEndProcesses {
         }
       }
       #expect(order(try session.capture()) == ["list 9", "list 10", "zeta"])
-      try session.sendKeys("g", "e")
+      // g goes to Today; the first list is two rows under it.
+      try session.sendKeys("g", "j", "j", "e")
       try session.waitFor(text: "Edit List")
       try session.sendKeys("C-u")
       try session.type("list 11")
@@ -213,7 +214,7 @@ extension EndToEndProcesses {
       try session.sendKeys("Escape")
       try session.waitFor("help closed") { !$0.contains("Keys: All Lists") }
 
-      try session.sendKeys("g", "Enter")
+      try session.sendKeys("g", "j", "j", "Enter")
       try session.waitFor(text: "Birthdays —")
       try session.sendKeys("?")
       try session.waitFor("the Checklist help with J and Space") {
