@@ -148,7 +148,7 @@ extension EndToEndProcesses {
         }
       }
       #expect(order(try session.capture()) == ["list 9", "list 10", "zeta"])
-      // g is the first row (Today); two more down is the first list.
+      // g goes to Today; the first list is two rows under it.
       try session.sendKeys("g", "j", "j", "e")
       try session.waitFor(text: "Edit List")
       try session.sendKeys("C-u")

@@ -76,7 +76,8 @@ enum ReliabilityHarness {
     let screen = try session.waitFor(text: name)
     let lines = screen.components(separatedBy: "\n")
     let target = try #require(lines.firstIndex { $0.contains(name) })
-    let selected = 3  // the first list row (under Today and Scheduled) is selected at start
+    // The first list is selected at start, under the Today and Scheduled rows.
+    let selected = try #require(lines.firstIndex { $0.contains("Scheduled") }) + 1
     for _ in 0..<max(0, target - selected) { try session.sendKeys("Down") }
     try session.sendKeys("Enter")
     try session.waitFor("the list \(name)") {
