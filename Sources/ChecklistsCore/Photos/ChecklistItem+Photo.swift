@@ -27,6 +27,11 @@ extension DataModel {
   /// The photos the items of every list refer to.
   public var photoNames: Set<PhotoName> { Self.photoNames(in: lists) }
 
+  /// Whether any item has a photo: stops at the first one, making no set.
+  public var hasPhotos: Bool {
+    lists.contains { list in list.items.contains { $0.photo != nil } }
+  }
+
   /// The photos the items of `lists` refer to.
   public static func photoNames(in lists: [Checklist]) -> Set<PhotoName> {
     var names = Set<PhotoName>()

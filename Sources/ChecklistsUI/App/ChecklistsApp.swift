@@ -126,7 +126,7 @@ public struct ChecklistsApp: TerminalProgram {
       openList(id: dataModel.lists[startIndex].id)
     }
     if options.photos != nil, options.photoColors != nil {
-      sessionHasPhotos = !dataModel.photoNames.isEmpty
+      sessionHasPhotos = dataModel.hasPhotos
     }
     clampSelections()
     refreshSmartCounts(now: now)
@@ -230,7 +230,7 @@ public struct ChecklistsApp: TerminalProgram {
     case .mergedFromElsewhere(let merged, let message):
       adopt(merged, now: now)
       if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
-        sessionHasPhotos = !dataModel.photoNames.isEmpty
+        sessionHasPhotos = dataModel.hasPhotos
       }
       status = StatusMessage(text: message, isError: false)
     case .notice(let text):

@@ -124,40 +124,39 @@ extension ChecklistsApp {
     _ item: ChecklistItem, listName: String, row y: Int, selected: Bool, showsList: Bool,
     dueWidth: Int, into grid: inout CellGrid, now: Date
   ) {
-    let base = CellStyle(
-      color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
-    grid.fill(row: y, column: 0, width: grid.width, style: base)
-    var checkStyle = base
-    if !selected { checkStyle.color = item.checked ? .checked : .dim }
-    grid.draw(glyphs.checkMark(item.checked), row: y, column: 0, width: 3, style: checkStyle)
-    var textStyle = base
-    if item.checked {
-      textStyle.attributes.insert(.dim)
-      if !selected { textStyle.color = .dim }
-    }
+    let style = beginItemRow(item, row: y, selected: selected, into: &grid, now: now)
     var end = grid.width - 1
     if item.showsDueDate {
-      let due = dueText(item, now: now)
-      var dueStyle = base
-      if !item.checked && item.dueDate <= now {
-        dueStyle.color = .overdue
-        dueStyle.attributes.insert(.bold)
-      } else if !selected {
-        dueStyle.color = .dim
-      }
-      grid.drawRightAligned(due, row: y, end: end, maxWidth: dueWidth, style: dueStyle)
+      grid.drawRightAligned(
+        dueText(item, now: now), row: y, end: end, maxWidth: dueWidth, style: style.due)
     }
     end -= dueWidth + (dueWidth > 0 ? 1 : 0)
     if showsList {
-      var listStyle = base
-      if !selected { listStyle.color = .dim }
       end =
         grid.drawRightAligned(
-          listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: listStyle) - 1
+          listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: style.dim) - 1
     }
-    end = drawPhotoMark(item, row: y, end: end, style: base, into: &grid)
-    let used = grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: textStyle)
-    drawNotePreview(item.note, row: y, from: 4 + used, end: end, style: textStyle, into: &grid)
+    drawItemText(item, row: y, end: end, style: style, into: &grid)
+  }
+
+  /// Fills an item's row and draws its check mark; the styles for the rest of the row. One
+  /// rule for a Checklist's rows and the planner views'.
+  func beginItemRow(
+    _ item: ChecklistItem, row y: Int, selected: Bool, into grid: inout CellGrid, now: Date
+  ) -> ItemRowStyle {
+    let style = ItemRowStyle(item, selected: selected, now: now)
+    grid.fill(row: y, column: 0, width: grid.width, style: style.base)
+    grid.draw(glyphs.checkMark(item.checked), row: y, column: 0, width: 3, style: style.check)
+    return style
+  }
+
+  /// The photo mark, the text and the note's first line of an item's row, ending before `end`.
+  func drawItemText(
+    _ item: ChecklistItem, row y: Int, end: Int, style: ItemRowStyle, into grid: inout CellGrid
+  ) {
+    let end = drawPhotoMark(item, row: y, end: end, style: style.base, into: &grid)
+    let used = grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: style.text)
+    drawNotePreview(item.note, row: y, from: 4 + used, end: end, style: style.text, into: &grid)
   }
 
   /// The photo mark (📷, `[p]`) of an item with a photo, right-aligned to end before `end`
@@ -171,5 +170,45 @@ extension ChecklistsApp {
     guard end - markWidth - 1 >= 8 else { return end }
     grid.draw(mark, row: row, column: end - markWidth, width: markWidth, style: style)
     return end - markWidth - 1
+  }
+}
+
+/// The styles of an item's row: selected or not, checked (dimmed), overdue (bold warning).
+struct ItemRowStyle {
+  /// The row's background and the photo mark.
+  let base: CellStyle
+  /// The check mark.
+  let check: CellStyle
+  /// The text and the note.
+  let text: CellStyle
+  /// The due date.
+  let due: CellStyle
+  /// Secondary words (a list's name).
+  let dim: CellStyle
+
+  init(_ item: ChecklistItem, selected: Bool, now: Date) {
+    let base = CellStyle(
+      color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
+    self.base = base
+    var check = base
+    if !selected { check.color = item.checked ? .checked : .dim }
+    self.check = check
+    var text = base
+    if item.checked {
+      text.attributes.insert(.dim)
+      if !selected { text.color = .dim }
+    }
+    self.text = text
+    var due = base
+    if !item.checked && item.dueDate <= now {
+      due.color = .overdue
+      due.attributes.insert(.bold)
+    } else if !selected {
+      due.color = .dim
+    }
+    self.due = due
+    var dim = base
+    if !selected { dim.color = .dim }
+    self.dim = dim
   }
 }

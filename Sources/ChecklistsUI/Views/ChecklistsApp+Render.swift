@@ -236,39 +236,17 @@ extension ChecklistsApp {
       let row = top + screenRow
       guard row < count, let index = state.browser.index(ofRow: row), index < total else { break }
       let item = list.items[index]
-      let selected = row == state.browser.selected
-      let base = CellStyle(
-        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
       let y = screenRow + 1
-      grid.fill(row: y, column: 0, width: grid.width, style: base)
-      var checkStyle = base
-      if !selected { checkStyle.color = item.checked ? .checked : .dim }
-      grid.draw(glyphs.checkMark(item.checked), row: y, column: 0, width: 3, style: checkStyle)
-      var textStyle = base
-      if item.checked {
-        textStyle.attributes.insert(.dim)
-        if !selected { textStyle.color = .dim }
-      }
+      let style = beginItemRow(
+        item, row: y, selected: row == state.browser.selected, into: &grid, now: now)
       var textEnd = grid.width - 1
       if item.showsDueDate {
-        var due = formatter.relative(item.dueDate, now: now)
-        if item.repeats { due = "\(glyphs.repeats) \(due)" }
-        var dueStyle = base
-        if !item.checked && item.dueDate <= now {
-          dueStyle.color = .overdue
-          dueStyle.attributes.insert(.bold)
-        } else if !selected {
-          dueStyle.color = .dim
-        }
         textEnd =
           grid.drawRightAligned(
-            due, row: y, end: grid.width - 1, maxWidth: grid.width / 2, style: dueStyle) - 1
+            dueText(item, now: now), row: y, end: grid.width - 1, maxWidth: grid.width / 2,
+            style: style.due) - 1
       }
-      textEnd = drawPhotoMark(item, row: y, end: textEnd, style: base, into: &grid)
-      let used = grid.draw(
-        item.text, row: y, column: 4, width: max(textEnd - 4, 0), style: textStyle)
-      drawNotePreview(
-        item.note, row: y, from: 4 + used, end: textEnd, style: textStyle, into: &grid)
+      drawItemText(item, row: y, end: textEnd, style: style, into: &grid)
     }
   }
 
