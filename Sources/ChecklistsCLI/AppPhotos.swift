@@ -108,21 +108,29 @@ public enum AppPhotos {
 }
 
 extension AppPhotos {
-  /// How photos are drawn on this terminal: the mode (the setting, or with `auto` what the
-  /// environment says; the terminal is not queried yet), and the colours for the UI's boxes
-  /// (nil: captions only).
+  /// How photos are drawn on this terminal before it is asked: the setting, whether to ask the
+  /// terminal (`TerminalGraphicsQuery.bytes`, answered before the first photo is drawn), and the
+  /// colours for the UI's boxes (nil: captions only).
   public static func display(environment: [String: String], config: ConfigFile) -> (
-    mode: GraphicsMode, colors: PhotoColors?
+    setting: GraphicsSetting, query: [UInt8]?, colors: PhotoColors?
   ) {
     let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
+    let query =
+      GraphicsDetection.needsQuery(setting: setting, environment: environment)
+      ? TerminalGraphicsQuery.bytes : nil
     let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
-    switch mode {
-    case .text: return (mode, nil)
-    case .blocks(let depth): return (mode, depth == .trueColor ? .trueColor : .palette256)
-    case .kitty, .sixel, .iterm2:
-      let depth = GraphicsDetection.colorDepth(environment: environment)
-      return (mode, depth == .trueColor ? .trueColor : .palette256)
-    }
+    if mode == .text { return (setting, query, nil) }
+    var depth = GraphicsDetection.colorDepth(environment: environment) ?? .palette256
+    if case .blocks(let chosen) = mode { depth = chosen }
+    return (setting, query, depth == .trueColor ? .trueColor : .palette256)
+  }
+
+  /// The mode for the setting, the environment and the terminal's answers to the query.
+  public static func mode(
+    setting: GraphicsSetting, environment: [String: String], answers: [UInt8]
+  ) -> GraphicsMode {
+    let replies = answers.isEmpty ? nil : TerminalGraphicsQuery.parse(answers)
+    return GraphicsDetection.mode(setting: setting, environment: environment, replies: replies)
   }
 
   /// Decodes a photo for its box and draws it as half blocks (called on a worker thread).

@@ -168,8 +168,11 @@ public enum GraphicsDetection {
     }
   }
 
-  /// Whether the terminal should be asked (`TerminalGraphicsQuery.bytes`) before choosing.
+  /// Whether the terminal should be asked (`TerminalGraphicsQuery.bytes`) before choosing: with
+  /// `auto` on a colour terminal, except the Linux console (it shows no images, and a query it
+  /// does not know could reach the screen).
   public static func needsQuery(setting: GraphicsSetting, environment: [String: String]) -> Bool {
     setting == .auto && colorDepth(environment: environment) != nil
+      && environment["TERM"] != "linux"
   }
 }

@@ -32,7 +32,8 @@ enum FullScreenLaunch {
     // Every photo the session sees is held until it ends: undo may bring any of them back.
     let photos = PhotoSession(library: PhotoLibrary(dataFile: store.resolvedPath))
     photos.hold(load.model.photoNames)
-    let (photoMode, photoColors) = AppPhotos.display(environment: environment, config: config)
+    let (photoSetting, graphicsQuery, photoColors) = AppPhotos.display(
+      environment: environment, config: config)
     let imageIDs = ImageIDs()
     let options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
@@ -87,11 +88,13 @@ enum FullScreenLaunch {
         sync?.watchFolders()
         return watcher
       },
-      loadPhoto: { [library = photos.library] request in
-        AppPhotos.picture(
-          request, mode: photoMode, cell: AppPhotos.cellPixelSize(), imageID: imageIDs.next(),
+      loadPhoto: { [library = photos.library] request, answers in
+        let mode = AppPhotos.mode(setting: photoSetting, environment: environment, answers: answers)
+        return AppPhotos.picture(
+          request, mode: mode, cell: AppPhotos.cellPixelSize(), imageID: imageIDs.next(),
           library: library, cache: thumbnails)
-      }
+      },
+      graphicsQuery: graphicsQuery
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.

@@ -210,6 +210,8 @@ struct TerminalGraphicsTests {
         == .blocks(.trueColor))
     #expect(GraphicsDetection.needsQuery(setting: .auto, environment: xterm))
     #expect(!GraphicsDetection.needsQuery(setting: .blocks, environment: xterm))
+    // The Linux console shows no images and is not asked.
+    #expect(!GraphicsDetection.needsQuery(setting: .auto, environment: ["TERM": "linux"]))
   }
 
   @Test func settingFromEnvironmentThenConfig() {

@@ -165,4 +165,73 @@ import Testing
     #expect(CellText.scalars(for: "e\u{301}") == ["e", "\u{301}"])
     #expect(CellText.scalars(for: "👨‍👩‍👧‍👦").count == CellText.maximumScalars)
   }
+  // MARK: - The terminal's answers to the graphics query
+
+  @Test func kittyAnswerAndDeviceAttributesAreKeptAsideNeverTyped() {
+    var decoder = InputDecoder()
+    let answer = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4;22c"
+    let events = decoder.feed(tokens(answer + "x")) + decoder.endOfInput()
+    #expect(events == [.key(.character("x"))])
+    #expect(decoder.terminalAnswers == Array(answer.utf8))
+    #expect(decoder.deviceAttributesArrived)
+  }
+
+  @Test func answersSplitOverReadsAndKeysAroundThem() {
+    var decoder = InputDecoder()
+    var events = decoder.feed(tokens("a\u{1B}_Gi=31;ENOTSUP"))
+    #expect(decoder.isWaitingForMore)
+    #expect(!decoder.deviceAttributesArrived)
+    events += decoder.feed(tokens(":no\u{1B}"))
+    events += decoder.feed(tokens("\\\u{1B}[?1;2"))
+    #expect(!decoder.deviceAttributesArrived)
+    events += decoder.feed(tokens("c\u{1B}[A"))
+    events += decoder.endOfInput()
+    #expect(events == [.key(.character("a")), .key(.up)])
+    #expect(decoder.deviceAttributesArrived)
+    #expect(decoder.terminalAnswers == Array("\u{1B}_Gi=31;ENOTSUP:no\u{1B}\\\u{1B}[?1;2c".utf8))
+  }
+
+  @Test func anAnswerEndedByBellCountsAsEndedByST() {
+    var decoder = InputDecoder()
+    let events = decoder.feed(tokens("\u{1B}_Gi=31;OK\u{07}b")) + decoder.endOfInput()
+    #expect(events == [.key(.character("b"))])
+    #expect(decoder.terminalAnswers == Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8))
+  }
+
+  @Test func altUnderscoreIsAnAltChordNotAnAnswer() {
+    var decoder = InputDecoder()
+    let events = decoder.feed(tokens("\u{1B}_ab")) + decoder.endOfInput()
+    #expect(events == [.key(.character("a")), .key(.character("b"))])
+    #expect(decoder.terminalAnswers.isEmpty)
+  }
+
+  @Test func anUnfinishedAnswerExpiresAndAnEscInsideStartsAfresh() {
+    var decoder = InputDecoder()
+    var events = decoder.feed(tokens("\u{1B}_Gi=31;OK"))
+    events += decoder.expire()
+    events += decoder.feed(tokens("q"))
+    events += decoder.endOfInput()
+    #expect(events == [.key(.character("q"))])
+    #expect(decoder.terminalAnswers.isEmpty)
+    // An Esc that does not end the string: the string goes, the sequence after it counts.
+    events = decoder.feed(tokens("\u{1B}_Gi=31\u{1B}[B")) + decoder.endOfInput()
+    #expect(events == [.key(.down)])
+    #expect(decoder.terminalAnswers.isEmpty)
+  }
+
+  @Test func aKeyCursesDecodedCutsAnUnfinishedAnswer() {
+    var decoder = InputDecoder()
+    var events = decoder.feed(tokens("\u{1B}_Gi=31"))
+    events += decoder.feed(.key(.pageDown))
+    #expect(events == [.key(.pageDown)])
+    #expect(!decoder.isWaitingForMore)
+  }
+
+  @Test func anOverlongAnswerIsDropped() {
+    var decoder = InputDecoder()
+    let long = "\u{1B}_G" + String(repeating: "A", count: 5000) + "\u{1B}\\z"
+    let events = decoder.feed(tokens(long)) + decoder.endOfInput()
+    #expect(decoder.terminalAnswers.isEmpty)
+    #expect(events == [.key(.character("z"))])
+  }
 }

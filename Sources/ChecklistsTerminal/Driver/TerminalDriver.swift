@@ -45,6 +45,18 @@ public final class TerminalDriver<Program: TerminalProgram> {
   /// Where the user had the lists saved instead of the file, for the exit's message.
   private var savedCopy: String?
 
+  /// The terminal's answers to the graphics query, asked when the first photo is wanted.
+  private enum GraphicsQuery {
+    case notAsked
+    /// Asked; the photos wanted meanwhile wait for the answers until `deadline`.
+    case waiting(deadline: Date, pending: [PhotoRequest])
+    case answered([UInt8])
+  }
+  private var graphicsQuery = GraphicsQuery.notAsked
+  /// How long a terminal may take to answer the graphics query (a remote one takes a round
+  /// trip); photos wait as "loading…" meanwhile.
+  static var graphicsQueryTimeout: TimeInterval { 1 }
+
   /// Creates a driver for a started terminal.
   public init(
     program: Program, terminal: Terminal, hooks: TerminalDriverHooks<Program>,
@@ -126,6 +138,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       exitReason = exitReason ?? .terminalGone
     }
     if count == 0 && decoder.isWaitingForMore { deliver(decoder.expire()) }
+    finishGraphicsQueryIfDue()
     tickIfDue()
   }
 
@@ -144,6 +157,10 @@ public final class TerminalDriver<Program: TerminalProgram> {
   private func pollTimeout() -> Int32 {
     var timeout: Int32 = -1
     if decoder.isWaitingForMore { timeout = Self.sequenceTimeout }
+    if case .waiting(let deadline, _) = graphicsQuery {
+      let left = Int32(clamping: Int(ceil(max(deadline.timeIntervalSince(clock()), 0) * 1000)))
+      timeout = timeout < 0 ? left : min(timeout, left)
+    }
     if watcher == nil {
       let check = Int32(Self.fileCheckInterval * 1000)
       timeout = timeout < 0 ? check : min(timeout, check)
@@ -249,11 +266,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       case .suspend:
         suspendRequested = true
       case .loadPhoto(let request):
-        let load = hooks.loadPhoto
-        let inbox = inbox
-        DispatchQueue.global(qos: .userInitiated).async {
-          inbox.post(.photoLoaded(request, load(request)))
-        }
+        loadPhoto(request)
       case .quitWithRescueCopy:
         rescueChosen = true
         exitReason = exitReason ?? .quit
@@ -266,6 +279,46 @@ public final class TerminalDriver<Program: TerminalProgram> {
           dispatch(.quitSaveFailed(error.message))
         }
       }
+    }
+  }
+
+  // MARK: - Photos
+
+  /// Decodes a photo on a worker thread; the first one asks the terminal what it shows first.
+  private func loadPhoto(_ request: PhotoRequest) {
+    switch graphicsQuery {
+    case .answered(let answers):
+      startLoading(request, answers: answers)
+    case .waiting(let deadline, let pending):
+      graphicsQuery = .waiting(deadline: deadline, pending: pending + [request])
+    case .notAsked:
+      guard let query = hooks.graphicsQuery else {
+        graphicsQuery = .answered([])
+        startLoading(request, answers: [])
+        return
+      }
+      terminal.writeBytes(query)
+      graphicsQuery = .waiting(
+        deadline: clock().addingTimeInterval(Self.graphicsQueryTimeout), pending: [request])
+    }
+  }
+
+  /// Starts the photos that waited for the terminal's answers once the device attributes came
+  /// (or the time for them ran out).
+  private func finishGraphicsQueryIfDue() {
+    guard case .waiting(let deadline, let pending) = graphicsQuery,
+      decoder.deviceAttributesArrived || clock() >= deadline
+    else { return }
+    let answers = decoder.terminalAnswers
+    graphicsQuery = .answered(answers)
+    for request in pending { startLoading(request, answers: answers) }
+  }
+
+  private func startLoading(_ request: PhotoRequest, answers: [UInt8]) {
+    let load = hooks.loadPhoto
+    let inbox = inbox
+    DispatchQueue.global(qos: .userInitiated).async {
+      inbox.post(.photoLoaded(request, load(request, answers)))
     }
   }
 

@@ -17,8 +17,14 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
   /// the file is checked every 2 s, and the driver asks again at each check.
   public var makeWatcher: () -> FileWatcher?
-  /// Decodes and draws a photo; called on a worker thread, never on the key path.
-  public var loadPhoto: @Sendable (PhotoRequest) -> PhotoPicture
+  /// Decodes and draws a photo, given the terminal's answers to `graphicsQuery` (empty when
+  /// it was not asked or did not answer in time); called on a worker thread, never on the key
+  /// path.
+  public var loadPhoto: @Sendable (PhotoRequest, _ answers: [UInt8]) -> PhotoPicture
+  /// What to ask the terminal once, before the first photo is drawn (which images it shows);
+  /// nil: nothing to ask. It must end with the device attributes request (`ESC [ c`), which
+  /// every terminal answers last.
+  public var graphicsQuery: [UInt8]?
 
   /// Creates the hooks.
   public init(
@@ -30,11 +36,13 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
     },
     refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
     makeWatcher: @escaping () -> FileWatcher? = { nil },
-    loadPhoto: @escaping @Sendable (PhotoRequest) -> PhotoPicture = { _ in
+    loadPhoto: @escaping @Sendable (PhotoRequest, _ answers: [UInt8]) -> PhotoPicture = { _, _ in
       .text("photos are not shown here", isError: true)
-    }
+    },
+    graphicsQuery: [UInt8]? = nil
   ) {
     self.loadPhoto = loadPhoto
+    self.graphicsQuery = graphicsQuery
     self.save = save
     self.rescue = rescue
     self.persistState = persistState

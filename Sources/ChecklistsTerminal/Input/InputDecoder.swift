@@ -16,7 +16,9 @@ public enum InputToken: Equatable, Sendable {
 /// It joins combining marks into one grapheme, maps control codes to chords, collects bracketed
 /// paste (`ESC [ 200 ~` … `ESC [ 201 ~`) into one `.paste`, reads focus reports (`ESC [ I`,
 /// `ESC [ O`), treats an Esc with nothing after it as `.escape`, and drops Alt chords and
-/// escape sequences it does not know, so they never turn into text.
+/// escape sequences it does not know, so they never turn into text. The terminal's answers to
+/// queries (kitty's `ESC _ G … ESC \`, the device attributes `ESC [ ? … c`) are kept aside in
+/// `terminalAnswers`, never typed.
 public struct InputDecoder: Sendable {
   private enum State: Equatable {
     case ground
@@ -28,7 +30,13 @@ public struct InputDecoder: Sendable {
     case singleShift
     /// Inside a bracketed paste; `tail` holds the bytes after an Esc that may end it.
     case paste(tail: String?)
+    /// Inside an application program command (`ESC _` … `ESC \\`), kitty's answers;
+    /// `escaped`: the last byte was an Esc that may end it.
+    case applicationString(escaped: Bool)
   }
+
+  /// The longest answer kept; a longer one is dropped.
+  private static let answerLimit = 4096
 
   private static let pasteStartParameter = "200"
   private static let pasteEnd = "[201~"
@@ -37,6 +45,16 @@ public struct InputDecoder: Sendable {
   /// A printable grapheme waiting for possible combining marks.
   private var pendingCharacter: String = ""
   private var pasteText: String = ""
+  private var answerText: [UInt8] = []
+  /// The answer being read grew past `answerLimit`: the rest is read to its end and dropped.
+  private var answerOverflowed = false
+
+  /// The terminal's answers to queries so far, as it sent them: kitty's graphics replies and
+  /// the primary device attributes.
+  public private(set) var terminalAnswers: [UInt8] = []
+  /// Whether the primary device attributes have arrived (they end the answers to a query:
+  /// terminals answer in order and every terminal answers them).
+  public private(set) var deviceAttributesArrived = false
 
   /// Creates a decoder in its initial state.
   public init() {}
@@ -46,7 +64,7 @@ public struct InputDecoder: Sendable {
   public var isWaitingForMore: Bool {
     switch state {
     case .ground, .escape: return false
-    case .controlSequence, .singleShift, .paste: return true
+    case .controlSequence, .singleShift, .paste, .applicationString: return true
     }
   }
 
@@ -56,6 +74,13 @@ public struct InputDecoder: Sendable {
     if case .paste(let tail) = state {
       feedPaste(token, tail: tail, into: &events)
       return events
+    }
+    if case .applicationString(let escaped) = state {
+      if case .scalar(let scalar) = token {
+        feedApplicationString(scalar, escaped: escaped, into: &events)
+        return events
+      }
+      state = .ground  // a decoded key or event cuts an unfinished answer: dropped
     }
     switch token {
     case .scalar(let scalar):
@@ -103,7 +128,7 @@ public struct InputDecoder: Sendable {
       events.append(.paste(pasteText))
       pasteText = ""
       state = .ground
-    case .controlSequence, .singleShift:
+    case .controlSequence, .singleShift, .applicationString:
       state = .ground
     case .ground, .escape:
       break
@@ -121,6 +146,10 @@ public struct InputDecoder: Sendable {
       switch scalar {
       case "[": state = .controlSequence("")
       case "O": state = .singleShift
+      case "_":
+        answerText = [0x1B, 0x5F]
+        answerOverflowed = false
+        state = .applicationString(escaped: false)
       case "\u{1B}": events.append(.key(.escape))  // Esc Esc: the first one was alone
       default: state = .ground  // Alt chord: dropped
       }
@@ -142,9 +171,48 @@ public struct InputDecoder: Sendable {
     case .singleShift:
       state = .ground
       if let key = Self.singleShiftKey(scalar) { events.append(.key(key)) }
-    case .paste:
-      break  // handled by feedPaste
+    case .paste, .applicationString:
+      break  // handled by feedPaste and feedApplicationString
     }
+  }
+
+  /// One scalar of an application program command; `ESC \\` (or BEL) ends it.
+  private mutating func feedApplicationString(
+    _ scalar: Unicode.Scalar, escaped: Bool, into events: inout [InputEvent]
+  ) {
+    if escaped {
+      _ = answerText.popLast()  // the Esc
+      guard scalar == "\\" else {
+        // An Esc that does not end the string starts something new: the string is dropped.
+        answerText = []
+        state = .escape
+        feedScalar(scalar, into: &events)
+        return
+      }
+    }
+    if answerText.count == 2 && scalar != "G" {
+      // Only kitty's graphics answers are expected: `ESC _` was an Alt chord (dropped).
+      answerText = []
+      state = .ground
+      feedScalar(scalar, into: &events)
+      return
+    }
+    if escaped || scalar == "\u{07}" {
+      if !answerOverflowed { terminalAnswers += answerText + [0x1B, 0x5C] }
+      answerText = []
+      state = .ground
+      return
+    }
+    if answerOverflowed {
+      answerText = scalar == "\u{1B}" ? [0x1B] : []
+    } else {
+      answerText += Array(String(scalar).utf8)
+      if answerText.count > Self.answerLimit {
+        answerOverflowed = true
+        answerText = scalar == "\u{1B}" ? [0x1B] : []
+      }
+    }
+    state = .applicationString(escaped: scalar == "\u{1B}")
   }
 
   private mutating func feedGroundScalar(_ scalar: Unicode.Scalar, into events: inout [InputEvent])
@@ -186,6 +254,14 @@ public struct InputDecoder: Sendable {
   ) {
     state = .ground
     let first = parameters.split(separator: ";").first.map(String.init) ?? ""
+    if parameters.hasPrefix("?") {
+      // Answers to queries, never keys: the device attributes are kept for the driver.
+      if final == "c" {
+        terminalAnswers += [0x1B, 0x5B] + Array(parameters.utf8) + [0x63]
+        deviceAttributesArrived = true
+      }
+      return
+    }
     switch final {
     case "I" where parameters.isEmpty: events.append(.focusGained)
     case "O" where parameters.isEmpty: events.append(.focusLost)
