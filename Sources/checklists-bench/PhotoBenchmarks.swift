@@ -56,6 +56,30 @@ enum PhotoBenchmarks {
           + "render \(render.text) ms (median, min–max of \(runs))")
     }
     print(String(format: "peak RSS after: %.1f MB", Measure.peakRSSMegabytes()))
+    scanNames(runs: runs)
     return 0
+  }
+
+  /// What the app does with 100,000 items at start and after each merge: the set of photo
+  /// names it holds (one item in 100 with a photo), and whether any item has one.
+  static func scanNames(runs: Int) {
+    let generated = DataGenerator.model(lists: 100, itemsPerList: 1000)
+    let lists = generated.lists.map { list in
+      var list = list
+      for index in stride(from: 0, to: list.items.count, by: 100) {
+        var item = list.items[index]
+        item.photo = PhotoName.random(format: .jpeg)
+        list.replaceItem(at: index, with: item)
+      }
+      return list
+    }
+    let model = DataModel(lists: lists, nextItemID: generated.nextItemID)
+    var count = 0
+    let names = Measure.milliseconds(runs: runs) { count = model.photoNames.count }
+    var any = false
+    let first = Measure.milliseconds(runs: runs) { any = model.hasPhotos }
+    print(
+      "100,000 items, \(count) photos: photoNames \(names.text) ms, hasPhotos \(first.text) ms "
+        + "(\(any ? "found" : "none"); median, min–max of \(runs))")
   }
 }
