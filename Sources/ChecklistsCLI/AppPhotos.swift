@@ -1,7 +1,7 @@
 import ChecklistsCore
 import ChecklistsImages
 import ChecklistsUI
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -43,9 +43,9 @@ public enum AppPhotos {
 
   /// "[photo 4032×3024 JPEG]" from the start of the file (or all of it), nil when unreadable.
   public static func caption(path: String, size: Int64) -> String? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let head = try? handle.read(upToCount: captionPrefix) else { return nil }
+    guard let handle = ReadOnlyFile(path: path) else { return nil }
+    defer { handle.close() }
+    guard let head = handle.read(upToCount: captionPrefix) else { return nil }
     switch probe(Array(head), rest: handle, size: size) {
     case .success(let info): return info.caption
     case .failure(let error): return error.message
@@ -71,13 +71,12 @@ public enum AppPhotos {
     guard size <= PhotoLibrary.maximumFileSize else {
       return failure(PhotoError(.tooLarge(bytes: size), path: path))
     }
-    guard let handle = FileHandle(forReadingAtPath: path),
-      let head = try? handle.read(upToCount: captionPrefix)
+    guard let handle = ReadOnlyFile(path: path), let head = handle.read(upToCount: captionPrefix)
     else {
       return failure(
         PhotoError(.systemCall, path: path, cause: SystemCallError(EACCES, call: "open")))
     }
-    defer { try? handle.close() }
+    defer { handle.close() }
     guard PhotoFormat.sniff(Array(head)) != nil else {
       return failure(PhotoError(.notAnImage, path: path))
     }
@@ -89,13 +88,13 @@ public enum AppPhotos {
   }
 
   /// Probes `head`, then the whole file when the header needs more than its start.
-  static func probe(_ head: [UInt8], rest handle: FileHandle, size: Int64) -> Result<
+  static func probe(_ head: [UInt8], rest handle: ReadOnlyFile, size: Int64) -> Result<
     ImageInfo, ImageError
   > {
     do throws(ImageError) {
       return .success(try ImageDecoder.probe(head))
     } catch {
-      guard size > Int64(head.count), let rest = try? handle.readToEnd() else {
+      guard size > Int64(head.count), let rest = handle.readToEnd() else {
         return .failure(error)
       }
       do throws(ImageError) {
@@ -195,7 +194,7 @@ extension AppPhotos {
 
 /// Numbers kitty images, one new id per picture (so that deleting one never takes another).
 public final class ImageIDs: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var last: UInt32 = 100
 
   /// Starts at 101.

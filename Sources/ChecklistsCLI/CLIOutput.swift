@@ -1,5 +1,5 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -30,8 +30,8 @@ public struct CLIStreams: Sendable {
   /// The process's own stdout and stderr.
   public static var standard: CLIStreams {
     CLIStreams(
-      output: { FileHandle.standardOutput.write($0) },
-      error: { FileHandle.standardError.write($0) },
+      output: { DescriptorWriter.write($0, to: STDOUT_FILENO) },
+      error: { DescriptorWriter.write($0, to: STDERR_FILENO) },
       outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1)
   }
 }

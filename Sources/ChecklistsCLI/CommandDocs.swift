@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The COMMANDS sections of the README and the man page, rendered from `CommandSpec.all` so
 /// that they cannot drift from the commands; `scripts/update-docs` writes them between

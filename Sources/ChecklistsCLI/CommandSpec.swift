@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Every option a command can take. Specs and commands name options by case, so a misspelt
 /// option does not compile; the raw value is what the user types.

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `due`: the unchecked items with a due date that are due, reminders optionally sent to the
 /// desktop.
@@ -168,27 +172,22 @@ struct DesktopNotifier {
       output.error("notify-send not found; install libnotify-bin to get desktop notifications")
       return false
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["--app-name=checklists", title, body]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      output.error("could not run \(executable): \(error.localizedDescription)")
+    switch SpawnedProcess.run(
+      executable, ["--app-name=checklists", title, body], timeout: Self.timeout)
+    {
+    case .exited(0):
+      break
+    case .exited(let status):
+      output.error("notify-send failed (exit status \(status))")
       return false
-    }
-    let deadline = Date().addingTimeInterval(Self.timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
+    case .signalled(let signal):
+      output.error("notify-send failed (signal \(signal))")
+      return false
+    case .timedOut:
       output.error("notify-send did not finish within \(Int(Self.timeout)) s; stopped it")
       return false
-    }
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      output.error("notify-send failed (exit status \(process.terminationStatus))")
+    case .notStarted(let code):
+      output.error("could not run \(executable): \(String(cString: strerror(code)))")
       return false
     }
     return true

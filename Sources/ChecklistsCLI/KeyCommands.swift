@@ -1,6 +1,10 @@
 import ChecklistsCore
 import ChecklistsUI
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `keys` and `config`: the key table in force and the configuration file's problems.
 enum KeyCommands {

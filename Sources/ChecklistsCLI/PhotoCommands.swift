@@ -1,11 +1,15 @@
 import ChecklistsCore
 import ChecklistsImages
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A command's photos: while it runs it holds every photo (so that no sweep elsewhere removes
 /// one it may write back), and after its save it sweeps the copies nothing uses.
 final class CommandPhotos: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var library: PhotoLibrary?
   private var hold: PhotoHold?
 
@@ -131,7 +135,7 @@ enum PhotoCommands {
   /// Reads FILE (`~` is the home folder, relative to the current folder) and checks that it is
   /// an image that can be shown; a missing image library only warns (the photo is stored).
   static func readPhoto(_ path: String, context: CommandContext) throws(CLIError) -> CheckedPhoto {
-    let home = context.environment["HOME"] ?? NSHomeDirectory()
+    let home = context.environment["HOME"] ?? PathText.accountHome()
     let expanded = path == "~" ? home : path.hasPrefix("~/") ? home + path.dropFirst(1) : path
     let full =
       expanded.hasPrefix("/")

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `mv`, `clear`, `today`, `search`, and the `--note` / `--repeat` options of `add` and `edit`.
 enum PlannerCommands {

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Finds the list a LIST argument means: a name (any case) or a 1-based number.
 enum ListSelector {

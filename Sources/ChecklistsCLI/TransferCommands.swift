@@ -41,7 +41,7 @@ enum TransferCommands {
       """
   ) { arguments, context throws(CLIError) in
     let path = arguments.positionals[0]
-    let name = (path as NSString).lastPathComponent
+    let name = PathText.name(of: path)
     // Only regular files of sane size: a FIFO or a device would block or never end.
     guard let fileStatus = try? SystemFileSystem().stat(path) else {
       throw .failure("could not read \(path): no such file")

@@ -1,5 +1,9 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The size of one terminal cell in pixels (from `TIOCGWINSZ`'s pixel fields, or a guess).
 public struct CellPixelSize: Equatable, Sendable {

@@ -85,7 +85,7 @@ enum FileBenchmarks {
     }
     let runs = positional.count > 1 ? max(Int(positional[1]) ?? 1, 1) : 1
     let path = URL(fileURLWithPath: file).standardizedFileURL.path
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: path)
     let location = DataFileLocation(
       dataFile: path, stateFile: folder + "/.checklists-bench-state-\(getpid()).json")
     var loads: [Double] = []

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The app's side of sync: when a vdir is configured (`$CHECKLISTS_VDIR`, or `set vdir` in the
 /// config file), a pass at start, after each save, and whenever the vdir's folders change. A

@@ -2,7 +2,11 @@ import ChecklistsCLI
 import ChecklistsCore
 import ChecklistsTerminal
 import ChecklistsUI
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Connects the store, the UI state machine and the terminal for a full-screen session.
 enum FullScreenLaunch {
@@ -149,7 +153,7 @@ enum FullScreenLaunch {
   }
 
   private static func printError(_ text: String) {
-    FileHandle.standardError.write(Data((ProgramMessage.line(text) + "\n").utf8))
+    DescriptorWriter.write(Array((ProgramMessage.line(text) + "\n").utf8), to: STDERR_FILENO)
   }
 }
 

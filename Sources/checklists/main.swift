@@ -1,6 +1,10 @@
 import ChecklistsCLI
 import ChecklistsTerminal
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 // Wiring only: a command runs the scripting CLI; no command starts the full-screen app.
 FullScreen.prepareProcess()

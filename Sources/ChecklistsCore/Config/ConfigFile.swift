@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The user's configuration file, `$XDG_CONFIG_HOME/checklists/config`, in tig-style lines.
 ///
@@ -83,7 +87,7 @@ public struct ConfigFile: Equatable, Sendable {
         ? String(configHome.dropLast()) : configHome
       return trimmed + "/checklists/config"
     }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PathText.accountHome()
     return home + "/.config/checklists/config"
   }
 
@@ -98,11 +102,11 @@ public struct ConfigFile: Equatable, Sendable {
     } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
       return ConfigFile(path: path)
     } catch {
-      var isFolder: ObjCBool = false
+      var isFolder = false
       if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
         return ConfigFile(path: path)
       }
-      let reason = isFolder.boolValue ? "it is a folder" : "it cannot be read"
+      let reason = isFolder ? "it is a folder" : "it cannot be read"
       return ConfigFile(
         path: path, problems: [ConfigProblem(line: 0, message: "\(path): \(reason)")])
     }

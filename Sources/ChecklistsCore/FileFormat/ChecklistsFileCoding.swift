@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A decoded `Checklists.plist`: the lists and the format the file was in.
 public struct ChecklistsDocument: Equatable, Sendable {

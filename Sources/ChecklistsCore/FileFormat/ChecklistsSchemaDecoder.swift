@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where in the file a value is, turned into words only when there is an error.
 struct FileLocation {

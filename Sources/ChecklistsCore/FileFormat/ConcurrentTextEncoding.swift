@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The item texts of a big model, encoded as binary-plist strings on every core before the
 /// writer, which is sequential, copies them in.

@@ -1,5 +1,9 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The items of several lists cut into contiguous, nearly equal slices, one per thread: how the
 /// codec spreads the items of a big file over the cores.

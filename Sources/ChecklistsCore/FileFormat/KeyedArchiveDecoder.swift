@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Reads the `Checklists.plist` of the book's first editions, which saved with
 /// `NSKeyedArchiver` instead of `Codable`.

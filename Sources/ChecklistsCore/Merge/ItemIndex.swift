@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// An item's identity across versions: its `itemID` and which occurrence of that id it is.
 struct ItemKey: Hashable {

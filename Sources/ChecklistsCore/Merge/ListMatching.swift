@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Pairs the lists of another version of the file with the lists of the base, which carry no
 /// identity in the iPhone model: by name first, then, for a list renamed, by the items it holds.

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What a three-way merge did that the user should know about.
 public struct MergeReport: Equatable, Sendable {

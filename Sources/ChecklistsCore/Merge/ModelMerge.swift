@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The result of a three-way merge: the lists to keep and what to tell the user.
 public struct MergeResult: Equatable, Sendable {

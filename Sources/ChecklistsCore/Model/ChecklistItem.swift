@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One to-do item of a checklist, as the iPhone app's `ChecklistItem`.
 public struct ChecklistItem: Equatable, Sendable {

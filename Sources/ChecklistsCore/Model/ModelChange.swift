@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One undoable change to a `DataModel`: applying it and then its `inverse` restores the model.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension PlistKey {
   /// The item's photo: the file name of its copy in the Photos folder beside the data file

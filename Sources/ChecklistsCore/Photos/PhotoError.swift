@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Why a photo could not be read, stored or removed, with a message for the user.
 public struct PhotoError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -19,7 +19,7 @@ public final class PhotoHold: @unchecked Sendable {
   /// The hold file's path.
   public let path: String
   private let fileSystem: any FileSystem
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var descriptor: Int32?
   private var names: Set<PhotoName> = []
   private var holdsEverything: Bool

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -60,7 +60,7 @@ public struct PhotoLibrary: Sendable {
   /// The photos of the data file at `dataFile`, a real path (e.g. `ChecklistsStore.resolvedPath`).
   public init(dataFile: String, fileSystem: any FileSystem = SystemFileSystem()) {
     self.dataFile = dataFile
-    self.folder = (dataFile as NSString).deletingLastPathComponent + "/" + Self.folderName
+    self.folder = PathText.folder(of: dataFile) + "/" + Self.folderName
     self.fileSystem = fileSystem
   }
 

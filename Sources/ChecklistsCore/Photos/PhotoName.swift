@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The image formats a photo can be stored in, told apart by their first bytes.
 public enum PhotoFormat: String, CaseIterable, Equatable, Sendable {

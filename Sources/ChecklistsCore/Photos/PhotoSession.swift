@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The app's photos for one session: the Photos folder beside the data file, and one hold on
 /// every photo the session has seen, so that a sweep by another process never removes a photo
@@ -9,7 +13,7 @@ import Foundation
 public final class PhotoSession: @unchecked Sendable {
   /// The Photos folder.
   public let library: PhotoLibrary
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var hold: PhotoHold?
   private var pending: Set<PhotoName> = []
 

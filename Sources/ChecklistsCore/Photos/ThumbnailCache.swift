@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -23,7 +23,7 @@ public struct ThumbnailCache: Sendable {
   public init(environment: [String: String], fileSystem: any FileSystem = SystemFileSystem()) {
     var base = environment["XDG_CACHE_HOME"] ?? ""
     if !base.hasPrefix("/") {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PathText.accountHome()
       base = home + "/.cache"
     }
     if base.count > 1 && base.hasSuffix("/") { base.removeLast() }
@@ -70,7 +70,7 @@ public struct ThumbnailCache: Sendable {
       throw PhotoError(.systemCall, path: path, cause: error.cause)
     }
     let prefix = "\(name.id)-\(width)x\(height)-"
-    let current = (path as NSString).lastPathComponent
+    let current = PathText.name(of: path)
     for entry in (try? fileSystem.listDirectory(folder)) ?? []
     where entry.hasPrefix(prefix) && entry != current {
       try? fileSystem.unlink(folder + "/" + entry)

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Builds a `bplist00` file: objects are added top-down; keys, names and numbers are stored
 /// once and shared, while values that are almost always unique (item texts, dates) are not

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A growable byte buffer in `malloc` memory that can become a `Data` without a copy.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The XML date form `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), without `DateFormatter`.
 enum PlistDateFormat {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension PlistValue {
   /// Reads a whole property list, binary (`bplist00`) or XML, and says which it was.

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension PlistValue {
   /// The kind of value with an article, for messages ("a string", "an integer").

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A hand-written, byte-level reader for XML property lists (`<plist version="1.0">`).
 ///

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Writes XML property lists the way Apple's writer lays them out (tabs, sorted keys).
 ///

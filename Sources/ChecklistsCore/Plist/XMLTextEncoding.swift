@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The character encoding of an XML property list, found as XML 1.0 (appendix F) says: by a
 /// byte-order mark, else by how `<?xml` is laid out, else by the `encoding` declaration.

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// An item that is due, with where it lives: a row of `checklists due`.
 public struct DueItem: Equatable, Sendable {

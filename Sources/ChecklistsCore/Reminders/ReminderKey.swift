@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One reminder: an item at one due date. Editing the date makes a new key, which re-arms it.
 public struct ReminderKey: Hashable, Sendable {

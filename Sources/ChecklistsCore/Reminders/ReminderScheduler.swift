@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Decides which reminders fire, with the clock passed in: a value type with no timers.
 ///

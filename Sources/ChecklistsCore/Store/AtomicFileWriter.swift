@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -31,8 +31,8 @@ struct AtomicFileWriter {
   func write(_ data: Data, to path: String, keepBackup: Bool, newFileMode: mode_t = 0o600)
     throws(AtomicWriteFailure)
   {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathText.folder(of: path)
+    let name = PathText.name(of: path)
     do {
       try createFolders(folder)
     } catch {
@@ -116,7 +116,7 @@ struct AtomicFileWriter {
       if status.kind == .directory { return }
       throw SystemCallError(ENOTDIR, call: "mkdir")
     }
-    let parent = (folder as NSString).deletingLastPathComponent
+    let parent = PathText.folder(of: folder)
     if parent != folder && !parent.isEmpty { try createFolders(parent) }
     do {
       try fileSystem.mkdir(folder, mode: 0o700)
@@ -191,7 +191,7 @@ struct AtomicFileWriter {
 /// Numbers temporary files so that names never repeat within a process.
 final class TemporaryCounter: @unchecked Sendable {
   static let shared = TemporaryCounter()
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var value = 0
 
   func next() -> Int {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the iPhone app kept in UserDefaults, plus the terminal app's own remembered choices.
 ///
@@ -135,8 +139,8 @@ struct StateFile {
   /// Removes the other state files (ours by name: `stem-<16 hex digits>.json`) whose data file
   /// is gone; a state file that cannot be read or names no data file is left alone.
   func pruneOrphans() {
-    let folder = (location.stateFile as NSString).deletingLastPathComponent
-    let own = (location.stateFile as NSString).lastPathComponent
+    let folder = PathText.folder(of: location.stateFile)
+    let own = PathText.name(of: location.stateFile)
     guard let names = try? fileSystem.listDirectory(folder) else { return }
     for name in names where name != own && Self.isStateFileName(name) {
       let path = folder + "/" + name

@@ -175,7 +175,7 @@ public final class ChecklistsStore {
   public var names: StoreNames {
     StoreNames(
       file: location.fileName, shownPath: location.displayPath,
-      log: (conflictLogPath as NSString).lastPathComponent, home: location.homeDirectory ?? "")
+      log: PathText.name(of: conflictLogPath), home: location.homeDirectory ?? "")
   }
 
   /// The conflict log beside the file: `<file>.conflicts.log`.
@@ -237,7 +237,7 @@ public final class ChecklistsStore {
 
   /// A warning when the file's folder cannot be written (a read-only disk, no permission).
   private func readOnlyWarning() -> String? {
-    let folder = (resolvedPath as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: resolvedPath)
     var info = statvfs()
     if statvfs(folder, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
       return "\(location.displayPath): Read-only file system; changes cannot be saved"
@@ -270,7 +270,7 @@ public final class ChecklistsStore {
     }
     do {
       try AtomicFileWriter(fileSystem: fileSystem).createFolders(
-        (resolvedPath as NSString).deletingLastPathComponent)
+        PathText.folder(of: resolvedPath))
     } catch {
       throw StoreError(
         .saveFailed(step: .creatingFolder), path: resolvedPath, shownPath: location.displayPath,
@@ -365,7 +365,7 @@ public final class ChecklistsStore {
   ) throws(StoreError) -> String {
     let encoded = try encode(model)
     var lastError: StoreError?
-    let folders = [(resolvedPath as NSString).deletingLastPathComponent] + fallbackFolders
+    let folders = [PathText.folder(of: resolvedPath)] + fallbackFolders
     for folder in folders {
       do {
         return try writeSibling(encoded.data, kind: "rescue", folder: folder)
@@ -521,10 +521,10 @@ public final class ChecklistsStore {
   private func writeSibling(_ data: Data, kind: String, folder: String? = nil) throws(StoreError)
     -> String
   {
-    let folder = folder ?? (resolvedPath as NSString).deletingLastPathComponent
-    let name = (location.dataFile as NSString).lastPathComponent
-    let stem = (name as NSString).deletingPathExtension
-    let ext = (name as NSString).pathExtension
+    let folder = folder ?? PathText.folder(of: resolvedPath)
+    let name = PathText.name(of: location.dataFile)
+    let stem = PathText.stem(of: name)
+    let ext = PathText.fileExtension(of: name)
     let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.fileName)
     var path = ""
     for attempt in 1...1000 {
@@ -621,8 +621,8 @@ public final class ChecklistsStore {
 
   /// Removes `.<name>.tmp-<pid>-<n>` files beside `path` left by a process that no longer runs.
   private func removeStaleTemporaryFiles(besides path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let prefix = AtomicFileWriter.temporaryPrefix(for: (path as NSString).lastPathComponent)
+    let folder = PathText.folder(of: path)
+    let prefix = AtomicFileWriter.temporaryPrefix(for: PathText.name(of: path))
     guard let names = try? fileSystem.listDirectory(folder) else { return }
     for name in names where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
@@ -655,7 +655,7 @@ public final class ChecklistsStore {
         throw StoreError(
           .unreadable, path: current, shownPath: location.display(current), cause: error)
       }
-      let folder = (current as NSString).deletingLastPathComponent
+      let folder = PathText.folder(of: current)
       current = PathText.normalized(PathText.absolute(target, base: folder))
     }
     throw StoreError(

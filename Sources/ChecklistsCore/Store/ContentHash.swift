@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A fast 64-bit hash of a file's bytes, to tell whether a file of unchanged size was rewritten
 /// with other content. Not for security: it only has to differ when the bytes do.

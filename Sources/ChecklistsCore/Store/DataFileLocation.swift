@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the data file and its state file are, worked out from the environment and `--file`.
 ///
@@ -28,7 +32,7 @@ public struct DataFileLocation: Equatable, Sendable {
     filePath: String? = nil,
     currentDirectory: String = FileManager.default.currentDirectoryPath
   ) throws(StoreError) -> DataFileLocation {
-    let home = nonEmpty(environment["HOME"]) ?? NSHomeDirectory()
+    let home = nonEmpty(environment["HOME"]) ?? PathText.accountHome()
     let chosen: String
     if let filePath = nonEmpty(filePath) {
       chosen = filePath
@@ -44,7 +48,7 @@ public struct DataFileLocation: Equatable, Sendable {
       throw StoreError(.invalidPath, path: dataFile, detail: "the path names a folder")
     }
     let stateHome = absolute(environment["XDG_STATE_HOME"]) ?? home + "/.local/state"
-    let stem = ((dataFile as NSString).lastPathComponent as NSString).deletingPathExtension
+    let stem = PathText.stem(of: PathText.name(of: dataFile))
     let hash = String(PathHash.fnv1a64(Data(dataFile.utf8)), radix: 16)
     let padded = String(repeating: "0", count: 16 - hash.count) + hash
     let stateFile = stateHome + "/checklists/\(stem)-\(padded).json"
@@ -63,7 +67,7 @@ public struct DataFileLocation: Equatable, Sendable {
   public var displayPath: String { display(dataFile) }
 
   /// The data file's name (`Checklists.plist`), which content errors begin with.
-  public var fileName: String { (dataFile as NSString).lastPathComponent }
+  public var fileName: String { PathText.name(of: dataFile) }
 
   private static func nonEmpty(_ value: String?) -> String? {
     guard let value, !value.isEmpty else { return nil }
@@ -76,37 +80,6 @@ public struct DataFileLocation: Equatable, Sendable {
     return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
   }
 
-}
-
-/// Paths as text, the one place they are expanded, made absolute and normalised.
-enum PathText {
-  /// `~` and `~/…` with the home folder in place of `~` (when there is one).
-  static func expandingTilde(_ path: String, home: String?) -> String {
-    guard let home else { return path }
-    if path == "~" { return home }
-    if path.hasPrefix("~/") { return home + path.dropFirst(1) }
-    return path
-  }
-
-  /// A relative path joined to `base`; an absolute one as it is.
-  static func absolute(_ path: String, base: String) -> String {
-    path.hasPrefix("/") ? path : base + "/" + path
-  }
-
-  /// An absolute path without "." and ".." components or repeated slashes, worked out on the
-  /// text alone (symbolic links are not followed).
-  static func normalized(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-      if part == "." { continue }
-      if part == ".." {
-        if !parts.isEmpty { parts.removeLast() }
-        continue
-      }
-      parts.append(part)
-    }
-    return "/" + parts.joined(separator: "/")
-  }
 }
 
 /// The FNV-1a 64-bit hash: names state files and fingerprints file content.

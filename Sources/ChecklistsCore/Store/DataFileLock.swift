@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +14,7 @@ public final class DataFileLock: @unchecked Sendable {
   /// The lock file's path.
   public let path: String
   private let fileSystem: any FileSystem
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var descriptor: Int32?
 
   private init(path: String, fileSystem: any FileSystem, descriptor: Int32) {
@@ -32,7 +32,7 @@ public final class DataFileLock: @unchecked Sendable {
     wait: TimeInterval = 0
   ) throws(StoreError) -> DataFileLock {
     let path = dataFile + ".lock"
-    let folder = (dataFile as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: dataFile)
     do {
       try AtomicFileWriter(fileSystem: fileSystem).createFolders(folder)
     } catch {

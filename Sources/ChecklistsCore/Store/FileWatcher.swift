@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +27,7 @@ public final class FileWatcher {
     #if os(Linux)
       let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard fd >= 0 else { return nil }
-      let folder = (path as NSString).deletingLastPathComponent
+      let folder = PathText.folder(of: path)
       let mask = UInt32(
         IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_DELETE_SELF
           | IN_MOVE_SELF | IN_ATTRIB)
@@ -35,7 +35,7 @@ public final class FileWatcher {
         close(fd)
         return nil
       }
-      return FileWatcher(descriptor: fd, name: (path as NSString).lastPathComponent)
+      return FileWatcher(descriptor: fd, name: PathText.name(of: path))
     #else
       return nil
     #endif

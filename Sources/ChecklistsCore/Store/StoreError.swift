@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Why the store could not open, load or save a file, with a message for the user.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -154,8 +154,8 @@ public enum Vdir {
   static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemCallError)
     -> FileFingerprint
   {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathText.folder(of: path)
+    let name = PathText.name(of: path)
     let temporary =
       folder + "/." + name + "." + String(UInt32.random(in: 0...UInt32.max), radix: 36)
       + ".tmp"
@@ -196,7 +196,7 @@ public enum Vdir {
   static func createFolder(_ path: String) throws(SystemCallError) {
     var record = stat()
     if stat(path, &record) == 0 { return }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = PathText.folder(of: path)
     if !parent.isEmpty && parent != path { try createFolder(parent) }
     guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
       throw SystemCallError(errno, call: "mkdir")

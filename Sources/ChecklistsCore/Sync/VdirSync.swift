@@ -36,7 +36,7 @@ public enum VdirSync {
       option ?? environment["CHECKLISTS_VDIR"].flatMap { $0.isEmpty ? nil : $0 }
       ?? config.value(of: .vdir)
     guard var path = raw, !path.isEmpty else { return nil }
-    let home = environment["HOME"] ?? NSHomeDirectory()
+    let home = environment["HOME"] ?? PathText.accountHome()
     if path == "~" {
       path = home
     } else if path.hasPrefix("~/") {
@@ -52,7 +52,7 @@ public enum VdirSync {
   /// The state file of a data file and a vdir, in the state folder beside the app's state.
   public static func statePath(location: DataFileLocation, vdir: String) -> String {
     SyncState.path(
-      stateFolder: (location.stateFile as NSString).deletingLastPathComponent,
+      stateFolder: PathText.folder(of: location.stateFile),
       dataFile: location.dataFile, vdir: vdir)
   }
 
@@ -150,7 +150,7 @@ public enum VdirSync {
   ) throws(SyncError) {
     let text = state.encoded(dataFilePath: location.dataFile, vdir: vdir)
     do {
-      try Vdir.createFolder((path as NSString).deletingLastPathComponent)
+      try Vdir.createFolder(PathText.folder(of: path))
       try Vdir.writeAtomically(Array(text.utf8), to: path)
     } catch {
       throw SyncError(message: "writing the sync state \(location.display(path)): \(error)")

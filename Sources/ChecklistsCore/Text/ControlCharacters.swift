@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Control characters (C0, DEL and C1): the one test of what counts as one, and how the CLI
 /// shows them on a terminal.

@@ -1,6 +1,7 @@
 import CTerminalSupport
+import ChecklistsCore
 import ChecklistsUI
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +10,7 @@ import Foundation
 /// Events made on other threads (a photo decoded by a worker) for the main loop: posted under a
 /// lock, with one byte written to a pipe that the loop's `poll` watches.
 final class EventInbox: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = ThreadLock()
   private var events: [InputEvent] = []
   /// The pipe's read end, for `poll`; -1 when no pipe could be made (then events wait for
   /// the next wake-up).

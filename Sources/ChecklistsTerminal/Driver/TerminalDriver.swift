@@ -2,7 +2,8 @@ import CNcursesw
 import CTerminalSupport
 import ChecklistsCore
 import ChecklistsUI
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

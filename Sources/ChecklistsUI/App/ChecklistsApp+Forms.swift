@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension ChecklistsApp {
   // MARK: - Item detail

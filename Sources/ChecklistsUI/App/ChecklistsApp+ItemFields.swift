@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The item form's Notes and Repeat fields: the note's line keys, the Repeat picker, and what
 /// they save.

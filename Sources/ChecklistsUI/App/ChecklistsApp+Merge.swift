@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension ChecklistsApp {
   /// Shows lists merged with changes made elsewhere instead of ours, keeping the screen on the

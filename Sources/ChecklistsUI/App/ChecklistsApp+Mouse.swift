@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The item form's Photo row and its file picker: choosing, replacing and removing the photo,
 /// a pasted or dropped path, and what Done stores.

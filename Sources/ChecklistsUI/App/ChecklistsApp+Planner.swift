@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The counts on All Lists' Today and Scheduled rows, kept until the model or the day changes.
 struct SmartCounts: Equatable {

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the app asks when quitting could not save: retry, save elsewhere, or quit with a rescue
 /// copy (like vim's `:w` failing before `:q`: nothing is thrown away without a word).

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension ChecklistsApp {
   /// Applies a new change and records it for undo; returns whether it applied.

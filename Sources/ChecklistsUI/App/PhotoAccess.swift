@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the app needs from outside to attach photos: the Photos folder beside the data file,
 /// the images' captions and the folders the user browses. The wiring supplies it (the core's

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The views of items from every list: Today, Scheduled and search. They are not lists: each
 /// row names the list its item lives in, and a change made on a row is made in that list.

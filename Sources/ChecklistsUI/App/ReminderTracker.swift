@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Rings reminders through `ReminderScheduler` (which decides what fires: once per item and due
 /// date, unchecked items with Remind Me on, nothing already due at launch), while keeping the

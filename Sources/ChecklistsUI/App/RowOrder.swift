@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The order a checklist's rows are shown in (manual or by due date, then filtered), computed
 /// once and then kept up to date change by change without sorting or filtering again.

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One step of the undo and redo stacks: a single change, or several made as one (moving an
 /// item to another list, clearing checked items).

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the terminal driver needs from the UI: the Model/Update/View loop.
 public protocol TerminalProgram {

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension ChecklistsApp {
   /// The smallest terminal the screens are drawn in; smaller shows `Terminal too small`.

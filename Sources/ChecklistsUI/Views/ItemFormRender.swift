@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the item form's fields are on screen: Text, Notes, Remind Me, Due Date (with its line
 /// of explanation) and Repeat (with its picker when open), top to bottom, scrolled so that the

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The few photos drawn lately, by photo and box size: a redraw never decodes again.
 struct PhotoPictureCache: Equatable {

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs another program to its end with `posix_spawn`, its input and output on `/dev/null`
+/// (`Process` needs all of Foundation).
+public enum SpawnedProcess {
+  /// How a run ended.
+  public enum Outcome: Equatable, Sendable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signalled(Int32)
+    /// It was still running at the deadline and was killed.
+    case timedOut
+    /// It could not be started (the `posix_spawn` error).
+    case notStarted(Int32)
+  }
+
+  /// Runs `executable` with `arguments` (and this process's environment), waiting at most
+  /// `timeout` seconds.
+  public static func run(_ executable: String, _ arguments: [String], timeout: Double) -> Outcome {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else { return .notStarted(spawned) }
+    var status: Int32 = 0
+    var waited = 0.0
+    while true {
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid { break }
+      if result < 0 && errno != EINTR { return .notStarted(errno) }
+      if waited >= timeout {
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return .timedOut
+      }
+      usleep(10_000)
+      waited += 0.01
+    }
+    let signal = status & 0x7F
+    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+  }
+}
