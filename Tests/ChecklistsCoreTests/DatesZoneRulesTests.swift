@@ -186,6 +186,29 @@ import Testing
     #expect(apia.secondsFromGMT(at: 1_325_239_200) == 50_400)
   }
 
+  @Test func extremeInstantsDoNotTrap() throws {
+    for zone in [F.berlin, F.zone("Australia/Sydney"), try ZoneRules(posixRule: "EST5EDT")] {
+      for instant in [Int64.min, Int64.min + 1, -1 << 60, 1 << 60, Int64.max] {
+        let offset = zone.secondsFromGMT(at: instant)
+        #expect(abs(offset) < 86_400)
+      }
+      #expect(abs(zone.secondsFromGMT(for: .distantFuture)) < 86_400)
+      #expect(abs(zone.secondsFromGMT(for: Date(timeIntervalSince1970: .infinity))) < 86_400)
+    }
+  }
+
+  @Test func aFIFONamedByTZIsRefusedWithoutWaiting() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "checklists-fifo-\(UUID().uuidString)"
+    ).path
+    try #require(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    #expect(throws: ZoneRulesError.unreadable(path, reason: "not a regular file")) {
+      try ZoneRules.file(atPath: path)
+    }
+    #expect(ZoneRules.resolve(environment: ["TZ": path]) == .utc)
+  }
+
   @Test func kathmanduAndDatesPastTheTable() throws {
     let kathmandu = F.zone("Asia/Kathmandu")
     #expect(kathmandu.secondsFromGMT(for: F.utc(2026, 6, 1)) == 20_700)

@@ -41,6 +41,8 @@ struct PosixZoneRule: Equatable, Sendable {
   /// The offset from UTC in seconds at `instant` (seconds since 1970 UTC).
   func offset(at instant: Int64) -> Int {
     guard let daylight else { return standardOffset }
+    // Far beyond any calendar in use: clamped so that the arithmetic below cannot overflow.
+    let instant = min(max(instant, -(1 << 50)), 1 << 50)
     let year = Self.year(of: instant + Int64(standardOffset))
     // The events of three rule years, so that times beyond the year's ends (or a daylight time
     // that lasts all year) still find the one in force.

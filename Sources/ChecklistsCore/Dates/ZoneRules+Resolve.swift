@@ -112,7 +112,8 @@ extension ZoneRules {
 
   /// The bytes of a zone file: a regular file of at most 1 MB.
   static func readZoneFile(_ path: String) throws(ZoneRulesError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Non-blocking, so that a FIFO named by TZ cannot hang the program before the check below.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw .unreadable(path, reason: errorText(errno)) }
     defer { close(descriptor) }
     var status = stat()
