@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads what a user types for a due date ("2026-12-24 18:00", "tomorrow 9am", "+2h", …).
 ///
-/// All input is read as wall-clock time in the parser's time zone; dates are ISO (Gregorian). Input is case-insensitive and extra spaces are ignored.
+/// All input is read as wall-clock time in the parser's time zone; dates are ISO (Gregorian).
+/// Input is case-insensitive and extra spaces are ignored.
 ///
 /// Accepted forms:
 /// - `now`; `+30m`, `+2h` (that many minutes or hours from now, as elapsed time);
