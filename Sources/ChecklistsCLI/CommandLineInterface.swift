@@ -164,12 +164,11 @@ enum Clock {
   }
 
   /// The time zone dates are read and shown in: `TZ` of the environment the commands were given
-  /// (a zone name, optionally after ":"), else the process's own zone, which comes from the same
-  /// variable for a command run as a process.
-  static func timeZone(environment: [String: String]) -> TimeZone {
-    guard var name = environment["TZ"] else { return .current }
-    if name.hasPrefix(":") { name.removeFirst() }
-    return TimeZone(identifier: name) ?? .current
+  /// (see `ZoneRules.resolve`), else the process's own zone, which comes from the same variable
+  /// for a command run as a process.
+  static func timeZone(environment: [String: String]) -> ZoneRules {
+    guard environment["TZ"] != nil else { return .current }
+    return ZoneRules.resolve(environment: environment)
   }
 }
 
@@ -179,7 +178,7 @@ struct CommandContext {
   var output: CLIOutput
   var now: Date
   /// The time zone of the dates the commands read and print.
-  var timeZone: TimeZone
+  var timeZone: ZoneRules
   /// The process's environment (`PATH` to find helpers such as `notify-send`).
   var environment: [String: String]
   /// The photos the command holds while it runs, and the ones it read.
@@ -202,15 +201,8 @@ struct CommandContext {
     try open()
   }
 
-  /// A calendar in the commands' time zone, for reading and showing due dates.
-  var calendar: Calendar {
-    var calendar = Calendar.current
-    calendar.timeZone = timeZone
-    return calendar
-  }
-
   /// The app's due-date formatter in the commands' time zone.
-  var dueDateFormatter: DueDateFormatter { DueDateFormatter(calendar: calendar) }
+  var dueDateFormatter: DueDateFormatter { DueDateFormatter(timeZone: timeZone) }
 
   /// Saves the model and the state once, merged with changes made elsewhere meanwhile; says on
   /// stderr what the merge did; returns 1 when the change went to a conflict copy.

@@ -133,7 +133,7 @@ enum ItemCommands {
   /// Reads a `--due` value with the app's date parser; a bad date is a usage error.
   static func parseDue(_ text: String, context: CommandContext) throws(CLIError) -> Date {
     do throws(DueDateParseError) {
-      return try DueDateParser(calendar: context.calendar).parse(text, now: context.now)
+      return try DueDateParser(timeZone: context.timeZone).parse(text, now: context.now)
     } catch {
       throw .usage("--due: \(error.message)")
     }

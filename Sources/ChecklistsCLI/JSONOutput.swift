@@ -62,7 +62,7 @@ enum JSONOutput {
 
 /// Dates as the plain output shows them: "2026-12-24 18:00" in the commands' time zone.
 enum PlainDate {
-  static func string(_ date: Date, timeZone: TimeZone) -> String {
+  static func string(_ date: Date, timeZone: ZoneRules) -> String {
     DateStamp.string(date, timeZone: timeZone, format: DateStamp.minutes)
   }
 }

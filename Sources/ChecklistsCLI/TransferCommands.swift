@@ -231,9 +231,6 @@ enum ImportedLists {
   }
 
   static func parseISODate(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
+    InternetDateTime.parse(text)
   }
 }

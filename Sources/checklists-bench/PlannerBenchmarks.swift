@@ -35,7 +35,7 @@ enum PlannerBenchmarks {
       let results = index.search("milk")
       let grouping = Measure.milliseconds(runs: 21) { _ = index.groups(results) }
       row("grouping \(results.count) results by list (ms)", grouping)
-      let smart = SmartLists(timeZone: TimeZone(identifier: "Europe/Berlin") ?? .current)
+      let smart = SmartLists(timeZone: (try? ZoneRules.named("Europe/Berlin")) ?? .current)
       row("Today view (ms)", Measure.milliseconds(runs: 21) { _ = smart.today(model, now: now) })
       row(
         "Today count (ms)",
@@ -62,7 +62,7 @@ enum PlannerBenchmarks {
       row("clear checked of a list of \(perList) and undo (ms)", clear)
       print()
     }
-    let schedule = RepeatSchedule(timeZone: TimeZone(identifier: "America/New_York") ?? .current)
+    let schedule = RepeatSchedule(timeZone: (try? ZoneRules.named("America/New_York")) ?? .current)
     let start = Date(timeIntervalSince1970: 1_790_000_000)
     let step = Measure.milliseconds(runs: 11) {
       var due = start

@@ -5,8 +5,8 @@ import Testing
 
 @Suite struct DatesParserTests {
   typealias F = DatesFixture
-  let berlin = DueDateParser(calendar: F.calendar(F.berlin))
-  let newYork = DueDateParser(calendar: F.calendar(F.newYork))
+  let berlin = DueDateParser(timeZone: F.berlin)
+  let newYork = DueDateParser(timeZone: F.newYork)
 
   /// Input typed on Wednesday 16 December 2026 at 14:20 in Berlin, and what it means.
   static let berlinTable: [(String, Date)] = [

@@ -1,21 +1,39 @@
+import ChecklistsCore
 import Foundation
 
 /// Time zones and instants shared by the date and reminder tests.
 enum DatesFixture {
-  static let berlin = TimeZone(identifier: "Europe/Berlin")!
-  static let newYork = TimeZone(identifier: "America/New_York")!
+  static let berlin = zone("Europe/Berlin")
+  static let newYork = zone("America/New_York")
 
-  /// A Gregorian calendar in `timeZone`.
-  static func calendar(_ timeZone: TimeZone, locale: String = "en_US_POSIX") -> Calendar {
+  /// The rules of a zone of the system's database.
+  static func zone(_ name: String) -> ZoneRules {
+    do {
+      return try ZoneRules.named(name)
+    } catch {
+      fatalError("the test zone \(name) cannot be read: \(error)")
+    }
+  }
+
+  /// Foundation's zone of the same name: an independent check of ours.
+  static func foundationZone(_ zone: ZoneRules) -> TimeZone {
+    guard let timeZone = TimeZone(identifier: zone.identifier) else {
+      fatalError("Foundation does not know \(zone.identifier)")
+    }
+    return timeZone
+  }
+
+  /// A Gregorian calendar in `zone`, by Foundation.
+  static func calendar(_ zone: ZoneRules, locale: String = "en_US_POSIX") -> Calendar {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
+    calendar.timeZone = foundationZone(zone)
     calendar.locale = Locale(identifier: locale)
     return calendar
   }
 
   /// The instant of an unambiguous wall time in `timeZone`, computed by Foundation.
   static func local(
-    _ timeZone: TimeZone, _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0,
+    _ timeZone: ZoneRules, _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0,
     _ minute: Int = 0, _ second: Int = 0
   ) -> Date {
     let components = DateComponents(
@@ -27,7 +45,7 @@ enum DatesFixture {
   static func utc(
     _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0
   ) -> Date {
-    local(TimeZone(identifier: "UTC")!, year, month, day, hour, minute, second)
+    local(.utc, year, month, day, hour, minute, second)
   }
 
   /// Wednesday 16 December 2026, 14:20 in Berlin: the usual `now`.

@@ -20,7 +20,7 @@ struct DurabilityForeignChangeTests {
     let location = folder.location()
     let (store, load) = try ChecklistsStore.open(
       location: location, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
-      timeZone: TimeZone(identifier: "UTC") ?? .current)
+      timeZone: ZoneRules.utc)
     defer { store.close() }
     try change(folder, location.dataFile)
     let changed = adding("Laundry", to: load.model)

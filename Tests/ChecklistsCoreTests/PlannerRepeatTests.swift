@@ -113,7 +113,7 @@ struct PlannerRepeatTests {
     let dates = series(berlin, .daily, from: start, count: 2)
     #expect(dates == [F.utc(2026, 3, 29, 1, 0), F.local(F.berlin, 2026, 3, 30, 2, 30)])
     #expect(
-      DueDateFormatter(calendar: F.calendar(F.berlin)).full(dates[0]) == "Sun 29 Mar 2026, 03:00")
+      DueDateFormatter(timeZone: F.berlin).full(dates[0]) == "Sun 29 Mar 2026, 03:00")
     // New York: 8 March 2026, 02:00 → 03:00 (07:00 UTC).
     let newYorkDates = series(
       newYork, .weekly, from: F.local(F.newYork, 2026, 3, 1, 2, 30), count: 2)
@@ -220,7 +220,7 @@ struct PlannerRepeatTests {
     let id = model.lists[0].id
     let check = try #require(model.checkItem(listID: id, at: 0, schedule: berlin))
     #expect(check.nextDueDate == F.local(F.berlin, 2026, 12, 8, 9, 0))
-    let formatter = DueDateFormatter(calendar: F.calendar(F.berlin))
+    let formatter = DueDateFormatter(timeZone: F.berlin)
     #expect(check.statusText(formatter: formatter, now: due) == "Next: Tue 8 Dec")
     #expect(applying(&model, check.change))
     #expect(!model.lists[0].items[0].checked)
@@ -260,7 +260,7 @@ struct PlannerRepeatTests {
   }
 
   @Test func dayTextSaysTheYearOnlyWhenItDiffers() {
-    let formatter = DueDateFormatter(calendar: F.calendar(F.newYork))
+    let formatter = DueDateFormatter(timeZone: F.newYork)
     let now = F.local(F.newYork, 2026, 12, 1, 12, 0)
     #expect(formatter.day(F.local(F.newYork, 2026, 12, 8, 9, 0), now: now) == "Tue 8 Dec")
     #expect(formatter.day(F.local(F.newYork, 2027, 12, 8, 9, 0), now: now) == "Wed 8 Dec 2027")

@@ -133,7 +133,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = ZoneRules.utc
     let (store, load) = try ChecklistsStore.open(
       location: folder.location(), clock: clock, timeZone: utc)
     // Theirs: a new item and Milk renamed; ours: a new item and Milk renamed differently.
@@ -187,7 +187,7 @@ struct StoreSaveTests {
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
     let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = ZoneRules.utc
     let (store, load) = try ChecklistsStore.open(
       location: folder.location(), clock: clock, timeZone: utc)
     folder.write("Checklists.plist", Data("not a plist".utf8))
@@ -267,7 +267,7 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = ZoneRules.utc
     let (store, load) = try ChecklistsStore.open(
       location: folder.location(),
       clock: { Date(timeIntervalSince1970: 1_790_000_000) }, timeZone: utc)

@@ -53,8 +53,8 @@ func unfoldedLines(_ text: String) -> [String] {
 
 @Suite("Sync: iCalendar text and the VTODO mapping")
 struct SyncICalendarTests {
-  let paris = TimeZone(identifier: "Europe/Paris")!
-  let utc = TimeZone(identifier: "UTC")!
+  let paris = DatesFixture.zone("Europe/Paris")
+  let utc = ZoneRules.utc
 
   @Test func textEscapingRoundTrips() {
     let text = "a,b;c\\d\nline two: ok"
@@ -168,7 +168,7 @@ struct SyncICalendarTests {
     let item = fields.makeItem(itemID: 5, defaultDate: Date())
     #expect(item.hasDueDate)
     var calendarUTC = Calendar(identifier: .gregorian)
-    calendarUTC.timeZone = paris
+    calendarUTC.timeZone = DatesFixture.foundationZone(paris)
     #expect(
       calendarUTC.dateComponents([.hour, .minute], from: item.dueDate)
         == DateComponents(hour: 0, minute: 0))

@@ -27,14 +27,14 @@ func repeatingPhoneTask(due: String, rrule: String, extra: String = "") -> Strin
 
 @Suite("Sync: notes as DESCRIPTION, repeat rules as RRULE")
 struct SyncPlannerTests {
-  let berlin = TimeZone(identifier: "Europe/Berlin")!
-  let newYork = TimeZone(identifier: "America/New_York")!
-  let utc = TimeZone(identifier: "UTC")!
+  let berlin = DatesFixture.zone("Europe/Berlin")
+  let newYork = DatesFixture.zone("America/New_York")
+  let utc = ZoneRules.utc
 
   /// An instant from a wall time in `zone`.
-  func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 9, in zone: TimeZone) -> Date {
+  func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 9, in zone: ZoneRules) -> Date {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
+    calendar.timeZone = DatesFixture.foundationZone(zone)
     return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour))!
   }
 
@@ -49,7 +49,7 @@ struct SyncPlannerTests {
   }
 
   /// The VTODO our item becomes, written and read back.
-  func written(_ item: ChecklistItem, zone: TimeZone) throws -> ICSComponent {
+  func written(_ item: ChecklistItem, zone: ZoneRules) throws -> ICSComponent {
     let calendar = TaskMapping.newCalendar(
       uid: "U", fields: TaskFields(item, timeZone: zone), now: Date(), timeZone: zone)
     let reparsed = try #require(try ICalendar.parse(ICalendar.serialize([calendar])).first)
@@ -299,7 +299,7 @@ struct SyncPlannerTests {
     #expect(TaskFields(item, timeZone: paris).note == "a\nb")
   }
 
-  let paris = TimeZone(identifier: "Europe/Paris")!
+  let paris = DatesFixture.zone("Europe/Paris")
 
   @Test func theStateKeepsNotesRepeatsAndReadsTheOldFormat() throws {
     var item = ChecklistItem(
@@ -452,7 +452,7 @@ struct SyncPlannerEngineTests {
     try fixture.edit { model in
       let list = model.lists.first { $0.name == "Groceries" }!
       let check = model.checkItem(
-        listID: list.id, at: 0, schedule: RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!))!
+        listID: list.id, at: 0, schedule: RepeatSchedule(timeZone: ZoneRules.utc))!
       model.apply(check.change)
     }
     let report = try fixture.sync()
@@ -470,7 +470,7 @@ struct SyncPlannerEngineTests {
     let item = try #require(try fixture.item("Milk"))
     #expect(item.repeatRule == .monthly && item.dueDate.timeIntervalSince1970 == 1_806_483_600)
     #expect(
-      RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!).advanced(item)?.dueDate
+      RepeatSchedule(timeZone: ZoneRules.utc).advanced(item)?.dueDate
         == Date(timeIntervalSince1970: 1_809_075_600), "30 April")
   }
 

@@ -332,7 +332,7 @@ import Testing
     #expect(problems.first?.message.contains("would shadow typing") == true)
     #expect(problems.last?.message == "new-line does nothing on form (it works on note)")
     var app = ChecklistsApp(
-      model: homeModel(), checklistIndex: 0, options: AppOptions(calendar: utc, keys: table),
+      model: homeModel(), checklistIndex: 0, options: AppOptions(timeZone: .utc, keys: table),
       size: (60, 15), now: testNow)
     app.press(.character("e"), .backTab, .backTab, .character("n"))
     #expect(itemForm(app)?.repeatRule == RepeatRule(.weekly, interval: 2))

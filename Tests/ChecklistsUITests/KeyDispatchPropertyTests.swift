@@ -44,7 +44,7 @@ import Testing
     let loaded = generator.randomModel(&rng)
     var app = ChecklistsApp(
       model: loaded, checklistIndex: loaded.lists.isEmpty ? -1 : 0,
-      options: AppOptions(calendar: utc, keys: table), size: (60, 15), now: testNow)
+      options: AppOptions(timeZone: .utc, keys: table), size: (60, 15), now: testNow)
     var states: [ChecklistsApp] = []
     var step = 0
     while states.count < count {

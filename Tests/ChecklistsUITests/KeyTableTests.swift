@@ -167,7 +167,7 @@ import Testing
     let (table, _) = configured("bind checklist c toggle\nbind checklist x none\n")
     var app = ChecklistsApp(
       model: sampleModel(), checklistIndex: 1,
-      options: AppOptions(calendar: utc, keys: table), size: (60, 15), now: testNow)
+      options: AppOptions(timeZone: .utc, keys: table), size: (60, 15), now: testNow)
     #expect(app.screen().contains("Space check"))
     app.press(.character("c"))
     #expect(app.openList?.items[0].checked == true)
@@ -183,7 +183,7 @@ import Testing
       "bind browse u none\nbind browse <C-u> undo\nbind browse ? none\nbind checklist <F2> help\n")
     var app = ChecklistsApp(
       model: sampleModel(), checklistIndex: 1,
-      options: AppOptions(calendar: utc, keys: table), size: (80, 15), now: testNow)
+      options: AppOptions(timeZone: .utc, keys: table), size: (80, 15), now: testNow)
     app.press(.character("d"))
     #expect(app.statusMessage == "Deleted \"Milk\" (Ctrl-U undoes)", "\(app.screen())")
     app.press(.character("z"))
@@ -193,7 +193,7 @@ import Testing
   @Test func theQuitPromptNamesItsKeys() {
     let (table, _) = configured("bind quit-prompt <F5> retry-save\nbind quit-prompt r none\n")
     var app = ChecklistsApp(
-      model: sampleModel(), options: AppOptions(calendar: utc, keys: table), size: (100, 15),
+      model: sampleModel(), options: AppOptions(timeZone: .utc, keys: table), size: (100, 15),
       now: testNow)
     _ = app.handle(.quitSaveFailed("disk full"), now: testNow)
     #expect(

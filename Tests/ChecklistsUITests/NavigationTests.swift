@@ -15,7 +15,7 @@ import Testing
 
   @Test func firstRunMakesAndOpensAList() {
     let app = ChecklistsApp(
-      model: DataModel(), isFirstRun: true, options: AppOptions(calendar: utc), size: (60, 15),
+      model: DataModel(), isFirstRun: true, options: AppOptions(timeZone: .utc), size: (60, 15),
       now: testNow)
     #expect(app.dataModel.lists.map(\.name) == ["List"])
     #expect(app.checklistIndex == 0)

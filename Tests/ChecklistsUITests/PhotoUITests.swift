@@ -70,7 +70,7 @@ final class PhotoRig: @unchecked Sendable {
   ) -> ChecklistsApp {
     ChecklistsApp(
       model: model, checklistIndex: list,
-      options: AppOptions(asciiGlyphs: ascii, calendar: utc, photos: access),
+      options: AppOptions(asciiGlyphs: ascii, timeZone: .utc, photos: access),
       size: (width, height), now: testNow)
   }
 }
@@ -400,7 +400,7 @@ final class PhotoRig: @unchecked Sendable {
     access.startFolder = { big }
     var app = ChecklistsApp(
       model: sampleModel(), checklistIndex: 1,
-      options: AppOptions(calendar: utc, photos: access), size: (60, 15), now: testNow)
+      options: AppOptions(timeZone: .utc, photos: access), size: (60, 15), now: testNow)
     photoRow(&app)
     app.press(.enter)
     #expect(names(app).count == 3000)
@@ -455,7 +455,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (100, 30), now: testNow)
     let effects = app.press(.enter)
     let request = PhotoRequest(photo: .stored(name), columns: 33, rows: 16)
@@ -486,7 +486,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .palette256),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .palette256),
       size: (60, 30), now: testNow)
     let effects = app.press(.enter)
     guard case .loadPhoto(let request)? = effects.first else {
@@ -506,7 +506,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (100, 30), now: testNow)
     guard case .loadPhoto(let request)? = app.press(.enter).first else {
       Issue.record("no photo asked for")
@@ -527,7 +527,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (100, 30), now: testNow)
     guard case .loadPhoto(let request)? = app.press(.enter).first else {
       Issue.record("no photo asked for")
@@ -552,7 +552,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (100, 30), now: testNow)
     guard case .loadPhoto(let request)? = app.press(.enter).first else {
       Issue.record("no photo asked for")
@@ -571,7 +571,7 @@ final class Counter: @unchecked Sendable {
     let name = try #require(PhotoName(fileName: "Photo-0123456789abcdef.png"))
     var app = ChecklistsApp(
       model: model(photo: name), checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access), size: (100, 30), now: testNow)
+      options: AppOptions(timeZone: .utc, photos: rig.access), size: (100, 30), now: testNow)
     #expect(app.press(.enter) == [])
     #expect(app.screen().contains("Photo     [photo PNG]"))
   }
@@ -591,7 +591,7 @@ final class Counter: @unchecked Sendable {
     ])
     var app = ChecklistsApp(
       model: model, checklistIndex: 0,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (120, 30), now: testNow)
     let effects = app.handle(.resize(width: 120, height: 30), now: testNow)
     let request = PhotoRequest(photo: .stored(name), columns: 38, rows: 19)
@@ -610,7 +610,7 @@ final class Counter: @unchecked Sendable {
     // Without a photo in the session, no pane either.
     let plain = ChecklistsApp(
       model: sampleModel(), checklistIndex: 1,
-      options: AppOptions(calendar: utc, photos: rig.access, photoColors: .trueColor),
+      options: AppOptions(timeZone: .utc, photos: rig.access, photoColors: .trueColor),
       size: (120, 30), now: testNow)
     #expect(!plain.screen().contains("│"))
   }

@@ -43,7 +43,7 @@ func makeApp(
 ) -> ChecklistsApp {
   ChecklistsApp(
     model: model, checklistIndex: checklistIndex, sortByDue: sortByDue,
-    options: AppOptions(asciiGlyphs: ascii, bellEnabled: bell, calendar: utc),
+    options: AppOptions(asciiGlyphs: ascii, bellEnabled: bell, timeZone: .utc),
     size: (width, height), now: now)
 }
 

@@ -175,7 +175,7 @@ extension EndToEndProcesses {
       #expect(storedLines(try serverItem("Bins out").1).contains("RRULE:FREQ=MONTHLY;BYDAY=2TU"))
       // On the server, Python's icalendar reads the note back, and dateutil's RFC 5545 rules
       // give the same next dates as ours (the 31st falls on each month's last day).
-      let schedule = RepeatSchedule(timeZone: TimeZone(identifier: "UTC")!)
+      let schedule = RepeatSchedule(timeZone: .utc)
       for summary in ["Plants", "Rent"] {
         let (name, _) = try serverItem(summary)
         let path = rig.root + "/radicale/collection-root/test/\(groceriesFolder)/\(name)"

@@ -2,10 +2,13 @@ import Foundation
 
 /// The due date a new item starts with, the same in the app's form and in `checklists add`.
 public enum DefaultDueDate {
-  /// `now` rounded up to the next whole hour in `calendar` (`now` itself when on the hour).
-  public static func nextWholeHour(after now: Date, calendar: Calendar = .current) -> Date {
-    guard let hourStart = calendar.dateInterval(of: .hour, for: now)?.start else { return now }
-    if hourStart == now { return now }
-    return calendar.date(byAdding: .hour, value: 1, to: hourStart) ?? now
+  /// `now` rounded up to the next whole hour of the wall clock in `timeZone` (`now` itself when
+  /// on the hour); in a zone whose offset is not whole hours (Kathmandu, +5:45) that is the
+  /// local hour, not UTC's.
+  public static func nextWholeHour(after now: Date, timeZone: ZoneRules = .current) -> Date {
+    let wall = ZonedWallClock(timeZone: timeZone).wallSeconds(of: now)
+    let intoHour = wall - (wall / 3600).rounded(.down) * 3600
+    if intoHour == 0 { return now }
+    return now.addingTimeInterval(3600 - intoHour)
   }
 }

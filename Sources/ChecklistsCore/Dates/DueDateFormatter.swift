@@ -3,16 +3,16 @@ import Foundation
 /// Shows due dates: in full in the item form, relative when near in lists.
 ///
 /// Output is English and fixed (like the `en_US_POSIX` locale, Gregorian, 24-hour clock)
-/// whatever the user's locale, in the calendar's time zone. No `DateFormatter` is involved: the
+/// whatever the user's locale, in the formatter's time zone. No `DateFormatter` is involved: the
 /// text is built from wall-clock numbers, so formatting a row costs one time zone offset lookup
 /// and a few small strings, cheap enough for every visible row on every keystroke.
 public struct DueDateFormatter: Sendable {
-  /// The calendar (with its time zone) dates are shown in.
-  public var calendar: Calendar
+  /// The time zone dates are shown in.
+  public var timeZone: ZoneRules
 
-  /// Creates a formatter; the default is the user's calendar in the local time zone.
-  public init(calendar: Calendar = .current) {
-    self.calendar = calendar
+  /// Creates a formatter; the default is the local time zone.
+  public init(timeZone: ZoneRules = .current) {
+    self.timeZone = timeZone
   }
 
   private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
@@ -22,14 +22,14 @@ public struct DueDateFormatter: Sendable {
 
   /// The full form, e.g. "Thu 24 Dec 2026, 18:00".
   public func full(_ date: Date) -> String {
-    let parts = WallParts(date, clock: ZonedWallClock(timeZone: calendar.timeZone))
+    let parts = WallParts(date, clock: ZonedWallClock(timeZone: timeZone))
     return "\(parts.weekdayName) \(parts.dayMonth) \(parts.yearText), \(parts.timeText)"
   }
 
   /// The day alone, e.g. "Tue 8 Dec" in the same year as `now`, else "Wed 8 Dec 2027": what
   /// the status line says after a repeating item moved on ("Next: Tue 8 Dec").
   public func day(_ date: Date, now: Date) -> String {
-    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: timeZone)
     let parts = WallParts(date, clock: clock)
     let text = "\(parts.weekdayName) \(parts.dayMonth)"
     if parts.year == GregorianDays.date(days: clock.day(of: now)).year { return text }
@@ -52,7 +52,7 @@ public struct DueDateFormatter: Sendable {
       if minutes == 0 { return "now" }
       return seconds > 0 ? "in \(minutes) min" : "\(minutes) min ago"
     }
-    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: timeZone)
     let parts = WallParts(date, clock: clock)
     let today = clock.day(of: now)
     switch parts.days - today {
@@ -87,7 +87,7 @@ public struct DueDateFormatter: Sendable {
   /// whether the date has passed changes: a minute step near the date, the hour before it,
   /// the date itself, or the next local midnight.
   public func nextChange(of date: Date, after now: Date) -> Date {
-    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: timeZone)
     var next = clock.date(days: clock.day(of: now) + 1, hour: 0, minute: 0)
     func consider(_ candidate: Date) {
       if candidate > now && candidate < next { next = candidate }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads what a user types for a due date ("2026-12-24 18:00", "tomorrow 9am", "+2h", …).
 ///
-/// All input is read as wall-clock time in the calendar's time zone; dates are ISO (Gregorian)
-/// whatever the calendar's identifier. Input is case-insensitive and extra spaces are ignored.
+/// All input is read as wall-clock time in the parser's time zone; dates are ISO (Gregorian).
+/// Input is case-insensitive and extra spaces are ignored.
 ///
 /// Accepted forms:
 /// - `now`; `+30m`, `+2h` (that many minutes or hours from now, as elapsed time);
@@ -22,12 +22,12 @@ import Foundation
 /// the clocks go forward means the next valid time (02:30 on the spring-forward day in Berlin
 /// is 03:00); a wall time shown twice because the clocks go back means the first one.
 public struct DueDateParser: Sendable {
-  /// The calendar (with its time zone) the input is read in.
-  public var calendar: Calendar
+  /// The time zone the input is read in.
+  public var timeZone: ZoneRules
 
-  /// Creates a parser for a calendar; the default is the user's, in the local time zone.
-  public init(calendar: Calendar = .current) {
-    self.calendar = calendar
+  /// Creates a parser for a time zone; the default is the local one.
+  public init(timeZone: ZoneRules = .current) {
+    self.timeZone = timeZone
   }
 
   /// The hour a date typed without a time means.
@@ -40,7 +40,7 @@ public struct DueDateParser: Sendable {
   public func parse(_ text: String, now: Date) throws(DueDateParseError) -> Date {
     let tokens = Self.tokens(of: text)
     let shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    let clock = ZonedWallClock(timeZone: calendar.timeZone)
+    let clock = ZonedWallClock(timeZone: timeZone)
     guard !tokens.isEmpty else {
       throw DueDateParseError("no due date given; \(Self.examples)")
     }

@@ -57,25 +57,54 @@ enum GregorianDays {
   ]
 }
 
+/// A wall date and time to the second.
+struct WallComponents: Equatable, Sendable {
+  var year: Int
+  var month: Int
+  var day: Int
+  var hour: Int
+  var minute: Int
+  var second: Int
+
+  /// `value` as decimal digits, zero-padded to `width`.
+  static func padded(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+  }
+}
+
 /// Converts between instants and local wall-clock time in one time zone.
 ///
 /// A wall time is counted in "wall seconds": seconds since 1970-01-01 00:00 as the clock on the
 /// wall shows it, so a day is always 86,400 wall seconds even when the clocks change.
 struct ZonedWallClock: Sendable {
   /// The time zone of the wall clock.
-  let timeZone: TimeZone
+  let timeZone: ZoneRules
 
   /// Seconds in a day of wall time.
   static let secondsPerDay = 86_400.0
 
   /// The wall seconds `date` shows in the time zone.
   func wallSeconds(of date: Date) -> Double {
-    date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+    date.timeIntervalSince1970
+      + Double(timeZone.secondsFromGMT(atSeconds: date.timeIntervalSince1970))
   }
 
   /// The day number (see `GregorianDays`) of the wall date at `date`.
   func day(of date: Date) -> Int {
     Int((wallSeconds(of: date) / Self.secondsPerDay).rounded(.down))
+  }
+
+  /// The wall date and time `date` shows, to the whole second (fractions dropped).
+  func components(of date: Date) -> WallComponents {
+    let seconds = wallSeconds(of: date).rounded(.down)
+    let wall = seconds.isFinite ? Int64(min(max(seconds, -1e15), 1e15)) : 0
+    let days = wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400
+    let second = Int(wall - days * 86_400)
+    let civil = GregorianDays.date(days: Int(days))
+    return WallComponents(
+      year: civil.year, month: civil.month, day: civil.day, hour: second / 3600,
+      minute: second % 3600 / 60, second: second % 60)
   }
 
   /// The instant a wall time means.
@@ -84,8 +113,8 @@ struct ZonedWallClock: Sendable {
   /// (the gap when clocks go forward) means the next valid time: the instant the clocks jump,
   /// e.g. 02:30 on a day clocks go from 02:00 to 03:00 means 03:00.
   func date(wallSeconds wall: Double) -> Date {
-    let offsets = candidateOffsets(wallSeconds: wall)
-    if let earliest = occurrences(wallSeconds: wall, offsets: offsets).first { return earliest }
+    if let earliest = timeZone.instants(showing: wall).first { return earliest }
+    let offsets = timeZone.candidateOffsets(wallSeconds: wall)
     // In a gap: find the first second after the jump by bisection.
     let largest = offsets.max() ?? 0
     let smallest = offsets.min() ?? 0
@@ -101,22 +130,17 @@ struct ZonedWallClock: Sendable {
 
   /// Every instant the clock shows `wall`, earliest first: none in a gap, two in an overlap.
   func occurrences(wallSeconds wall: Double) -> [Date] {
-    occurrences(wallSeconds: wall, offsets: candidateOffsets(wallSeconds: wall))
+    timeZone.instants(showing: wall)
   }
 
-  private func occurrences(wallSeconds wall: Double, offsets: Set<Int>) -> [Date] {
-    offsets.filter { offset(at: wall - Double($0)) == $0 }
-      .map { wall - Double($0) }
-      .sorted()
-      .map { Date(timeIntervalSince1970: $0) }
-  }
-
-  /// The offsets from GMT in force within a day either side of `wall`.
-  private func candidateOffsets(wallSeconds wall: Double) -> Set<Int> {
-    Set([
-      offset(at: wall - Self.secondsPerDay), offset(at: wall),
-      offset(at: wall + Self.secondsPerDay),
-    ])
+  /// The instant a wall time means as iCalendar reads it (RFC 5545 §3.3.5): a time shown twice
+  /// means the first one; a time never shown is read with the offset before the gap, so 02:30
+  /// on a day clocks go from 02:00 to 03:00 means 03:30.
+  func dateWithOffsetBeforeGap(wallSeconds wall: Double) -> Date {
+    if let earliest = timeZone.instants(showing: wall).first { return earliest }
+    let largest = timeZone.candidateOffsets(wallSeconds: wall).max() ?? 0
+    let offsetBefore = offset(at: (wall - Double(largest)).rounded(.down))
+    return Date(timeIntervalSince1970: wall - Double(offsetBefore))
   }
 
   /// The instant of a wall date and time.
@@ -125,6 +149,27 @@ struct ZonedWallClock: Sendable {
   }
 
   private func offset(at instant: Double) -> Int {
-    timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
+    timeZone.secondsFromGMT(atSeconds: instant)
+  }
+}
+
+/// Day arithmetic on the wall clock of a zone.
+extension ZoneRules {
+  /// The first instant of the day after `date`'s wall day (its midnight, or the instant the
+  /// clocks jump when they skip midnight).
+  public func startOfNextDay(after date: Date) -> Date {
+    let clock = ZonedWallClock(timeZone: self)
+    return clock.date(days: clock.day(of: date) + 1, hour: 0, minute: 0)
+  }
+
+  /// `date` moved `days` days on the wall clock, keeping its wall time: a time the clocks skip
+  /// that day is read with the offset before the gap (02:30 becomes 03:30), and of a time shown
+  /// twice the one nearer to `date` is taken (the first going forward, the second going back).
+  public func date(byAddingDays days: Int, to date: Date) -> Date {
+    let clock = ZonedWallClock(timeZone: self)
+    let wall = clock.wallSeconds(of: date) + Double(days) * ZonedWallClock.secondsPerDay
+    let shown = instants(showing: wall)
+    if days < 0, let last = shown.last { return last }
+    return clock.dateWithOffsetBeforeGap(wallSeconds: wall)
   }
 }

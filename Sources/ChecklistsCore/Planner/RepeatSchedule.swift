@@ -20,10 +20,10 @@ import Foundation
 /// still is the moved date, so a due date edited by hand starts the series afresh.
 public struct RepeatSchedule: Sendable {
   /// The time zone whose wall clock the dates follow.
-  public let timeZone: TimeZone
+  public let timeZone: ZoneRules
 
   /// A schedule in `timeZone` (the local one by default).
-  public init(timeZone: TimeZone = .current) {
+  public init(timeZone: ZoneRules = .current) {
     self.timeZone = timeZone
   }
 

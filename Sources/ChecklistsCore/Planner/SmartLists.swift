@@ -32,10 +32,10 @@ public struct PlannerRow: Equatable, Sendable {
 /// and sorts only the items it keeps, by due date, then list and item order.
 public struct SmartLists: Sendable {
   /// The time zone whose days the views follow.
-  public let timeZone: TimeZone
+  public let timeZone: ZoneRules
 
   /// Smart lists in `timeZone` (the local one by default).
-  public init(timeZone: TimeZone = .current) {
+  public init(timeZone: ZoneRules = .current) {
     self.timeZone = timeZone
   }
 
@@ -87,7 +87,7 @@ public struct SmartLists: Sendable {
   public func scheduled(_ model: DataModel, now: Date) -> [Group] {
     let clock = ZonedWallClock(timeZone: timeZone)
     let today = clock.day(of: now)
-    let formatter = DueDateFormatter(calendar: calendar)
+    let formatter = DueDateFormatter(timeZone: timeZone)
     var groups: [Group] = []
     // Rows come by due date: the day is looked up only when a row passes the next midnight.
     var day = today
@@ -118,12 +118,6 @@ public struct SmartLists: Sendable {
       groups.append(Group(section: section, title: title, rows: [row]))
     }
     return groups
-  }
-
-  private var calendar: Calendar {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    return calendar
   }
 
   private func count(_ model: DataModel, _ keep: (Date) -> Bool) -> Int {

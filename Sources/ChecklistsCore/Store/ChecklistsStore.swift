@@ -146,7 +146,7 @@ public final class ChecklistsStore {
 
   private let fileSystem: any FileSystem
   private let clock: @Sendable () -> Date
-  private let timeZone: TimeZone
+  private let timeZone: ZoneRules
   /// What this store last read or wrote, with the run-time list ids of the caller's model.
   private var base: DataModel
   /// Whether the file existed when last read or written.
@@ -159,7 +159,7 @@ public final class ChecklistsStore {
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
-    clock: @escaping @Sendable () -> Date, timeZone: TimeZone
+    clock: @escaping @Sendable () -> Date, timeZone: ZoneRules
   ) {
     self.location = location
     self.resolvedPath = resolvedPath
@@ -192,7 +192,7 @@ public final class ChecklistsStore {
     location: DataFileLocation,
     fileSystem: any FileSystem = SystemFileSystem(),
     clock: @escaping @Sendable () -> Date = { Date() },
-    timeZone: TimeZone = .current
+    timeZone: ZoneRules = .current
   ) throws(StoreError) -> (store: ChecklistsStore, load: LoadResult) {
     let resolved = try resolveLinks(location.dataFile, location: location, fileSystem: fileSystem)
     let store = ChecklistsStore(

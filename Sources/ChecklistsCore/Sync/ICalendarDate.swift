@@ -32,7 +32,8 @@ public struct ICalendarDate: Equatable, Sendable {
   /// Reads a DTSTART/DUE/COMPLETED/TRIGGER-like property; nil when its value is not a date.
   ///
   /// A `TZID` names a zone of the system's database; an unknown one is read as floating time.
-  public static func parse(_ property: ICSProperty, timeZone: TimeZone) -> ICalendarDate? {
+  /// A time skipped by a clock change is read with the offset before the change (RFC 5545).
+  public static func parse(_ property: ICSProperty, timeZone: ZoneRules) -> ICalendarDate? {
     let value = property.value.trimmingCharacters(in: .whitespaces)
     let isDate = property.parameter("VALUE")?.uppercased() == "DATE" || value.utf8.count == 8
     let digits = Array(value.utf8)
@@ -48,38 +49,38 @@ public struct ICalendarDate: Equatable, Sendable {
     guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
       (1...12).contains(month), (1...31).contains(day)
     else { return nil }
-    var components = DateComponents(year: year, month: month, day: day)
+    // Days past the month's end roll over into the next month, as in Foundation's lenient
+    // calendar arithmetic.
+    let days = GregorianDays.days(year: year, month: month, day: day)
     if isDate {
       guard digits.count == 8 else { return nil }
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = timeZone
-      guard let date = calendar.date(from: components) else { return nil }
+      let date = ZonedWallClock(timeZone: timeZone).dateWithOffsetBeforeGap(
+        wallSeconds: Double(days) * ZonedWallClock.secondsPerDay)
       return ICalendarDate(date: date, form: .dateOnly)
     }
     guard digits.count >= 15, digits[8] == UInt8(ascii: "T"), let hour = number(9, 2),
       let minute = number(11, 2), let second = number(13, 2), hour < 24, minute < 60,
       second <= 60
     else { return nil }
-    components.hour = hour
-    components.minute = minute
-    components.second = second
-    var calendar = Calendar(identifier: .gregorian)
+    let wall =
+      Double(days) * ZonedWallClock.secondsPerDay + Double(hour * 3600 + minute * 60 + second)
+    let zone: ZoneRules
     let form: Form
     if digits.count == 16 && digits[15] == UInt8(ascii: "Z") {
-      calendar.timeZone = TimeZone(identifier: "UTC") ?? timeZone
+      zone = .utc
       form = .utc
     } else if digits.count == 15 {
       if let zoneName = property.parameter("TZID") {
-        calendar.timeZone = TimeZone(identifier: zoneName) ?? timeZone
+        zone = (try? ZoneRules.named(zoneName)) ?? timeZone
         form = .zoned(zoneName)
       } else {
-        calendar.timeZone = timeZone
+        zone = timeZone
         form = .floating
       }
     } else {
       return nil
     }
-    guard let date = calendar.date(from: components) else { return nil }
+    let date = ZonedWallClock(timeZone: zone).dateWithOffsetBeforeGap(wallSeconds: wall)
     return ICalendarDate(date: date, form: form)
   }
 
@@ -94,28 +95,22 @@ public struct ICalendarDate: Equatable, Sendable {
   }
 
   /// `20261201T091500` (no `Z`): the wall clock of `date` in `timeZone`.
-  public static func localString(_ date: Date, timeZone: TimeZone) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    return digits(parts.year ?? 1970, 4) + digits(parts.month ?? 1, 2) + digits(parts.day ?? 1, 2)
-      + "T" + digits(parts.hour ?? 0, 2) + digits(parts.minute ?? 0, 2)
-      + digits(parts.second ?? 0, 2)
+  public static func localString(_ date: Date, timeZone: ZoneRules) -> String {
+    let parts = ZonedWallClock(timeZone: timeZone).components(of: date)
+    return digits(parts.year, 4) + digits(parts.month, 2) + digits(parts.day, 2) + "T"
+      + digits(parts.hour, 2) + digits(parts.minute, 2) + digits(parts.second, 2)
   }
 
   /// `20261201`: the day of `date` in `timeZone`.
-  public static func dayString(_ date: Date, timeZone: TimeZone) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
-    return digits(parts.year ?? 1970, 4) + digits(parts.month ?? 1, 2) + digits(parts.day ?? 1, 2)
+  public static func dayString(_ date: Date, timeZone: ZoneRules) -> String {
+    let parts = ZonedWallClock(timeZone: timeZone).components(of: date)
+    return digits(parts.year, 4) + digits(parts.month, 2) + digits(parts.day, 2)
   }
 
   /// Whether `date` is the start of its day in `timeZone` (a day written as `VALUE=DATE`).
-  public static func isStartOfDay(_ date: Date, timeZone: TimeZone) -> Bool {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    return calendar.startOfDay(for: date) == date
+  public static func isStartOfDay(_ date: Date, timeZone: ZoneRules) -> Bool {
+    let clock = ZonedWallClock(timeZone: timeZone)
+    return clock.date(days: clock.day(of: date), hour: 0, minute: 0) == date
   }
 
   private static func digits(_ value: Int, _ count: Int) -> String {

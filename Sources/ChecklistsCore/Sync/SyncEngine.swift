@@ -101,12 +101,12 @@ public struct SyncOptions: Sendable {
   /// Sync even when the vdir suddenly holds nothing (deleting everything here).
   public var forceDelete = false
   /// The zone for days (`VALUE=DATE`) and floating times.
-  public var timeZone: TimeZone = .current
+  public var timeZone: ZoneRules = .current
   /// The time stamped on changed items.
   public var now = Date()
 
   /// Default options.
-  public init(forceDelete: Bool = false, timeZone: TimeZone = .current, now: Date = Date()) {
+  public init(forceDelete: Bool = false, timeZone: ZoneRules = .current, now: Date = Date()) {
     self.forceDelete = forceDelete
     self.timeZone = timeZone
     self.now = now

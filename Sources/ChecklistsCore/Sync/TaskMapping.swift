@@ -51,7 +51,7 @@ public struct TaskFields: Equatable, Sendable {
   ///
   /// A repeat rule counts only with a due date; the note loses carriage returns (a VTODO's
   /// TEXT has line feeds only).
-  public init(_ item: ChecklistItem, timeZone: TimeZone) {
+  public init(_ item: ChecklistItem, timeZone: ZoneRules) {
     let dated = item.showsDueDate
     let rule = dated ? item.repeatRule : nil
     let note = item.note
@@ -137,7 +137,7 @@ public enum TaskMapping {
   }
 
   /// The fields a VTODO holds; `timeZone` reads floating times and days.
-  public static func fields(of todo: ICSComponent, timeZone: TimeZone) -> TaskFields {
+  public static func fields(of todo: ICSComponent, timeZone: ZoneRules) -> TaskFields {
     let text = todo.property("SUMMARY").map { ICalendar.unescapeText($0.value) } ?? ""
     let status = todo.property("STATUS")?.value.trimmingCharacters(in: .whitespaces).uppercased()
     let percent = todo.property("PERCENT-COMPLETE").flatMap {
@@ -180,7 +180,7 @@ public enum TaskMapping {
 
   /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
   /// `EXDATE` beside it, and a `DTSTART` (where the series starts) on the due date's day.
-  static func recurrence(of todo: ICSComponent, due: Date, timeZone: TimeZone)
+  static func recurrence(of todo: ICSComponent, due: Date, timeZone: ZoneRules)
     -> TaskRecurrence.Reading?
   {
     let rules = todo.properties.filter { $0.name == "RRULE" }
@@ -194,19 +194,19 @@ public enum TaskMapping {
     return TaskRecurrence.reading(rules[0].value, due: due, timeZone: timeZone)
   }
 
-  private static func sameDay(_ a: Date, _ b: Date, timeZone: TimeZone) -> Bool {
+  private static func sameDay(_ a: Date, _ b: Date, timeZone: ZoneRules) -> Bool {
     let clock = ZonedWallClock(timeZone: timeZone)
     return clock.day(of: a) == clock.day(of: b)
   }
 
   /// The zone a repeating item's due date is written in: the local zone, when it has a name
-  /// other programs know and is not UTC itself; nil to write UTC.
-  static func zoneForRepeats(_ timeZone: TimeZone) -> TimeZone? {
-    let name = timeZone.identifier
-    guard !name.isEmpty, name != "UTC", name != "GMT", !name.hasPrefix("GMT+"),
-      !name.hasPrefix("GMT-"), let zone = TimeZone(identifier: name)
+  /// other programs know (a zone of the database, not a POSIX rule) and is not UTC itself; nil
+  /// to write UTC.
+  static func zoneForRepeats(_ timeZone: ZoneRules) -> ZoneRules? {
+    guard let name = timeZone.databaseName, !name.isEmpty, name != "UTC", name != "GMT",
+      !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-")
     else { return nil }
-    return zone
+    return timeZone
   }
 
   /// Sets `DTSTART` to what `DUE` says, in the same form (a day, a zone, UTC); removes it when
@@ -231,7 +231,7 @@ public enum TaskMapping {
   }
 
   /// A new calendar file holding one VTODO with `fields` and `uid`, stamped `now`.
-  public static func newCalendar(uid: String, fields: TaskFields, now: Date, timeZone: TimeZone)
+  public static func newCalendar(uid: String, fields: TaskFields, now: Date, timeZone: ZoneRules)
     -> ICSComponent
   {
     var todo = ICSComponent(name: "VTODO")
@@ -261,7 +261,7 @@ public enum TaskMapping {
   /// (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID; then DTSTAMP, LAST-MODIFIED and
   /// SEQUENCE + 1. Everything else stays byte for byte.
   public static func patch(
-    calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: TimeZone
+    calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules
   ) -> Bool {
     guard
       let index = calendar.entries.firstIndex(where: {
@@ -291,7 +291,7 @@ public enum TaskMapping {
   }
 
   private static func patch(
-    _ todo: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: TimeZone, stamp: Bool
+    _ todo: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules, stamp: Bool
   ) -> Bool {
     let current = self.fields(of: todo, timeZone: timeZone)
     var changed = false
@@ -337,14 +337,15 @@ public enum TaskMapping {
             name: "DUE", parameters: kept + [("VALUE", "DATE")],
             value: ICalendarDate.dayString(date, timeZone: timeZone))
         } else if let zoneName = oldDue?.parameter("TZID"),
-          let zone = TimeZone(identifier: zoneName)
+          let zone = try? ZoneRules.named(zoneName)
         {
           property = ICSProperty(
             name: "DUE", parameters: kept + [("TZID", zoneName)],
             value: ICalendarDate.localString(date, timeZone: zone))
         } else if repeats, let localZone {
           property = ICSProperty(
-            name: "DUE", parameters: kept + [("TZID", localZone.identifier)],
+            name: "DUE",
+            parameters: kept + [("TZID", localZone.databaseName ?? localZone.identifier)],
             value: ICalendarDate.localString(date, timeZone: localZone))
         } else {
           property = ICSProperty(

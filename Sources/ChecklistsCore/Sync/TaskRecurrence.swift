@@ -35,7 +35,7 @@ enum TaskRecurrence {
   /// a shorter month; for a yearly rule 29 while the due date is 28 February of a common year;
   /// nil otherwise (a kept day that no longer explains the due date counts for nothing, as in
   /// `RepeatSchedule`).
-  static func keptDay(rule: RepeatRule, due: Date, keptDay: Int?, timeZone: TimeZone) -> Int? {
+  static func keptDay(rule: RepeatRule, due: Date, keptDay: Int?, timeZone: ZoneRules) -> Int? {
     guard let keptDay, rule.frequency == .monthly || rule.frequency == .yearly else { return nil }
     let (year, month, day) = civilDate(due, timeZone: timeZone)
     let length = GregorianDays.daysInMonth(year: year, month: month)
@@ -46,7 +46,7 @@ enum TaskRecurrence {
 
   /// The RRULE value for `rule` on an item due at `due` whose series keeps `keptDay` (as
   /// `keptDay(rule:due:keptDay:timeZone:)` gives it).
-  static func value(rule: RepeatRule, due: Date, keptDay: Int?, timeZone: TimeZone) -> String {
+  static func value(rule: RepeatRule, due: Date, keptDay: Int?, timeZone: ZoneRules) -> String {
     let interval = rule.interval > 1 ? ";INTERVAL=\(rule.interval)" : ""
     let (_, month, day) = civilDate(due, timeZone: timeZone)
     let anchor = keptDay ?? day
@@ -72,7 +72,7 @@ enum TaskRecurrence {
 
   /// The rule an RRULE value stands for on a task due at `due`; nil when no rule of ours has
   /// exactly its occurrences.
-  static func reading(_ value: String, due: Date, timeZone: TimeZone) -> Reading? {
+  static func reading(_ value: String, due: Date, timeZone: ZoneRules) -> Reading? {
     guard let parts = parts(of: value), let frequency = parts["FREQ"] else { return nil }
     var interval = 1
     if let text = parts["INTERVAL"] {
@@ -191,7 +191,7 @@ enum TaskRecurrence {
   }
 
   /// The year, month and day of `date` on the wall clock of `timeZone`.
-  static func civilDate(_ date: Date, timeZone: TimeZone) -> (Int, Int, Int) {
+  static func civilDate(_ date: Date, timeZone: ZoneRules) -> (Int, Int, Int) {
     let clock = ZonedWallClock(timeZone: timeZone)
     let date = GregorianDays.date(days: clock.day(of: date))
     return (date.year, date.month, date.day)

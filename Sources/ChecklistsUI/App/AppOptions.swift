@@ -1,3 +1,4 @@
+import ChecklistsCore
 import Foundation
 
 /// How the app looks and sounds in this terminal.
@@ -6,8 +7,8 @@ public struct AppOptions: Sendable {
   public var asciiGlyphs: Bool
   /// Ring the bell when a reminder fires.
   public var bellEnabled: Bool
-  /// The calendar and time zone due dates are read and shown in.
-  public var calendar: Calendar
+  /// The time zone due dates are read and shown in.
+  public var timeZone: ZoneRules
   /// The keys: the defaults with the user's `bind` lines applied.
   public var keys: KeyTable
   /// The Photos folder and the files to attach; nil where photos are not available.
@@ -16,16 +17,16 @@ public struct AppOptions: Sendable {
   /// `TERM=vt100`, `CHECKLISTS_IMAGES=text`).
   public var photoColors: PhotoColors?
 
-  /// Creates options; the defaults are symbols, bell on, the user's calendar, the default keys.
+  /// Creates options; the defaults are symbols, bell on, the local time zone, the default keys.
   public init(
-    asciiGlyphs: Bool = false, bellEnabled: Bool = true, calendar: Calendar = .current,
+    asciiGlyphs: Bool = false, bellEnabled: Bool = true, timeZone: ZoneRules = .current,
     keys: KeyTable = .defaults, photos: PhotoAccess? = nil, photoColors: PhotoColors? = nil
   ) {
     self.photos = photos
     self.photoColors = photoColors
     self.asciiGlyphs = asciiGlyphs
     self.bellEnabled = bellEnabled
-    self.calendar = calendar
+    self.timeZone = timeZone
     self.keys = keys
   }
 }

@@ -29,20 +29,14 @@ extension ChecklistsApp {
     return form
   }
 
-  /// `now` rounded up to the next whole hour in the app's calendar (as `checklists add` does).
+  /// `now` rounded up to the next whole hour in the app's time zone (as `checklists add` does).
   func nextWholeHour(after now: Date) -> Date {
-    DefaultDueDate.nextWholeHour(after: now, calendar: options.calendar)
+    DefaultDueDate.nextWholeHour(after: now, timeZone: options.timeZone)
   }
 
   /// A date as the user would type it: `2026-12-24 18:00`.
   func editableText(for date: Date) -> String {
-    let parts = options.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-    func two(_ value: Int?) -> String {
-      let number = value ?? 0
-      return number < 10 ? "0\(number)" : "\(number)"
-    }
-    return
-      "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+    DateStamp.string(date, timeZone: options.timeZone, format: DateStamp.minutes)
   }
 
   /// Reads the Due Date field again after the user typed in it; an empty field is no due date.
@@ -80,7 +74,7 @@ extension ChecklistsApp {
     guard let date = form.dueDate else { return false }
     var typed = form.dueText
     if typed.handle(key), (try? parser.parse(typed.text, now: now)) != nil { return false }
-    let moved = options.calendar.date(byAdding: .day, value: days, to: date) ?? date
+    let moved = options.timeZone.date(byAddingDays: days, to: date)
     form.dueDate = moved
     form.dueError = nil
     form.dueText.setText(editableText(for: moved))

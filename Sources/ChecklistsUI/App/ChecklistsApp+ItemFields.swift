@@ -102,7 +102,7 @@ extension ChecklistsApp {
   /// The first due date after the form's, when the form repeats and has a due date.
   func nextOccurrence(_ form: ItemForm) -> Date? {
     guard let rule = form.repeatRule, let due = form.dueDate else { return nil }
-    let schedule = RepeatSchedule(timeZone: options.calendar.timeZone)
+    let schedule = RepeatSchedule(timeZone: options.timeZone)
     // An unchanged series goes on with the day and time it keeps (31st, after February).
     if let original = form.original, original.dueDate == due, original.repeatRule == rule,
       let next = schedule.advanced(original)

@@ -26,16 +26,14 @@ struct PlannerPlace {
 
 extension ChecklistsApp {
   /// Today and Scheduled in the app's time zone.
-  var smartLists: SmartLists { SmartLists(timeZone: options.calendar.timeZone) }
+  var smartLists: SmartLists { SmartLists(timeZone: options.timeZone) }
 
   /// How many rows of lists All Lists shows (below its Today and Scheduled rows).
   var listRows: Int { max(height - 4, 1) }
 
-  /// The first instant of the day after `now`'s, in the app's calendar.
+  /// The first instant of the day after `now`'s, in the app's time zone.
   func nextMidnight(after now: Date) -> Date {
-    let calendar = options.calendar
-    let start = calendar.startOfDay(for: now)
-    return calendar.date(byAdding: .day, value: 1, to: start) ?? now.addingTimeInterval(86_400)
+    options.timeZone.startOfNextDay(after: now)
   }
 
   /// Counts Today and Scheduled again when All Lists shows and the model or the day changed

@@ -18,7 +18,7 @@ extension ChecklistsApp {
   /// Checks or unchecks an item; checking a repeating item moves it to its next due date
   /// instead, saying so on the status line ("Next: Tue 8 Dec").
   mutating func checkItem(listID: Checklist.ID, at index: Int, now: Date) {
-    let schedule = RepeatSchedule(timeZone: options.calendar.timeZone)
+    let schedule = RepeatSchedule(timeZone: options.timeZone)
     guard let check = dataModel.checkItem(listID: listID, at: index, schedule: schedule),
       commit(check.change, now: now)
     else { return }

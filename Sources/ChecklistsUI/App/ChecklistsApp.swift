@@ -102,8 +102,8 @@ public struct ChecklistsApp: TerminalProgram {
     self.sortByDue = sortByDue
     self.options = options
     self.glyphs = Glyphs(ascii: options.asciiGlyphs)
-    self.parser = DueDateParser(calendar: options.calendar)
-    self.formatter = DueDateFormatter(calendar: options.calendar)
+    self.parser = DueDateParser(timeZone: options.timeZone)
+    self.formatter = DueDateFormatter(timeZone: options.timeZone)
     self.width = max(size.width, 0)
     self.height = max(size.height, 0)
     self.reminders = ReminderTracker(model: model, now: now)
