@@ -1,3 +1,4 @@
+import ChecklistsCore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -55,13 +56,14 @@ enum CommandDocs {
 
   /// Text with troff's special characters escaped: backslash and hyphen-minus.
   static func troff(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    TextMatching.replacing(
+      "-", with: "\\-", in: TextMatching.replacing("\\", with: "\\e", in: text))
   }
 
   /// A whole line of text: escaped, and guarded when it would start with a control character
   /// (`.` or `'`) or with spaces.
   private static func troffLine(_ text: String) -> String {
-    let escaped = troff(text.trimmingCharacters(in: .whitespaces))
+    let escaped = troff(text.trimmingSpaces())
     return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
   }
 }

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The scripting commands (`lists`, `show`, `add`, `due`, …) on the same store as the app.
 public enum CommandLineInterface {

@@ -190,7 +190,7 @@ struct CommandSpec: Sendable {
   static var overview: String {
     let width = all.map(\.name.count).max() ?? 0
     let commands = all.map {
-      "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)"
+      "  \(TextMatching.padded($0.name, to: width))  \($0.summary)"
     }
     return """
       usage: checklists [--file PATH] [COMMAND [ARGUMENTS]]

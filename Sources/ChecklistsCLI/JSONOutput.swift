@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The JSON shapes the commands print; keys mirror the plist's, dates are ISO 8601.
 enum JSONOutput {

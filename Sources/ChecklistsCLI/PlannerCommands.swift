@@ -96,7 +96,7 @@ enum PlannerCommands {
     failureStatus: failureStatus
   ) { arguments, context throws(CLIError) in
     let query = arguments.positionals[0]
-    guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard !query.trimmingSpaces().isEmpty else {
       throw .usage("the search text is empty")
     }
     let (_, load) = try context.openToShow()
@@ -154,7 +154,7 @@ enum PlannerCommands {
   /// The repeat rule in `--repeat`: `.some(nil)` for "none", nil when the option is absent.
   static func repeatOption(_ arguments: ParsedArguments) throws(CLIError) -> RepeatRule?? {
     guard let text = arguments.value(.repeat) else { return nil }
-    if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return .some(nil) }
+    if text.trimmingSpaces().lowercased() == "none" { return .some(nil) }
     guard let rule = RepeatRule(parsing: text) else {
       throw .usage(
         "--repeat takes daily, weekdays, weekly, monthly, yearly, \"every N days\", "

@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `export` and `import`.
 enum TransferCommands {
@@ -118,19 +122,19 @@ enum ImportedLists {
     guard first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else {
       return try ChecklistsFileCoding.decode(data).lists
     }
-    let object: Any
+    let object: JSONValue
     do {
-      object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+      object = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
       throw FileFormatError("not valid JSON")
     }
-    guard let array = object as? [Any] else {
+    guard case .array(let array) = object else {
       throw FileFormatError("the top level should be an array of checklists but is \(kind(object))")
     }
     var lists: [Checklist] = []
     for (listOffset, element) in array.enumerated() {
       let listPath = "list \(listOffset + 1)"
-      guard let dictionary = element as? [String: Any] else {
+      guard case .object(let dictionary) = element else {
         throw FileFormatError("\(listPath): should be a dictionary but is \(kind(element))")
       }
       let name: String = try field(dictionary, "name", listPath, required: true) ?? ""
@@ -140,13 +144,13 @@ enum ImportedLists {
       guard let rawItems = dictionary["items"] else {
         throw FileFormatError("\(namedPath): \"items\" is missing")
       }
-      guard let itemArray = rawItems as? [Any] else {
+      guard case .array(let itemArray) = rawItems else {
         throw FileFormatError("\(namedPath): \"items\" should be an array but is \(kind(rawItems))")
       }
       var list = Checklist(name: name, iconName: iconName)
       for (itemOffset, itemElement) in itemArray.enumerated() {
         let itemPath = "\(namedPath), item \(itemOffset + 1)"
-        guard let item = itemElement as? [String: Any] else {
+        guard case .object(let item) = itemElement else {
           throw FileFormatError("\(itemPath): should be a dictionary but is \(kind(itemElement))")
         }
         let text: String = try field(item, "text", itemPath, required: true) ?? ""
@@ -155,7 +159,7 @@ enum ImportedLists {
         let dated: Bool = try field(item, "hasDueDate", itemPath) ?? false
         var due = Date()
         if let rawDue = item["dueDate"] {
-          guard let dueText = rawDue as? String, let parsed = parseISODate(dueText) else {
+          guard case .string(let dueText) = rawDue, let parsed = parseISODate(dueText) else {
             throw FileFormatError(
               "\(itemPath): \"dueDate\" should be an ISO 8601 date but is \(kind(rawDue))")
           }
@@ -201,36 +205,59 @@ enum ImportedLists {
   }
 
   private static func field<T>(
-    _ dictionary: [String: Any], _ key: String, _ path: String, required: Bool = false
+    _ dictionary: [String: JSONValue], _ key: String, _ path: String, required: Bool = false
   ) throws(FileFormatError) -> T? {
     guard let value = dictionary[key] else {
       if required { throw FileFormatError("\(path): \"\(key)\" is missing") }
       return nil
     }
     if T.self == Bool.self {
-      if let number = value as? NSNumber, isBoolean(number) { return number.boolValue as? T }
+      if case .bool(let flag) = value { return flag as? T }
       throw FileFormatError("\(path): \"\(key)\" should be true/false but is \(kind(value))")
     }
-    if T.self == String.self, let string = value as? String { return string as? T }
+    if T.self == String.self, case .string(let string) = value { return string as? T }
     throw FileFormatError("\(path): \"\(key)\" should be a string but is \(kind(value))")
   }
 
-  private static func isBoolean(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) == "c" || type(of: number) == type(of: NSNumber(value: true))
-  }
-
-  private static func kind(_ value: Any) -> String {
+  private static func kind(_ value: JSONValue) -> String {
     switch value {
-    case is String: return "a string"
-    case let number as NSNumber: return isBoolean(number) ? "a boolean" : "a number"
-    case is [Any]: return "an array"
-    case is [String: Any]: return "a dictionary"
-    case is NSNull: return "null"
-    default: return "something else"
+    case .string: return "a string"
+    case .bool: return "a boolean"
+    case .number: return "a number"
+    case .array: return "an array"
+    case .object: return "a dictionary"
+    case .null: return "null"
     }
   }
 
   static func parseISODate(_ text: String) -> Date? {
     InternetDateTime.parse(text)
+  }
+}
+
+/// A JSON value as it was read, for errors that name what was found.
+enum JSONValue: Decodable {
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case array([JSONValue])
+  case object([String: JSONValue])
+  case null
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .bool(flag)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
   }
 }

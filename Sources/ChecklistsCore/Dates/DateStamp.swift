@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Dates as fixed numeric text in a given time zone: the one place these formats are written.
 public enum DateStamp {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The due date a new item starts with, the same in the app's form and in `checklists add`.
 public enum DefaultDueDate {

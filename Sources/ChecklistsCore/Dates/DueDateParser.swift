@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Reads what a user types for a due date ("2026-12-24 18:00", "tomorrow 9am", "+2h", …).
 ///
@@ -39,7 +43,7 @@ public struct DueDateParser: Sendable {
   /// The date `text` means, relative to `now`.
   public func parse(_ text: String, now: Date) throws(DueDateParseError) -> Date {
     let tokens = Self.tokens(of: text)
-    let shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let shown = text.trimmingWhitespace()
     let clock = ZonedWallClock(timeZone: timeZone)
     guard !tokens.isEmpty else {
       throw DueDateParseError("no due date given; \(Self.examples)")
@@ -90,7 +94,7 @@ public struct DueDateParser: Sendable {
   public static func parseDuration(_ text: String) -> TimeInterval? {
     guard
       let (amount, unit) = try? amountAndUnit(
-        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        text.trimmingWhitespace().lowercased())
     else { return nil }
     return Double(amount) * unit.seconds
   }

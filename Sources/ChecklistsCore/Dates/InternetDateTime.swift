@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Reads RFC 3339 date-times (`2026-11-30T11:00:00Z`, `2026-11-30T12:00:00.250+01:00`), as
 /// `ISO8601DateFormatter` with `.withInternetDateTime` (and optional fractional seconds) does,
@@ -7,7 +11,7 @@ import Foundation
 public enum InternetDateTime {
   /// The instant `text` names, or nil when it is not an RFC 3339 date-time.
   public static func parse(_ text: String) -> Date? {
-    let bytes = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+    let bytes = Array(text.trimmingWhitespace().utf8)
     var index = 0
     func number(_ width: Int) -> Int? {
       guard index + width <= bytes.count else { return nil }

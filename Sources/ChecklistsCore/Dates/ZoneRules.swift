@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The rules of one time zone: its offset from UTC at any instant, and the instants that show
 /// a wall-clock time. Read from the system's zone files (TZif) or a POSIX `TZ` rule by our own

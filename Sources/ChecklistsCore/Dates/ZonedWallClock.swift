@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Proleptic Gregorian day arithmetic on plain numbers: day 0 is 1970-01-01.
 ///

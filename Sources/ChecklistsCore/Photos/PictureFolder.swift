@@ -54,7 +54,7 @@ public enum PictureFolder {
   /// A value of `user-dirs.dirs` (`XDG_PICTURES_DIR="$HOME/Pictures"`), with `$HOME` expanded.
   static func userDirsValue(_ text: String, key: String, home: String?) -> String? {
     for line in text.split(separator: "\n") {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces()
       guard trimmed.hasPrefix(key + "=") else { continue }
       var value = String(trimmed.dropFirst(key.count + 1))
       if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {

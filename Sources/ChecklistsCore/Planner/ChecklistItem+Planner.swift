@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The extra keys of an item that the iPhone app ignores: a note and a repeat rule.
 ///

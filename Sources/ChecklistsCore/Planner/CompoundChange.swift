@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Several `ModelChange`s made, undone and redone as one: moving an item to another list,
 /// clearing a list's checked items.

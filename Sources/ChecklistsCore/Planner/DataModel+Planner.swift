@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension DataModel {
   /// The change that moves the item at `index` of a list to the end of another list, keeping

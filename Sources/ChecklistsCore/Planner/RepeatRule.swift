@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// How an item with a due date repeats: daily, on weekdays, weekly, monthly or yearly, every
 /// `interval` of those.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -7,8 +7,8 @@ import Foundation
 /// Text folded for search: lower case, without accents or width differences, as UTF-8, so
 /// "Café", "CAFE" and "café" all read "cafe".
 ///
-/// Folding goes scalar by scalar: ASCII is lower-cased in place; any other scalar is folded by
-/// Foundation once and remembered, so a whole index folds with a few hundred Foundation calls.
+/// Folding goes scalar by scalar: ASCII is lower-cased in place; any other scalar is folded
+/// once (`ScalarFolding`) and remembered, so a whole index folds each distinct letter once.
 public struct SearchFolding: Sendable {
   private var cache: [UInt32: [UInt8]] = [:]
 
@@ -45,10 +45,7 @@ public struct SearchFolding: Sendable {
     // A combining accent typed apart from its letter ("e" + U+0301) is dropped like the
     // accent of a precomposed "é".
     if scalar.properties.generalCategory == .nonspacingMark { return [] }
-    let folded = String(scalar).folding(
-      options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-    // Folding keeps some letters (ß, ø, æ, ı) as they are; lower-case them all the same.
-    return Array(folded.lowercased().utf8)
+    return Array(ScalarFolding.folded(scalar).utf8)
   }
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// An item shown outside its list (Today, Scheduled, search): where it lives and what it is.
 public struct PlannerRow: Equatable, Sendable {

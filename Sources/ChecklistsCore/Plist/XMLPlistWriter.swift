@@ -218,6 +218,6 @@ struct XMLPlistWriter {
   static func realText(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-infinity" : "+infinity" }
-    return String(format: "%.17g", value)
+    return CFormat.string("%.17g", value)
   }
 }

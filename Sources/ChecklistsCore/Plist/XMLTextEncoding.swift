@@ -9,22 +9,25 @@ import FoundationEssentials
 ///
 /// The reader works on UTF-8; anything else is transcoded first. UTF-16 and UTF-32 (either byte
 /// order), US-ASCII and ISO-8859-1 are read, as Foundation and plistlib read them, and a few
-/// legacy encodings Foundation converts (`others`); any other declared encoding is refused by
-/// name.
+/// legacy encodings Foundation converts (`others`, converted here by the C library's `iconv`);
+/// any other declared encoding is refused by name.
 enum XMLTextEncoding: Equatable {
   case utf8
   case utf16(bigEndian: Bool)
   case utf32(bigEndian: Bool)
   case latin1
-  /// Another 8-bit or multi-byte encoding Foundation converts, with its declared name.
-  case other(String.Encoding, name: String)
+  /// Another 8-bit or multi-byte encoding Foundation converts: its `iconv` name and its
+  /// declared name.
+  case other(iconv: String, name: String)
 
-  /// Declared encodings other than UTF-8 and Latin-1 that are read, by lowercased IANA name.
-  private static let others: [String: String.Encoding] = [
-    "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "macintosh": .macOSRoman,
-    "x-mac-roman": .macOSRoman, "macroman": .macOSRoman, "iso-8859-2": .isoLatin2,
-    "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
-    "shift_jis": .shiftJIS, "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+  /// Declared encodings other than UTF-8 and Latin-1 that are read, by lowercased IANA name:
+  /// their names for `iconv`. Shift_JIS is read as Windows does (and Foundation): 0x5C is a
+  /// backslash, not a yen sign.
+  private static let others: [String: String] = [
+    "windows-1252": "CP1252", "cp1252": "CP1252", "macintosh": "MACINTOSH",
+    "x-mac-roman": "MACINTOSH", "macroman": "MACINTOSH", "iso-8859-2": "ISO-8859-2",
+    "windows-1250": "CP1250", "windows-1251": "CP1251",
+    "shift_jis": "CP932", "euc-jp": "EUC-JP", "iso-2022-jp": "ISO-2022-JP",
   ]
 
   /// The encoding of `bytes` and the length of its byte-order mark.
@@ -64,7 +67,7 @@ enum XMLTextEncoding: Equatable {
         "XML declares encoding \"\(declared)\" but is written in 8-bit characters")
     default:
       if let encoding = others[declared.lowercased()] {
-        return (.other(encoding, name: declared), 0)
+        return (.other(iconv: encoding, name: declared), 0)
       }
       throw PlistError(
         "XML encoding \"\(declared)\" is not supported (UTF-8, UTF-16, UTF-32, US-ASCII, "
@@ -81,7 +84,7 @@ enum XMLTextEncoding: Equatable {
       return nil
     }
     let declaration = String(decoding: bytes[0..<end], as: UTF8.self)
-    guard let range = declaration.range(of: "encoding") else { return nil }
+    guard let range = declaration.firstRange(of: "encoding") else { return nil }
     var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" }
     guard rest.first == "=" else { return nil }
     rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
@@ -110,10 +113,10 @@ enum XMLTextEncoding: Equatable {
         }
       }
     case .other(let encoding, let name):
-      guard let text = String(data: Data(bytes), encoding: encoding) else {
+      guard let converted = convert(bytes, from: encoding) else {
         throw PlistError("XML is not valid \(name) text")
       }
-      out.append(contentsOf: text.utf8)
+      out = converted
     case .utf16(let bigEndian):
       guard bytes.count % 2 == 0 else {
         throw PlistError("UTF-16 XML has an odd number of bytes")
@@ -145,5 +148,30 @@ enum XMLTextEncoding: Equatable {
       }
     }
     return out
+  }
+
+  /// `bytes` in the encoding `iconv` calls `name`, as UTF-8; nil when they are not valid text
+  /// in it (or `iconv` does not know it).
+  private static func convert(_ bytes: UnsafeRawBufferPointer, from name: String) -> [UInt8]? {
+    let converter = iconv_open("UTF-8", name)
+    guard converter != iconv_t(bitPattern: -1) else { return nil }
+    defer { iconv_close(converter) }
+    var input = Array(bytes).map { CChar(bitPattern: $0) }
+    var output = [CChar](repeating: 0, count: input.count * 4 + 16)
+    let written = input.withUnsafeMutableBufferPointer { inBuffer -> Int? in
+      output.withUnsafeMutableBufferPointer { outBuffer -> Int? in
+        var inPointer = inBuffer.baseAddress
+        var inLeft = inBuffer.count
+        var outPointer = outBuffer.baseAddress
+        var outLeft = outBuffer.count
+        // Input and then the shift state's end (ISO-2022-JP).
+        guard iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) != -1,
+          iconv(converter, nil, nil, &outPointer, &outLeft) != -1
+        else { return nil }
+        return outBuffer.count - outLeft
+      }
+    }
+    guard let written else { return nil }
+    return output.prefix(written).map { UInt8(bitPattern: $0) }
   }
 }

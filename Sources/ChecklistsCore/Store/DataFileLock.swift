@@ -85,7 +85,7 @@ public final class DataFileLock: @unchecked Sendable {
   private static func readPid(_ fd: Int32, fileSystem: any FileSystem) -> Int32? {
     _ = lseek(fd, 0, SEEK_SET)
     guard let data = try? fileSystem.readAll(fd, limit: 64) else { return nil }
-    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = String(decoding: data, as: UTF8.self).trimmingWhitespace()
     return Int32(text)
   }
 }

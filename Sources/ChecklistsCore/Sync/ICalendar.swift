@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Why an iCalendar file could not be read.
 public struct ICSError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -43,7 +47,7 @@ public struct ICSProperty: Equatable, Sendable {
   /// The first value of a parameter (case-insensitive name), quotes removed.
   public func parameter(_ name: String) -> String? {
     guard
-      let found = parameters.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame })
+      let found = parameters.first(where: { $0.name.lowercased() == name.lowercased() })
     else { return nil }
     var value = found.value
     if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
@@ -168,11 +172,11 @@ public enum ICalendar {
     for (lineNumber, folded) in unfoldedLines(text) {
       let property = try parseLine(folded, line: lineNumber)
       if property.name == "BEGIN" {
-        stack.append(ICSComponent(name: property.value.trimmingCharacters(in: .whitespaces)))
+        stack.append(ICSComponent(name: property.value.trimmingSpaces()))
         continue
       }
       if property.name == "END" {
-        let name = property.value.trimmingCharacters(in: .whitespaces).uppercased()
+        let name = property.value.trimmingSpaces().uppercased()
         guard let open = stack.popLast() else {
           throw ICSError(line: lineNumber, message: "END:\(name) without BEGIN")
         }
@@ -283,7 +287,7 @@ public enum ICalendar {
     name = String(text[text.startIndex..<index])
     guard !name.isEmpty,
       name.unicodeScalars.allSatisfy({
-        ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || $0 == "-"
+        ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-"
       })
     else {
       throw ICSError(line: line, message: "not a property name: \(quoted(name))")

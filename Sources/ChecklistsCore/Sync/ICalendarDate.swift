@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -34,7 +34,7 @@ public struct ICalendarDate: Equatable, Sendable {
   /// A `TZID` names a zone of the system's database; an unknown one is read as floating time.
   /// A time skipped by a clock change is read with the offset before the change (RFC 5545).
   public static func parse(_ property: ICSProperty, timeZone: ZoneRules) -> ICalendarDate? {
-    let value = property.value.trimmingCharacters(in: .whitespaces)
+    let value = property.value.trimmingSpaces()
     let isDate = property.parameter("VALUE")?.uppercased() == "DATE" || value.utf8.count == 8
     let digits = Array(value.utf8)
     func number(_ from: Int, _ count: Int) -> Int? {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -566,7 +566,7 @@ private struct Planner {
       report.problems.append("\(path): holds no VTODO; skipped")
       return nil
     }
-    guard let uid = todo.property("UID")?.value.trimmingCharacters(in: .whitespaces),
+    guard let uid = todo.property("UID")?.value.trimmingSpaces(),
       !uid.isEmpty
     else {
       report.problems.append("\(path): its VTODO has no UID; skipped")

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What a VTODO says about an item, in the terms both sides can express.
 ///
@@ -59,7 +63,8 @@ public struct TaskFields: Equatable, Sendable {
       text: item.text, checked: item.checked,
       due: dated ? TaskFields.seconds(item.dueDate) : nil, remind: item.shouldRemind,
       itemID: item.itemID,
-      note: note.utf8.contains(13) ? note.replacingOccurrences(of: "\r", with: "") : note,
+      note: note.utf8.contains(13)
+        ? String(String.UnicodeScalarView(note.unicodeScalars.filter { $0 != "\r" })) : note,
       repeatRule: rule,
       repeatDay: rule.flatMap {
         TaskRecurrence.keptDay(
@@ -139,9 +144,9 @@ public enum TaskMapping {
   /// The fields a VTODO holds; `timeZone` reads floating times and days.
   public static func fields(of todo: ICSComponent, timeZone: ZoneRules) -> TaskFields {
     let text = todo.property("SUMMARY").map { ICalendar.unescapeText($0.value) } ?? ""
-    let status = todo.property("STATUS")?.value.trimmingCharacters(in: .whitespaces).uppercased()
+    let status = todo.property("STATUS")?.value.trimmingSpaces().uppercased()
     let percent = todo.property("PERCENT-COMPLETE").flatMap {
-      Int($0.value.trimmingCharacters(in: .whitespaces))
+      Int($0.value.trimmingSpaces())
     }
     let checked = status == "COMPLETED" || todo.property("COMPLETED") != nil || percent == 100
     var due: Int64?
@@ -163,10 +168,10 @@ public enum TaskMapping {
       break
     }
     let sortOrder = todo.property("X-APPLE-SORT-ORDER").flatMap {
-      Int($0.value.trimmingCharacters(in: .whitespaces))
+      Int($0.value.trimmingSpaces())
     }
     let itemID = todo.property(itemIDProperty).flatMap {
-      Int($0.value.trimmingCharacters(in: .whitespaces))
+      Int($0.value.trimmingSpaces())
     }
     let note = todo.property("DESCRIPTION").map { ICalendar.unescapeText($0.value) } ?? ""
     let reading = due.flatMap {
@@ -224,7 +229,7 @@ public enum TaskMapping {
   static func isOwnedAlarm(_ alarm: ICSComponent) -> Bool {
     guard let trigger = alarm.property("TRIGGER") else { return false }
     if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" { return true }
-    let value = trigger.value.trimmingCharacters(in: .whitespaces).uppercased()
+    let value = trigger.value.trimmingSpaces().uppercased()
     let digits = value.filter(\.isNumber)
     return value.hasPrefix("P") || value.hasPrefix("-P") || value.hasPrefix("+P")
       ? digits.allSatisfy { $0 == "0" } && !digits.isEmpty : false
@@ -456,7 +461,7 @@ public enum TaskMapping {
     todo.set(ICSProperty(name: "DTSTAMP", value: now))
     todo.set(ICSProperty(name: "LAST-MODIFIED", value: now))
     let sequence =
-      todo.property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
+      todo.property("SEQUENCE").flatMap { Int($0.value.trimmingSpaces()) }
       ?? 0
     todo.set(ICSProperty(name: "SEQUENCE", value: String(sequence + 1)))
     return true

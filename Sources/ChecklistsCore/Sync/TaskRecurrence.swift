@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A repeat rule as a VTODO's `RRULE` value (RFC 5545 §3.3.10), and back.
 ///
@@ -178,14 +182,14 @@ enum TaskRecurrence {
       "FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST",
     ]
     var result: [String: String] = [:]
-    for part in value.trimmingCharacters(in: .whitespaces).split(
+    for part in value.trimmingSpaces().split(
       separator: ";", omittingEmptySubsequences: false)
     {
       let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       guard pair.count == 2 else { return nil }
-      let name = pair[0].trimmingCharacters(in: .whitespaces).uppercased()
+      let name = pair[0].trimmingSpaces().uppercased()
       guard allowed.contains(name), result[name] == nil else { return nil }
-      result[name] = pair[1].trimmingCharacters(in: .whitespaces).uppercased()
+      result[name] = pair[1].trimmingSpaces().uppercased()
     }
     return result
   }

@@ -24,7 +24,7 @@ public enum ControlCharacters {
       case 0x7F:
         result += "^?"
       case 0x80..<0xA0:
-        result += String(format: "<U+%04X>", scalar.value)
+        result += CFormat.string("<U+%04X>", scalar.value)
       default:
         result.unicodeScalars.append(scalar)
       }

@@ -438,7 +438,7 @@ extension ChecklistsApp {
       status = StatusMessage(
         text: "Not quitting: your changes are not saved yet\(save)", isError: true)
     case .saveCopy:
-      let path = prompt.path?.text.trimmingCharacters(in: .whitespaces) ?? ""
+      let path = prompt.path?.text.trimmingSpaces() ?? ""
       guard !path.isEmpty else { return [] }
       quitPrompt = nil
       return [.saveCopyAndQuit(path: path)]

@@ -190,7 +190,7 @@ extension ChecklistsApp {
     if let filter = allLists.filter {
       var rows: [Int] = []
       for (index, list) in dataModel.lists.enumerated()
-      where list.name.range(of: filter, options: .caseInsensitive) != nil {
+      where TextMatching.contains(list.name, ignoringCase: filter) {
         rows.append(index)
       }
       allLists.rows = rows

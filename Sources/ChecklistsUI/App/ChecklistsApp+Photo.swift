@@ -115,7 +115,7 @@ extension ChecklistsApp {
   /// The path in a paste, when it is one: `'/a b.jpg'`, `"/a b.jpg"`, `/a\ b.jpg`,
   /// `file:///a%20b.jpg`, `~/x.png`; nil for text that is not one absolute path.
   static func pastedPath(_ text: String, home: String?) -> String? {
-    var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    var value = text.trimmingWhitespace()
     guard !value.isEmpty, !value.contains("\n") else { return nil }
     if value.count >= 2, let first = value.first, first == "'" || first == "\"",
       value.last == first
@@ -124,7 +124,8 @@ extension ChecklistsApp {
     } else if value.hasPrefix("file://") {
       var rest = value.dropFirst("file://".count)
       if rest.hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
-      guard rest.hasPrefix("/"), let decoded = String(rest).removingPercentEncoding else {
+      guard rest.hasPrefix("/"), let decoded = TextMatching.removingPercentEncoding(String(rest))
+      else {
         return nil
       }
       value = decoded
@@ -222,7 +223,7 @@ extension ChecklistsApp {
   /// A paste into the picker's filter (a path to complete or open).
   func pasteInPhotoPicker(_ text: String, form: inout ItemForm) {
     guard var picker = form.photoPicker, let access = options.photos else { return }
-    picker.filter.insert(text.trimmingCharacters(in: .newlines))
+    picker.filter.insert(text.trimmingLineBreaks())
     refilter(&picker, access: access)
     form.photoPicker = picker
   }
@@ -350,7 +351,7 @@ extension ChecklistsApp {
     }
     var common = picker.entries[matches[0]].name
     for index in matches.dropFirst() {
-      common = String(common.commonPrefix(with: picker.entries[index].name))
+      common = TextMatching.commonPrefix(common, picker.entries[index].name)
     }
     picker.filter = TextField(common.count >= typed.count ? common : typed)
     refilter(&picker, access: access)

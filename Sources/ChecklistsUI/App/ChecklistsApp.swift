@@ -1,5 +1,9 @@
 import ChecklistsCore
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The Checklists app as a pure state machine: keys in, effects out, screens drawn into a grid.
 ///

@@ -29,7 +29,7 @@ enum RowOrder {
 
   /// Whether an item's text contains the filter, ignoring case.
   static func matches(_ item: ChecklistItem, filter: String) -> Bool {
-    item.text.range(of: filter, options: .caseInsensitive) != nil
+    TextMatching.contains(item.text, ignoringCase: filter)
   }
 
   /// Computes the order from scratch: O(n log n) by due date, O(n) to filter.

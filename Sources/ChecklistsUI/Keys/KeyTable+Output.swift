@@ -1,3 +1,4 @@
+import ChecklistsCore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -43,14 +44,13 @@ extension KeyTable {
       if !out.isEmpty { out += "\n" }
       out += "\(screen.rawValue): \(screen.summary)\n"
       for row in own {
-        let keys = notationList(row.keys).padding(toLength: keyWidth, withPad: " ", startingAt: 0)
-        let action = row.action.rawValue.padding(
-          toLength: actionWidth, withPad: " ", startingAt: 0)
+        let keys = TextMatching.padded(notationList(row.keys), to: keyWidth)
+        let action = TextMatching.padded(row.action.rawValue, to: actionWidth)
         out += "  \(keys)  \(action)  \(row.action.summary)\n"
       }
       for key in unbound {
-        let keys = notation(key).padding(toLength: keyWidth, withPad: " ", startingAt: 0)
-        out += "  \(keys)  \("none".padding(toLength: actionWidth, withPad: " ", startingAt: 0))"
+        let keys = TextMatching.padded(notation(key), to: keyWidth)
+        out += "  \(keys)  \(TextMatching.padded("none", to: actionWidth))"
         out += "  unbound here\n"
       }
     }
@@ -120,12 +120,13 @@ extension KeyTable {
 
   /// Text for roff: backslashes and hyphens escaped, quotes doubled inside a quoted argument.
   private func roff(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-      .replacingOccurrences(of: "\"", with: "\"\"")
+    let escaped = TextMatching.replacing("\\", with: "\\e", in: text)
+    let hyphens = TextMatching.replacing("-", with: "\\-", in: escaped)
+    return TextMatching.replacing("\"", with: "\"\"", in: hyphens)
   }
 
   /// Text inside a Markdown code span in a table: the pipe escaped.
   private func markdownCode(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|")
+    TextMatching.replacing("|", with: "\\|", in: text)
   }
 }

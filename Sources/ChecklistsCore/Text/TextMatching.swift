@@ -1,0 +1,101 @@
+/// Small text operations that `NSString` used to give (they need all of Foundation).
+public enum TextMatching {
+  /// Whether `text` contains `needle`, ignoring case. An ASCII needle is compared byte by byte
+  /// without making copies (the filter on every keystroke); any other by lower-casing both.
+  public static func contains(_ text: String, ignoringCase needle: String) -> Bool {
+    if needle.isEmpty { return true }
+    let pattern = Array(needle.utf8)
+    guard pattern.allSatisfy({ $0 < 0x80 }) else {
+      return text.lowercased().contains(needle.lowercased())
+    }
+    let lowered = pattern.map(lowerASCII)
+    if let found = text.utf8.withContiguousStorageIfAvailable({ containsLowered($0, lowered) }) {
+      return found
+    }
+    return containsLowered(Array(text.utf8), lowered)
+  }
+
+  private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+  }
+
+  private static func containsLowered<Bytes: RandomAccessCollection<UInt8>>(
+    _ bytes: Bytes, _ pattern: [UInt8]
+  ) -> Bool where Bytes.Index == Int {
+    guard bytes.count >= pattern.count else { return false }
+    let first = pattern[0]
+    var start = bytes.startIndex
+    let last = bytes.endIndex - pattern.count
+    while start <= last {
+      if lowerASCII(bytes[start]) == first {
+        var offset = 1
+        while offset < pattern.count, lowerASCII(bytes[start + offset]) == pattern[offset] {
+          offset += 1
+        }
+        if offset == pattern.count { return true }
+      }
+      start += 1
+    }
+    return false
+  }
+
+  /// `text` with every `scalar` replaced by `replacement`, scalar by scalar (so a `-` stays
+  /// a `-` when a combining mark follows it, unlike `replacing`, which compares characters).
+  public static func replacing(
+    _ scalar: Unicode.Scalar, with replacement: String, in text: String
+  ) -> String {
+    guard text.unicodeScalars.contains(scalar) else { return text }
+    var result = String.UnicodeScalarView()
+    for each in text.unicodeScalars {
+      if each == scalar {
+        result.append(contentsOf: replacement.unicodeScalars)
+      } else {
+        result.append(each)
+      }
+    }
+    return String(result)
+  }
+
+  /// The longest start `first` and `second` share, by characters.
+  public static func commonPrefix(_ first: String, _ second: String) -> String {
+    var result = ""
+    for (left, right) in zip(first, second) {
+      guard left == right else { break }
+      result.append(left)
+    }
+    return result
+  }
+
+  /// `text` with spaces added at the end up to `width` characters (never cut).
+  public static func padded(_ text: String, to width: Int) -> String {
+    let count = text.count
+    return count >= width ? text : text + String(repeating: " ", count: width - count)
+  }
+
+  /// `text` with each `%XX` replaced by the byte it stands for; nil when a `%` is not followed
+  /// by two hexadecimal digits or the bytes are not UTF-8.
+  public static func removingPercentEncoding(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var iterator = Array(text.utf8).makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: return byte - 0x30
+    case 0x41...0x46: return byte - 0x41 + 10
+    case 0x61...0x66: return byte - 0x61 + 10
+    default: return nil
+    }
+  }
+}
