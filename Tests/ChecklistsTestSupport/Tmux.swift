@@ -87,12 +87,35 @@ public final class TmuxSession {
 
   deinit { close() }
 
-  /// Kills this session's tmux server and removes its directory.
+  /// Kills this session's tmux server and removes its directory once the programs of the pane
+  /// have ended (an app saves on the hangup, which would make its folders again).
   public func close() {
     guard !isClosed else { return }
     isClosed = true
+    let session = try? panePID()
     _ = try? runProcess(tmux, ["-L", socket, "kill-server"])
+    if let session {
+      let deadline = Date().addingTimeInterval(10)
+      while Self.processesRemain(inSession: session), Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.02)
+      }
+    }
     try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// Whether any process still belongs to the session `id` (tmux makes each pane's command
+  /// the leader of a session of its own).
+  static func processesRemain(inSession id: Int32) -> Bool {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    for entry in entries where entry.first?.isNumber == true {
+      guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      // After the command's name: state, parent, process group, session.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 3, Int32(fields[3]) == id { return true }
+    }
+    return false
   }
 
   @discardableResult
