@@ -114,9 +114,7 @@ extension AppPhotos {
     setting: GraphicsSetting, query: [UInt8]?, colors: PhotoColors?
   ) {
     let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
-    let query =
-      GraphicsDetection.needsQuery(setting: setting, environment: environment)
-      ? TerminalGraphicsQuery.bytes : nil
+    let query = GraphicsDetection.query(setting: setting, environment: environment)
     let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
     if mode == .text { return (setting, query, nil) }
     var depth = GraphicsDetection.colorDepth(environment: environment) ?? .palette256

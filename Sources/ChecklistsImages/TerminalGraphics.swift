@@ -78,8 +78,13 @@ public enum TerminalGraphicsQuery {
   /// The id of the 1×1 query image (never shown: `a=q` only asks).
   public static let queryID: UInt32 = 31
   /// kitty's graphics query, then the primary device attributes request (`ESC [ c`).
-  public static let bytes: [UInt8] = Array(
-    "\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+  public static let bytes: [UInt8] =
+    Array(
+      "\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8) + deviceAttributes
+  /// The primary device attributes request alone, for tmux and GNU screen: they take an
+  /// application program command as the window's title (kitty's query would rename the pane)
+  /// and answer the attributes themselves.
+  public static let deviceAttributes: [UInt8] = Array("\u{1B}[c".utf8)
 
   /// Reads answers at the start of `input`: kitty's `ESC _ G i=31;OK ESC \` (or an error
   /// text) and the device attributes `ESC [ ? 62 ; 4 ; … c`. Stops at the first byte that
@@ -166,6 +171,21 @@ public enum GraphicsDetection {
       if supportsITerm2(environment: environment) { return .iterm2 }
       return .blocks(depth)
     }
+  }
+
+  /// What to ask the terminal before choosing, nil for nothing (see `needsQuery`): inside tmux
+  /// or GNU screen the device attributes alone.
+  public static func query(setting: GraphicsSetting, environment: [String: String]) -> [UInt8]? {
+    guard needsQuery(setting: setting, environment: environment) else { return nil }
+    return insideMultiplexer(environment: environment)
+      ? TerminalGraphicsQuery.deviceAttributes : TerminalGraphicsQuery.bytes
+  }
+
+  /// Whether the program runs inside tmux or GNU screen (`TMUX`, `STY`, or a `TERM` of theirs).
+  public static func insideMultiplexer(environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
+      || term.hasPrefix("screen") || term.hasPrefix("tmux")
   }
 
   /// Whether the terminal should be asked (`TerminalGraphicsQuery.bytes`) before choosing: with

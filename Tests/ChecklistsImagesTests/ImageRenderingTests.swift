@@ -210,6 +210,20 @@ struct TerminalGraphicsTests {
         == .blocks(.trueColor))
     #expect(GraphicsDetection.needsQuery(setting: .auto, environment: xterm))
     #expect(!GraphicsDetection.needsQuery(setting: .blocks, environment: xterm))
+    // tmux and screen are asked the device attributes only (kitty's query would rename the
+    // pane); a terminal outside them gets both.
+    #expect(
+      GraphicsDetection.query(setting: .auto, environment: xterm) == TerminalGraphicsQuery.bytes)
+    for inside in [
+      ["TMUX": "/tmp/tmux-0/default,1,0"], ["STY": "1.pts-0"], ["TERM": "tmux-256color"],
+      ["TERM": "screen"],
+    ] {
+      let environment = xterm.merging(inside) { $1 }
+      #expect(
+        GraphicsDetection.query(setting: .auto, environment: environment)
+          == TerminalGraphicsQuery.deviceAttributes)
+    }
+    #expect(GraphicsDetection.query(setting: .sixel, environment: xterm) == nil)
     // The Linux console shows no images and is not asked.
     #expect(!GraphicsDetection.needsQuery(setting: .auto, environment: ["TERM": "linux"]))
   }

@@ -167,8 +167,15 @@ import Testing
   }
   // MARK: - The terminal's answers to the graphics query
 
-  @Test func kittyAnswerAndDeviceAttributesAreKeptAsideNeverTyped() {
+  /// A decoder after the graphics query was sent.
+  private func asked() -> InputDecoder {
     var decoder = InputDecoder()
+    decoder.expectsAnswers = true
+    return decoder
+  }
+
+  @Test func kittyAnswerAndDeviceAttributesAreKeptAsideNeverTyped() {
+    var decoder = asked()
     let answer = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4;22c"
     let events = decoder.feed(tokens(answer + "x")) + decoder.endOfInput()
     #expect(events == [.key(.character("x"))])
@@ -177,7 +184,7 @@ import Testing
   }
 
   @Test func answersSplitOverReadsAndKeysAroundThem() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     var events = decoder.feed(tokens("a\u{1B}_Gi=31;ENOTSUP"))
     #expect(decoder.isWaitingForMore)
     #expect(!decoder.deviceAttributesArrived)
@@ -192,21 +199,21 @@ import Testing
   }
 
   @Test func anAnswerEndedByBellCountsAsEndedByST() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     let events = decoder.feed(tokens("\u{1B}_Gi=31;OK\u{07}b")) + decoder.endOfInput()
     #expect(events == [.key(.character("b"))])
     #expect(decoder.terminalAnswers == Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8))
   }
 
   @Test func altUnderscoreIsAnAltChordNotAnAnswer() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     let events = decoder.feed(tokens("\u{1B}_ab")) + decoder.endOfInput()
     #expect(events == [.key(.character("a")), .key(.character("b"))])
     #expect(decoder.terminalAnswers.isEmpty)
   }
 
   @Test func anUnfinishedAnswerExpiresAndAnEscInsideStartsAfresh() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     var events = decoder.feed(tokens("\u{1B}_Gi=31;OK"))
     events += decoder.expire()
     events += decoder.feed(tokens("q"))
@@ -220,7 +227,7 @@ import Testing
   }
 
   @Test func aKeyCursesDecodedCutsAnUnfinishedAnswer() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     var events = decoder.feed(tokens("\u{1B}_Gi=31"))
     events += decoder.feed(.key(.pageDown))
     #expect(events == [.key(.pageDown)])
@@ -228,10 +235,31 @@ import Testing
   }
 
   @Test func anOverlongAnswerIsDropped() {
-    var decoder = InputDecoder()
+    var decoder = asked()
     let long = "\u{1B}_G" + String(repeating: "A", count: 5000) + "\u{1B}\\z"
     let events = decoder.feed(tokens(long)) + decoder.endOfInput()
     #expect(decoder.terminalAnswers.isEmpty)
     #expect(events == [.key(.character("z"))])
+  }
+
+  @Test func withoutAQueryEscUnderscoreGIsTyping() {
+    var decoder = InputDecoder()
+    let events = decoder.feed(tokens("\u{1B}_Gx")) + decoder.endOfInput()
+    #expect(events == [.key(.character("G")), .key(.character("x"))])
+    #expect(!decoder.isWaitingForMore)
+  }
+
+  @Test func theDeviceAttributesEndTheWaitForAnswers() {
+    var decoder = asked()
+    _ = decoder.feed(tokens("\u{1B}[?1;2c"))
+    #expect(!decoder.expectsAnswers)
+    let events = decoder.feed(tokens("\u{1B}_Gy")) + decoder.endOfInput()
+    #expect(events == [.key(.character("G")), .key(.character("y"))])
+  }
+
+  @Test func anEscEscInsideAnAnswerIsNoEscapeKey() {
+    var decoder = asked()
+    let events = decoder.feed(tokens("\u{1B}_Gi=31\u{1B}\u{1B}[B")) + decoder.endOfInput()
+    #expect(events == [.key(.down)])
   }
 }

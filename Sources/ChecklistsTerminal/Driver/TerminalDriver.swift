@@ -138,7 +138,11 @@ public final class TerminalDriver<Program: TerminalProgram> {
     if ttyEvents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
       exitReason = exitReason ?? .terminalGone
     }
-    if count == 0 && decoder.isWaitingForMore { deliver(decoder.expire()) }
+    // Only a sequence left unfinished for the whole timeout is given up: poll also returns for
+    // wake-ups and the graphics deadline.
+    if count == 0 && decoder.isWaitingForMore && millisecondsSinceInput() >= Self.sequenceTimeout {
+      deliver(decoder.expire())
+    }
     finishGraphicsQueryIfDue()
     tickIfDue()
   }
@@ -157,7 +161,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
   /// a file watcher) the next look at the file.
   private func pollTimeout() -> Int32 {
     var timeout: Int32 = -1
-    if decoder.isWaitingForMore { timeout = Self.sequenceTimeout }
+    if decoder.isWaitingForMore {
+      timeout = max(Self.sequenceTimeout - millisecondsSinceInput(), 1)
+    }
     if case .waiting(let deadline, _) = graphicsQuery {
       let left = Int32(clamping: Int(ceil(max(deadline.timeIntervalSince(clock()), 0) * 1000)))
       timeout = timeout < 0 ? left : min(timeout, left)
@@ -186,7 +192,15 @@ public final class TerminalDriver<Program: TerminalProgram> {
     dispatch(.tick)
   }
 
+  /// When the last byte came from the terminal.
+  private var lastInput = Date.distantPast
+
+  private func millisecondsSinceInput() -> Int32 {
+    Int32(clamping: Int(clock().timeIntervalSince(lastInput) * 1000))
+  }
+
   private func drainInput() {
+    lastInput = clock()
     while exitReason == nil {
       switch terminal.read() {
       case .nothing:
@@ -299,6 +313,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
         return
       }
       terminal.writeBytes(query)
+      decoder.expectsAnswers = true
       graphicsQuery = .waiting(
         deadline: clock().addingTimeInterval(Self.graphicsQueryTimeout), pending: [request])
     }

@@ -55,6 +55,9 @@ public struct InputDecoder: Sendable {
   /// Whether the primary device attributes have arrived (they end the answers to a query:
   /// terminals answer in order and every terminal answers them).
   public private(set) var deviceAttributesArrived = false
+  /// Whether a query was sent and kitty's answer may still come: only then does `ESC _ G`
+  /// start an answer (otherwise it is Alt+_ and then G typed).
+  public var expectsAnswers = false
 
   /// Creates a decoder in its initial state.
   public init() {}
@@ -146,7 +149,7 @@ public struct InputDecoder: Sendable {
       switch scalar {
       case "[": state = .controlSequence("")
       case "O": state = .singleShift
-      case "_":
+      case "_" where expectsAnswers:
         answerText = [0x1B, 0x5F]
         answerOverflowed = false
         state = .applicationString(escaped: false)
@@ -186,7 +189,8 @@ public struct InputDecoder: Sendable {
         // An Esc that does not end the string starts something new: the string is dropped.
         answerText = []
         state = .escape
-        feedScalar(scalar, into: &events)
+        // A second Esc is the start of that something, not an Esc key of its own.
+        if scalar != "\u{1B}" { feedScalar(scalar, into: &events) }
         return
       }
     }
@@ -259,6 +263,7 @@ public struct InputDecoder: Sendable {
       if final == "c" {
         terminalAnswers += [0x1B, 0x5B] + Array(parameters.utf8) + [0x63]
         deviceAttributesArrived = true
+        expectsAnswers = false
       }
       return
     }
