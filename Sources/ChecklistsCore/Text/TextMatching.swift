@@ -1,18 +1,23 @@
 /// Small text operations that `NSString` used to give (they need all of Foundation).
 public enum TextMatching {
-  /// Whether `text` contains `needle`, ignoring case. An ASCII needle is compared byte by byte
-  /// without making copies (the filter on every keystroke); any other by lower-casing both.
-  public static func contains(_ text: String, ignoringCase needle: String) -> Bool {
+  /// Whether `text` contains `needle`, ignoring case, accents and width as search does
+  /// (`SearchFolding`: "cafe" finds "Café", "strasse" finds "Straße"). ASCII text and needle are
+  /// compared byte by byte without making copies (the filter on every keystroke); anything else
+  /// is folded first.
+  public static func contains(_ text: String, folding needle: String) -> Bool {
     if needle.isEmpty { return true }
     let pattern = Array(needle.utf8)
-    guard pattern.allSatisfy({ $0 < 0x80 }) else {
-      return text.lowercased().contains(needle.lowercased())
+    let asciiText = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } }
+    if pattern.allSatisfy({ $0 < 0x80 }), asciiText ?? text.utf8.allSatisfy({ $0 < 0x80 }) {
+      let lowered = pattern.map(lowerASCII)
+      if let found = text.utf8.withContiguousStorageIfAvailable({ containsLowered($0, lowered) }) {
+        return found
+      }
+      return containsLowered(Array(text.utf8), lowered)
     }
-    let lowered = pattern.map(lowerASCII)
-    if let found = text.utf8.withContiguousStorageIfAvailable({ containsLowered($0, lowered) }) {
-      return found
-    }
-    return containsLowered(Array(text.utf8), lowered)
+    let foldedNeedle = SearchFolding.fold(needle)
+    guard !foldedNeedle.isEmpty else { return true }
+    return containsLowered(SearchFolding.fold(text), foldedNeedle)
   }
 
   private static func lowerASCII(_ byte: UInt8) -> UInt8 {

@@ -190,7 +190,7 @@ extension ChecklistsApp {
     if let filter = allLists.filter {
       var rows: [Int] = []
       for (index, list) in dataModel.lists.enumerated()
-      where TextMatching.contains(list.name, ignoringCase: filter) {
+      where TextMatching.contains(list.name, folding: filter) {
         rows.append(index)
       }
       allLists.rows = rows

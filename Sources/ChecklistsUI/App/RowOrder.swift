@@ -27,9 +27,9 @@ enum RowOrder {
     return lhs < rhs
   }
 
-  /// Whether an item's text contains the filter, ignoring case.
+  /// Whether an item's text contains the filter, ignoring case and accents.
   static func matches(_ item: ChecklistItem, filter: String) -> Bool {
-    TextMatching.contains(item.text, ignoringCase: filter)
+    TextMatching.contains(item.text, folding: filter)
   }
 
   /// Computes the order from scratch: O(n log n) by due date, O(n) to filter.
