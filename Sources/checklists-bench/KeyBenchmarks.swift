@@ -25,8 +25,30 @@ enum KeyBenchmarks {
       print("| \(size) | " + cells.joined(separator: " | ") + " |")
     }
     print()
+    listFilter(size: sizes.last ?? 100_000)
+    print()
     plannerKeys(total: sizes.last ?? 100_000)
     return 0
+  }
+
+  /// Typing a filter in one list (`/` then `m`), then `i` and Backspace: every key filters the
+  /// whole list again (ASCII items byte by byte, the others folded).
+  static func listFilter(size: Int) {
+    let model = DataGenerator.model(lists: 1, itemsPerList: size)
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    var app = ChecklistsApp(model: model, size: (width: 100, height: 30), now: now)
+    _ = app.handle(.key(.enter), now: now)
+    for key in [Key.character("/"), .character("m")] { _ = app.handle(.key(key), now: now) }
+    var grid = CellGrid(width: 100, height: 30)
+    let result = Measure.milliseconds(runs: 9) {
+      for key in [Key.character("i"), .backspace] {
+        _ = app.handle(.key(key), now: now)
+        grid.clear()
+        app.render(into: &grid, now: now)
+      }
+    }
+    print(
+      "a list's filter at \(size) items: i + Backspace \(result.text) ms (median, min–max of 9)")
   }
 
   /// The keys of Today, Scheduled and search, and moving an item, at `total` items in 100

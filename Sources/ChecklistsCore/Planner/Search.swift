@@ -30,6 +30,11 @@ public struct SearchFolding: Sendable {
       if value < 0x80 {
         let byte = UInt8(truncatingIfNeeded: value)
         bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+      } else if let folded = ScalarFolding.lookUp(value) {
+        bytes.append(contentsOf: folded)
+      } else if ScalarFolding.isCaseless(value) {
+        // CJK, kana, Hangul and emoji are themselves: no lookup, no copy.
+        UTF8.encode(scalar) { bytes.append($0) }
       } else if let folded = cache[value] {
         bytes.append(contentsOf: folded)
       } else {
@@ -40,11 +45,13 @@ public struct SearchFolding: Sendable {
     }
   }
 
-  /// One non-ASCII scalar folded: a combining accent folds to nothing.
+  /// One scalar `ScalarFolding.lookUp` does not know, folded: a combining accent folds to nothing, a
+  /// letter without case (CJK, emoji) is itself.
   private static func foldScalar(_ scalar: Unicode.Scalar) -> [UInt8] {
     // A combining accent typed apart from its letter ("e" + U+0301) is dropped like the
     // accent of a precomposed "é".
     if scalar.properties.generalCategory == .nonspacingMark { return [] }
+    if !scalar.properties.changesWhenLowercased { return Array(String(scalar).utf8) }
     return Array(ScalarFolding.folded(scalar).utf8)
   }
 }

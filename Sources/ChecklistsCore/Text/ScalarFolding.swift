@@ -19,6 +19,39 @@ enum ScalarFolding {
     return caseFolds[lower] ?? lower
   }
 
+  /// The folded UTF-8 of `value` when it is in the Latin, Greek or Cyrillic blocks, a full-width
+  /// form or the ideographic space; nil for any other scalar.
+  static func lookUp(_ value: UInt32) -> [UInt8]? {
+    switch value {
+    case 0x80...0x52F: return lowTable[Int(value - 0x80)]
+    case 0x1E00...0x1FFF: return extendedTable[Int(value - 0x1E00)]
+    case 0xFF01...0xFF5E, 0x3000: return folded(value)
+    default: return nil
+    }
+  }
+
+  /// Whether `value` is in a block of letters and symbols without case and without combining
+  /// marks (CJK, kana, Hangul syllables, emoji): it folds to itself.
+  static func isCaseless(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Folded UTF-8 of U+0080…U+052F (Latin, IPA, Greek, Cyrillic), made once, on first use.
+  private static let lowTable: [[UInt8]?] = (0x80...0x52F).map { folded(UInt32($0)) }
+  /// Folded UTF-8 of U+1E00…U+1FFF (Latin Extended Additional, Greek Extended).
+  private static let extendedTable: [[UInt8]?] = (0x1E00...0x1FFF).map { folded(UInt32($0)) }
+
+  private static func folded(_ value: UInt32) -> [UInt8]? {
+    guard let scalar = Unicode.Scalar(value) else { return nil }
+    if scalar.properties.generalCategory == .nonspacingMark { return [] }
+    return Array(folded(scalar).utf8)
+  }
+
   /// Lower-case letters that Unicode's case folding writes differently.
   private static let caseFolds: [String: String] = [
     "ß": "ss", "ς": "σ", "ſ": "s", "ϐ": "β", "ϑ": "θ", "ϕ": "φ", "ϖ": "π", "ϰ": "κ", "ϱ": "ρ",

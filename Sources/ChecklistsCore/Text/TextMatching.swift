@@ -20,11 +20,11 @@ public enum TextMatching {
     return containsLowered(SearchFolding.fold(text), foldedNeedle)
   }
 
-  private static func lowerASCII(_ byte: UInt8) -> UInt8 {
+  static func lowerASCII(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
 
-  private static func containsLowered<Bytes: RandomAccessCollection<UInt8>>(
+  static func containsLowered<Bytes: RandomAccessCollection<UInt8>>(
     _ bytes: Bytes, _ pattern: [UInt8]
   ) -> Bool where Bytes.Index == Int {
     guard bytes.count >= pattern.count else { return false }
@@ -102,5 +102,39 @@ public enum TextMatching {
     case 0x61...0x66: return byte - 0x61 + 10
     default: return nil
     }
+  }
+}
+
+/// One filter matched against many texts (`TextMatching.contains(_:folding:)` for each, without
+/// its per-call work): the filter is folded once, and the folding's cache and buffer are kept
+/// from one text to the next.
+public struct FoldedMatcher {
+  private let lowered: [UInt8]
+  private let asciiNeedle: Bool
+  private let folded: [UInt8]
+  private var folding = SearchFolding()
+  private var buffer: [UInt8] = []
+
+  /// A matcher for `needle`.
+  public init(_ needle: String) {
+    let pattern = Array(needle.utf8)
+    asciiNeedle = pattern.allSatisfy { $0 < 0x80 }
+    lowered = pattern.map(TextMatching.lowerASCII)
+    folded = SearchFolding.fold(needle)
+  }
+
+  /// Whether `text` contains the needle, ignoring case, accents and width.
+  public mutating func matches(_ text: String) -> Bool {
+    if folded.isEmpty { return true }
+    if asciiNeedle,
+      let result = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+        bytes.allSatisfy({ $0 < 0x80 }) ? TextMatching.containsLowered(bytes, lowered) : nil
+      }), let found = result
+    {
+      return found
+    }
+    buffer.removeAll(keepingCapacity: true)
+    folding.fold(text, into: &buffer)
+    return TextMatching.containsLowered(buffer, folded)
   }
 }

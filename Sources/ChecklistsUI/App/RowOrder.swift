@@ -46,10 +46,11 @@ enum RowOrder {
     }
     guard let filter else { return Order(dueOrder: dueOrder, rows: dueOrder) }
     var rows: [Int] = []
+    var matcher = FoldedMatcher(filter)
     if let dueOrder {
-      for index in dueOrder where matches(items[index], filter: filter) { rows.append(index) }
+      for index in dueOrder where matcher.matches(items[index].text) { rows.append(index) }
     } else {
-      for index in items.indices where matches(items[index], filter: filter) { rows.append(index) }
+      for index in items.indices where matcher.matches(items[index].text) { rows.append(index) }
     }
     return Order(dueOrder: dueOrder, rows: rows)
   }
