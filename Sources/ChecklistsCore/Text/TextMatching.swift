@@ -1,23 +1,11 @@
 /// Small text operations that `NSString` used to give (they need all of Foundation).
 public enum TextMatching {
   /// Whether `text` contains `needle`, ignoring case, accents and width as search does
-  /// (`SearchFolding`: "cafe" finds "Café", "strasse" finds "Straße"). ASCII text and needle are
-  /// compared byte by byte without making copies (the filter on every keystroke); anything else
-  /// is folded first.
+  /// (`SearchFolding`: "cafe" finds "Café", "strasse" finds "Straße"); one text of a
+  /// `FoldedMatcher`, which many texts should share.
   public static func contains(_ text: String, folding needle: String) -> Bool {
-    if needle.isEmpty { return true }
-    let pattern = Array(needle.utf8)
-    let asciiText = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } }
-    if pattern.allSatisfy({ $0 < 0x80 }), asciiText ?? text.utf8.allSatisfy({ $0 < 0x80 }) {
-      let lowered = pattern.map(lowerASCII)
-      if let found = text.utf8.withContiguousStorageIfAvailable({ containsLowered($0, lowered) }) {
-        return found
-      }
-      return containsLowered(Array(text.utf8), lowered)
-    }
-    let foldedNeedle = SearchFolding.fold(needle)
-    guard !foldedNeedle.isEmpty else { return true }
-    return containsLowered(SearchFolding.fold(text), foldedNeedle)
+    var matcher = FoldedMatcher(needle)
+    return matcher.matches(text)
   }
 
   static func lowerASCII(_ byte: UInt8) -> UInt8 {
