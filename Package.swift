@@ -20,6 +20,30 @@ let imageLibraryHeaders: [String] = {
   ]
 }()
 
+/// The release link of `checklists`: lld, relative relocations packed (`DT_RELR`, glibc 2.36),
+/// the functions a session runs laid out together (`Sources/checklists/Linking/hot-functions.order`,
+/// made by `scripts/update-hot-functions`), and no symbol table. A session then keeps about 1 MB of
+/// code resident instead of 8 (docs/performance.md, "Resident code"). `CHECKLISTS_KEEP_SYMBOLS=1`
+/// keeps the symbols, for profiling and for making the order file.
+let releaseLinkFlags: [String] = {
+  let order = Context.packageDirectory + "/Sources/checklists/Linking/hot-functions.order"
+  var flags = [
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering",
+    // SwiftPM exports an executable's symbols (for tests that import it); ours need none.
+    "-Xlinker", "--no-export-dynamic",
+  ]
+  if Context.environment["CHECKLISTS_KEEP_SYMBOLS"] != "1" {
+    flags += ["-Xlinker", "--strip-all"]
+  }
+  return flags
+}()
+
+/// Each function of our modules in a section of its own in release builds, so that the link can
+/// place the ones a session runs together (the toolchain's static libraries are built so).
+let functionSections: SwiftSetting = .unsafeFlags(
+  ["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
+
 let package = Package(
   name: "checklists",
   // Linux only: the code uses glibc's pipe2, stat's st_mtim and inotify, and ncursesw through
@@ -31,9 +55,10 @@ let package = Package(
   ],
   targets: [
     /// Model, file format, store, state and dates: Foundation only, no terminal.
-    .target(name: "ChecklistsCore"),
+    .target(name: "ChecklistsCore", swiftSettings: [functionSections]),
     /// The UI as a pure state machine plus views drawing into a cell grid: no terminal.
-    .target(name: "ChecklistsUI", dependencies: ["ChecklistsCore"]),
+    .target(
+      name: "ChecklistsUI", dependencies: ["ChecklistsCore"], swiftSettings: [functionSections]),
     /// ncursesw, wide-character API, through the system library.
     .systemLibrary(
       name: "CNcursesw",
@@ -45,7 +70,8 @@ let package = Package(
     /// The thin terminal layer: init/teardown, keys, colours, flushing the grid, signals, main loop.
     .target(
       name: "ChecklistsTerminal",
-      dependencies: ["ChecklistsCore", "ChecklistsUI", "CNcursesw", "CTerminalSupport"]
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "CNcursesw", "CTerminalSupport"],
+      swiftSettings: [functionSections]
     ),
     /// The image libraries (libjpeg-turbo, libpng, libwebp, giflib, chafa) behind a small C API,
     /// loaded with dlopen on first use: nothing is linked, so a run without photos pays nothing.
@@ -56,23 +82,29 @@ let package = Package(
     ),
     /// Photos for the screen: decoding at the needed size, EXIF orientation, half blocks, kitty,
     /// sixel and iTerm2 bytes, the terminal's capabilities. ChecklistsCore does not depend on it.
-    .target(name: "ChecklistsImages", dependencies: ["ChecklistsCore", "CImageCodecs"]),
+    .target(
+      name: "ChecklistsImages", dependencies: ["ChecklistsCore", "CImageCodecs"],
+      swiftSettings: [functionSections]),
     /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
     /// UI's key table.
     .target(
-      name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"]),
+      name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"],
+      swiftSettings: [functionSections]),
     /// Linked with the Swift runtime and FoundationEssentials built in (`-static-stdlib`; no
     /// target imports all of Foundation, so ICU is not linked): it starts in about 3 ms instead
     /// of 8 and keeps 6 MiB less resident. A release build leaves out the symbol table and
-    /// debug information (`--strip-all`): 32 MB → 17 MB (docs/performance.md).
+    /// debug information (`--strip-all`): 32 MB → 17 MB (docs/performance.md); see
+    /// `releaseLinkFlags` for the rest of its release link.
     .executableTarget(
       name: "checklists",
       dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal", "ChecklistsImages"],
-      swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))],
+      exclude: ["Linking"],
+      swiftSettings: [
+        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])), functionSections,
+      ],
       linkerSettings: [
         .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
-        .unsafeFlags(
-          ["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release)),
+        .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
       ]
     ),
     .executableTarget(
