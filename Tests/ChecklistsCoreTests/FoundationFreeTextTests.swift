@@ -97,6 +97,28 @@ import Testing
     }
   }
 
+  @Test func firstAndLastRangeAsFoundationFindsThem() {
+    let cases: [(String, String)] = [
+      (".Photo-ab.jpg.tmp-123-4", ".tmp-"),
+      ("/usr/share/zoneinfo/posix/zoneinfo/Europe", "zoneinfo/"),
+      ("LATIN SMALL LETTER E WITH ACUTE", " WITH "), ("Straße café 東京 tmp", "東京"),
+      ("aaaa", "aa"), ("aaa", "aa"), ("abc", "abcd"), ("abc", "x"), ("", "a"), ("tmp", "tmp"),
+    ]
+    for (text, needle) in cases {
+      let ours = TextMatching.firstRange(of: needle, in: text).map { text[$0] }
+      let theirs = text.range(of: needle).map { text[$0] }
+      #expect(ours == theirs, "first \(needle) in \(text)")
+      let lastOurs = TextMatching.lastRange(of: needle, in: text)
+      let lastTheirs = text.range(of: needle, options: .backwards)
+      #expect(lastOurs == lastTheirs, "last \(needle) in \(text)")
+    }
+    #expect(TextMatching.firstRange(of: "", in: "abc") == nil)
+    #expect(TextMatching.lastRange(of: "", in: "abc") == nil)
+    // Overlapping occurrences: the last one starts at the second "a", as a backward search.
+    #expect(
+      TextMatching.lastRange(of: "aa", in: "aaa") == "aaa".range(of: "aa", options: .backwards))
+  }
+
   @Test func percentDecodingPrefixAndPadding() {
     for text in ["/a%20b/c%C3%A9.jpg", "plain", "%41%42", "%", "%4", "%zz", "%FF"] {
       #expect(TextMatching.removingPercentEncoding(text) == text.removingPercentEncoding, "\(text)")

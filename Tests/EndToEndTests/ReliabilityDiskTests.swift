@@ -43,6 +43,47 @@ extension EndToEndProcesses {
       }
     }
 
+    /// Quitting gives the file watch away (its teardown overlaps the last save); staying after
+    /// that save failed still merges a change made elsewhere once the disk has room again,
+    /// without a key press, and the quit that follows saves both.
+    @Test func stayingAfterAFailedQuitStillMergesChangesMadeElsewhere() throws {
+      var mounted: URL?
+      let session = try Harness.startRecordingShell(
+        environment: [:],
+        prepare: { folder in
+          try Self.mountSmallDisk(on: folder)
+          mounted = folder
+          try Harness.copyFixture(into: folder)
+        })
+      let folder = try #require(mounted)
+      defer {
+        session.close()
+        _ = try? runProcess("/bin/umount", ["-l", folder.path])
+      }
+      try Harness.open("Birthdays", in: session)
+      try inflict(.full, on: folder)
+      try Harness.addItem("Typed while full", in: session)
+      try session.sendKeys("q")
+      try session.waitFor(text: "r retry · w save elsewhere")
+      try session.sendKeys("Escape")
+      try session.waitFor("the lists again") { !$0.contains("r retry · w save elsewhere") }
+
+      try heal(.full, on: folder)
+      let environment = [
+        "XDG_DATA_HOME": session.dataHome.path, "XDG_STATE_HOME": session.stateHome.path,
+        "HOME": session.directory.path, "LANG": "C.UTF-8", "TZ": "UTC",
+      ]
+      let added = try BuiltBinary.run(
+        ["add", "Groceries", "Added elsewhere"], environment: environment)
+      #expect(added.status == 0, "\(added.stderr)")
+      try session.waitFor(text: "change made elsewhere merged")
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+      let lists = Harness.lists(at: session.dataFile) ?? []
+      #expect(lists.first { $0.name == "Birthdays" }?.items.contains("Typed while full") == true)
+      #expect(lists.first { $0.name == "Groceries" }?.items.contains("Added elsewhere") == true)
+    }
+
     @Test(arguments: DiskFault.allCases)
     func saveFailsWithItsCauseThenSucceedsThenQuitAsksAndSavesElsewhereOrRescues(fault: DiskFault)
       throws

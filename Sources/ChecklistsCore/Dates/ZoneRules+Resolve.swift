@@ -95,7 +95,7 @@ extension ZoneRules {
 
   /// The part of `path` after its last `zoneinfo/`, when that is a valid name.
   private static func databaseName(inPath path: String) -> String? {
-    guard let range = path.ranges(of: "zoneinfo/").last else { return nil }
+    guard let range = TextMatching.lastRange(of: "zoneinfo/", in: path) else { return nil }
     var name = String(path[range.upperBound...])
     // Debian's posix/ tree holds the same zones under the same names.
     if name.hasPrefix("posix/") { name.removeFirst("posix/".count) }

@@ -33,15 +33,22 @@ extension DataModel {
 
   /// Whether any item has a photo: stops at the first one, making no set.
   public var hasPhotos: Bool {
-    lists.contains { list in list.items.contains { $0.photo != nil } }
+    lists.contains { list in
+      list.items.withUnsafeBufferPointer { items in
+        items.indices.contains { items[$0].photo != nil }
+      }
+    }
   }
 
   /// The photos the items of `lists` refer to.
   public static func photoNames(in lists: [Checklist]) -> Set<PhotoName> {
     var names = Set<PhotoName>()
     for list in lists {
-      for item in list.items {
-        if let photo = item.photo { names.insert(photo) }
+      // Read in place: a copy of each item would retain and release all its texts.
+      list.items.withUnsafeBufferPointer { items in
+        for index in items.indices {
+          if let photo = items[index].photo { names.insert(photo) }
+        }
       }
     }
     return names

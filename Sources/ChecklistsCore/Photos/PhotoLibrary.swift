@@ -267,7 +267,7 @@ public struct PhotoLibrary: Sendable {
   /// Removes `.Photo-….tmp-<pid>-<n>` files of processes that no longer run.
   private func removeStaleTemporaryFiles(_ names: [String]) {
     for name in names where name.hasPrefix(".Photo-") {
-      guard let range = name.firstRange(of: ".tmp-") else { continue }
+      guard let range = TextMatching.firstRange(of: ".tmp-", in: name) else { continue }
       let rest = name[range.upperBound...]
       guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
       if pid != getpid() && !fileSystem.processExists(pid) {

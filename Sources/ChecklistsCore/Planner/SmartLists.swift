@@ -127,8 +127,12 @@ public struct SmartLists: Sendable {
   private func count(_ model: DataModel, _ keep: (Date) -> Bool) -> Int {
     var total = 0
     for list in model.lists where list.uncheckedCount > 0 {
-      for item in list.items where !item.checked && item.showsDueDate && keep(item.dueDate) {
-        total += 1
+      // Read in place: a copy of each item would retain and release all its texts.
+      list.items.withUnsafeBufferPointer { items in
+        for index in items.indices
+        where !items[index].checked && items[index].showsDueDate && keep(items[index].dueDate) {
+          total += 1
+        }
       }
     }
     return total

@@ -84,7 +84,7 @@ enum XMLTextEncoding: Equatable {
       return nil
     }
     let declaration = String(decoding: bytes[0..<end], as: UTF8.self)
-    guard let range = declaration.firstRange(of: "encoding") else { return nil }
+    guard let range = TextMatching.firstRange(of: "encoding", in: declaration) else { return nil }
     var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" }
     guard rest.first == "=" else { return nil }
     rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }

@@ -82,7 +82,9 @@ enum ScalarFolding {
           continue
         }
         // `LATIN CAPITAL LETTER L WITH SMALL LETTER J` is a digraph, not an accented L.
-        if let with = name.firstRange(of: " WITH "), name.firstRange(of: "WITH SMALL") == nil {
+        if let with = TextMatching.firstRange(of: " WITH ", in: name),
+          TextMatching.firstRange(of: "WITH SMALL", in: name) == nil
+        {
           accented.append((value, String(name[..<with.lowerBound])))
         } else {
           byName[name] = scalar

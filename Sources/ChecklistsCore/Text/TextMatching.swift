@@ -8,6 +8,35 @@ public enum TextMatching {
     return matcher.matches(text)
   }
 
+  /// The first place `needle` occurs in `text`, compared as UTF-8 bytes, or nil (an empty
+  /// needle is not found). The standard library's `firstRange(of:)` would bring its string
+  /// processing module (with the regex engine's) into the binary and a session's memory.
+  public static func firstRange(of needle: String, in text: String) -> Range<String.Index>? {
+    let pattern = Array(needle.utf8)
+    let bytes = Array(text.utf8)
+    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+    let found = (0...(bytes.count - pattern.count)).first {
+      bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    }
+    return found.map { range(at: $0, count: pattern.count, in: text) }
+  }
+
+  /// The last place `needle` occurs in `text` (as `firstRange(of:in:)` compares), or nil.
+  public static func lastRange(of needle: String, in text: String) -> Range<String.Index>? {
+    let pattern = Array(needle.utf8)
+    let bytes = Array(text.utf8)
+    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+    let found = (0...(bytes.count - pattern.count)).reversed().first {
+      bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    }
+    return found.map { range(at: $0, count: pattern.count, in: text) }
+  }
+
+  private static func range(at offset: Int, count: Int, in text: String) -> Range<String.Index> {
+    let lower = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+    return lower..<text.utf8.index(lower, offsetBy: count)
+  }
+
   static func lowerASCII(_ byte: UInt8) -> UInt8 {
     byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }

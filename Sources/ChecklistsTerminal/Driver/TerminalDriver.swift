@@ -76,6 +76,10 @@ public final class TerminalDriver<Program: TerminalProgram> {
     deliverResize(force: true)
     while true {
       if let reason = exitReason {
+        // The kernel's teardown of the file watch runs while the last save is written (the
+        // final save compares the file itself, not the watch's events).
+        watcher?.closeInBackground()
+        watcher = nil
         // Quitting by choice with a save that fails asks what to do instead of exiting.
         if reason == .quit, !rescueChosen, savedCopy == nil, program.isDirty {
           let outcome = hooks.save(program.dataModel)
@@ -84,6 +88,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
             exitReason = nil
             lastSaveFailure = outcome.message
             dispatch(.quitSaveFailed(outcome.message))
+            // Staying: the next look at the file (at once, then every 2 s until it succeeds)
+            // watches it again and merges what changed meanwhile.
             continue
           }
         }

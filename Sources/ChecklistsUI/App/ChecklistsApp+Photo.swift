@@ -116,7 +116,7 @@ extension ChecklistsApp {
   /// `file:///a%20b.jpg`, `~/x.png`; nil for text that is not one absolute path.
   static func pastedPath(_ text: String, home: String?) -> String? {
     var value = text.trimmingWhitespace()
-    guard !value.isEmpty, !value.contains("\n") else { return nil }
+    guard !value.isEmpty, !value.utf8.contains(UInt8(ascii: "\n")) else { return nil }
     if value.count >= 2, let first = value.first, first == "'" || first == "\"",
       value.last == first
     {
@@ -148,7 +148,7 @@ extension ChecklistsApp {
       guard let home else { return nil }
       value = home + value.dropFirst()
     }
-    guard value.hasPrefix("/"), !value.contains("\0") else { return nil }
+    guard value.hasPrefix("/"), !value.utf8.contains(0) else { return nil }
     return value
   }
 
@@ -182,7 +182,7 @@ extension ChecklistsApp {
       completePath(&picker, access: access)
     case .pick:
       let typed = picker.filter.text
-      if typed.contains("/") || typed.hasPrefix("~") {
+      if typed.utf8.contains(UInt8(ascii: "/")) || typed.hasPrefix("~") {
         let path = Self.resolve(typed, in: picker.folder, home: access.home)
         if PictureFolder.isFolder(path) {
           openFolder(path, in: &picker, access: access)
@@ -257,7 +257,9 @@ extension ChecklistsApp {
     if needle.isEmpty {
       picker.rows = Array(picker.entries.indices)
     } else {
-      picker.rows = picker.folded.indices.filter { picker.folded[$0].contains(needle) }
+      picker.rows = picker.folded.indices.filter {
+        TextMatching.firstRange(of: needle, in: picker.folded[$0]) != nil
+      }
       // Names that start with what was typed come first.
       let starting = picker.rows.filter { picker.folded[$0].hasPrefix(needle) }
       if !starting.isEmpty, starting.count < picker.rows.count {
