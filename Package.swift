@@ -32,6 +32,8 @@ let releaseLinkFlags: [String] = {
     "-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering",
     // SwiftPM exports an executable's symbols (for tests that import it); ours need none.
     "-Xlinker", "--no-export-dynamic",
+    // `-lstdc++` finds this folder's linker script first, which takes the static library.
+    "-L" + Context.packageDirectory + "/Sources/checklists/Linking/static-libstdc++",
   ]
   if Context.environment["CHECKLISTS_KEEP_SYMBOLS"] != "1" {
     flags += ["-Xlinker", "--strip-all"]
