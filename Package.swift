@@ -20,21 +20,59 @@ let imageLibraryHeaders: [String] = {
   ]
 }()
 
-/// The release link of `checklists`: lld, relative relocations packed (`DT_RELR`, glibc 2.36),
-/// the functions a session runs laid out together (`Sources/checklists/Linking/hot-functions.order`,
-/// made by `scripts/update-hot-functions`), and no symbol table. A session then keeps about 1 MB of
-/// code resident instead of 8 (docs/performance.md, "Resident code"). `CHECKLISTS_KEEP_SYMBOLS=1`
-/// keeps the symbols, for profiling and for making the order file.
+/// Whether the C library loads packed relative relocations (`DT_RELR`, glibc 2.36): lld marks
+/// a binary that has them as needing it, so an older glibc could not start the program.
+let libraryLoadsPackedRelocations: Bool = {
+  #if canImport(Glibc)
+    // "glibc 2.36"
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
+    let text = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version = text.split(separator: " ").last ?? ""
+    let parts = version.split(separator: ".").compactMap { Int($0) }
+    return parts.count >= 2 && (parts[0], parts[1]) >= (2, 36)
+  #else
+    return false
+  #endif
+}()
+
+/// Whether GCC's static libstdc++ is installed (Debian's libstdc++-N-dev has it; Fedora keeps it
+/// in libstdc++-static, often missing).
+let staticLibstdcxxInstalled: Bool = {
+  let files = FileManager.default
+  let root = "/usr/lib/gcc"
+  for triple in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
+    for version in (try? files.contentsOfDirectory(atPath: root + "/" + triple)) ?? []
+    where files.fileExists(atPath: "\(root)/\(triple)/\(version)/libstdc++.a") {
+      return true
+    }
+  }
+  return false
+}()
+
+/// The release link of `checklists` (docs/architecture.md, "The release link"): lld, relative
+/// relocations packed, the functions a session runs laid out together
+/// (`Sources/checklists/Linking/hot-functions.order`, made by `scripts/update-hot-functions`),
+/// libstdc++ linked statically, and no symbol table. A 1,000-item session then keeps about
+/// 3.5 MB of code resident instead of 8. `CHECKLISTS_KEEP_SYMBOLS=1` keeps the symbols, for
+/// profiling and for making the order file.
 let releaseLinkFlags: [String] = {
   let order = Context.packageDirectory + "/Sources/checklists/Linking/hot-functions.order"
   var flags = [
-    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-use-ld=lld",
     "-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering",
-    // SwiftPM exports an executable's symbols (for tests that import it); ours need none.
+    // The toolchain's static link arguments export every symbol (`-export-dynamic`); ours
+    // need none.
     "-Xlinker", "--no-export-dynamic",
-    // `-lstdc++` finds this folder's linker script first, which takes the static library.
-    "-L" + Context.packageDirectory + "/Sources/checklists/Linking/static-libstdc++",
   ]
+  if libraryLoadsPackedRelocations {
+    flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+  }
+  if staticLibstdcxxInstalled {
+    // `-lstdc++` finds this folder's linker script first, which takes the static library.
+    flags.append("-L" + Context.packageDirectory + "/Sources/checklists/Linking/static-libstdc++")
+  }
   if Context.environment["CHECKLISTS_KEEP_SYMBOLS"] != "1" {
     flags += ["-Xlinker", "--strip-all"]
   }

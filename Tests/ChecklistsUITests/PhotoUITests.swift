@@ -329,6 +329,21 @@ final class PhotoRig: @unchecked Sendable {
     #expect(picker(app) == nil)
   }
 
+  @Test func typingFindsNamesWhateverTheirAccentsAndForm() throws {
+    let rig = try PhotoRig()
+    // A decomposed é (e and a combining acute), as names copied from macOS have it.
+    let decomposed = "cafe\u{301} terrace.png"
+    try Data(PhotoRig.png).write(to: URL(fileURLWithPath: rig.pictures + "/" + decomposed))
+    var app = rig.app()
+    photoRow(&app)
+    app.press(.enter)
+    app.type("café")
+    #expect(names(app) == [decomposed])
+    app.press(.backspace, .backspace, .backspace, .backspace)
+    app.type("CAFE")
+    #expect(names(app) == [decomposed])
+  }
+
   @Test func namesAreDrawnSafely() throws {
     let rig = try PhotoRig()
     let odd = "bell\u{7}日本.png"

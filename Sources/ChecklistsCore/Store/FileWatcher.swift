@@ -61,6 +61,7 @@ public final class FileWatcher {
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    // Where 64 KB is below the system's minimum the request fails and the default stands.
     pthread_attr_setstacksize(&attributes, 64 * 1024)
     var thread = pthread_t()
     let started = pthread_create(

@@ -12,24 +12,34 @@ public enum TextMatching {
   /// needle is not found). The standard library's `firstRange(of:)` would bring its string
   /// processing module (with the regex engine's) into the binary and a session's memory.
   public static func firstRange(of needle: String, in text: String) -> Range<String.Index>? {
-    let pattern = Array(needle.utf8)
-    let bytes = Array(text.utf8)
-    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
-    let found = (0...(bytes.count - pattern.count)).first {
-      bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    offset(of: needle, in: text, last: false).map {
+      range(at: $0, count: needle.utf8.count, in: text)
     }
-    return found.map { range(at: $0, count: pattern.count, in: text) }
   }
 
   /// The last place `needle` occurs in `text` (as `firstRange(of:in:)` compares), or nil.
   public static func lastRange(of needle: String, in text: String) -> Range<String.Index>? {
-    let pattern = Array(needle.utf8)
-    let bytes = Array(text.utf8)
-    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
-    let found = (0...(bytes.count - pattern.count)).reversed().first {
-      bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    offset(of: needle, in: text, last: true).map {
+      range(at: $0, count: needle.utf8.count, in: text)
     }
-    return found.map { range(at: $0, count: pattern.count, in: text) }
+  }
+
+  /// The byte offset of the first (or last) occurrence, read in place (a native string's
+  /// UTF-8 is not copied).
+  private static func offset(of needle: String, in text: String, last: Bool) -> Int? {
+    var needle = needle
+    var text = text
+    return needle.withUTF8 { pattern in
+      text.withUTF8 { bytes in
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+        let starts = 0...(bytes.count - pattern.count)
+        let matches = { (start: Int) in
+          UnsafeBufferPointer(rebasing: bytes[start..<(start + pattern.count)])
+            .elementsEqual(pattern)
+        }
+        return last ? starts.reversed().first(where: matches) : starts.first(where: matches)
+      }
+    }
   }
 
   private static func range(at offset: Int, count: Int, in text: String) -> Range<String.Index> {

@@ -88,8 +88,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
             exitReason = nil
             lastSaveFailure = outcome.message
             dispatch(.quitSaveFailed(outcome.message))
-            // Staying: the next look at the file (at once, then every 2 s until it succeeds)
-            // watches it again and merges what changed meanwhile.
+            // Staying: the next look at the file (when poll next returns: a key, or within
+            // 2 s) watches it again and merges what changed meanwhile.
             continue
           }
         }

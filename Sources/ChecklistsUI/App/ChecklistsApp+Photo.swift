@@ -257,9 +257,10 @@ extension ChecklistsApp {
     if needle.isEmpty {
       picker.rows = Array(picker.entries.indices)
     } else {
-      picker.rows = picker.folded.indices.filter {
-        TextMatching.firstRange(of: needle, in: picker.folded[$0]) != nil
-      }
+      // Folded as search folds: "cafe" and "café" find a name spelled either way, composed
+      // or not (as macOS writes names).
+      var matcher = FoldedMatcher(needle)
+      picker.rows = picker.folded.indices.filter { matcher.matches(picker.folded[$0]) }
       // Names that start with what was typed come first.
       let starting = picker.rows.filter { picker.folded[$0].hasPrefix(needle) }
       if !starting.isEmpty, starting.count < picker.rows.count {
