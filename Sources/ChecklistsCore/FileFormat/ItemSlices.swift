@@ -20,8 +20,9 @@ struct ItemSlices: @unchecked Sendable {
   private let itemCounts: [Int]
   private let total: Int
 
-  /// The cores used: all of them, at most eight.
-  static var threads: Int { min(ProcessInfo.processInfo.activeProcessorCount, 8) }
+  /// The cores used: all of them, at most eight. Asked once per process: the count reads the
+  /// cgroup's CPU quota files each time (two opens and reads).
+  static let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
 
   /// Slices of the items of lists with `itemCounts`; nil when there is one core.
   init?(itemCounts: [Int]) {
