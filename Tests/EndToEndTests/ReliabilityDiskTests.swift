@@ -43,10 +43,11 @@ extension EndToEndProcesses {
       }
     }
 
-    /// Quitting gives the file watch away (its teardown overlaps the last save); staying after
-    /// that save failed still merges a change made elsewhere once the disk has room again,
-    /// without a key press, and the quit that follows saves both.
-    @Test func stayingAfterAFailedQuitStillMergesChangesMadeElsewhere() throws {
+    /// The app in a recording shell, its data folder (returned) on a small disk that holds the
+    /// iPhone fixture; `brokenFromTheStart` is inflicted before the app starts.
+    private func startOnSmallDisk(brokenFromTheStart fault: DiskFault?) throws
+      -> (TmuxSession, URL)
+    {
       var mounted: URL?
       let session = try Harness.startRecordingShell(
         environment: [:],
@@ -54,8 +55,16 @@ extension EndToEndProcesses {
           try Self.mountSmallDisk(on: folder)
           mounted = folder
           try Harness.copyFixture(into: folder)
+          if let fault { try inflict(fault, on: folder) }
         })
-      let folder = try #require(mounted)
+      return (session, try #require(mounted))
+    }
+
+    /// Quitting gives the file watch away (its teardown overlaps the last save); staying after
+    /// that save failed still merges a change made elsewhere once the disk has room again,
+    /// without a key press, and the quit that follows saves both.
+    @Test func stayingAfterAFailedQuitStillMergesChangesMadeElsewhere() throws {
+      let (session, folder) = try startOnSmallDisk(brokenFromTheStart: nil)
       defer {
         session.close()
         _ = try? runProcess("/bin/umount", ["-l", folder.path])
@@ -88,18 +97,10 @@ extension EndToEndProcesses {
     func saveFailsWithItsCauseThenSucceedsThenQuitAsksAndSavesElsewhereOrRescues(fault: DiskFault)
       throws
     {
-      var mounted: URL?
-      let session = try Harness.startRecordingShell(
-        environment: [:],
-        prepare: { folder in
-          try Self.mountSmallDisk(on: folder)
-          mounted = folder
-          try Harness.copyFixture(into: folder)
-          // The disk is read-only from the start: the app opens it with a warning, and each
-          // save fails with the cause named.
-          if fault == .readOnly { try inflict(fault, on: folder) }
-        })
-      let folder = try #require(mounted)
+      // The disk is read-only from the start: the app opens it with a warning, and each save
+      // fails with the cause named.
+      let (session, folder) = try startOnSmallDisk(
+        brokenFromTheStart: fault == .readOnly ? fault : nil)
       defer {
         session.close()
         _ = try? runProcess("/bin/umount", ["-l", folder.path])
