@@ -1,3 +1,4 @@
+import ChecklistsCore
 import Foundation
 
 #if canImport(Glibc)
@@ -109,13 +110,7 @@ func spawn(
   var attributes = posix_spawnattr_t()
   posix_spawnattr_init(&attributes)
   defer { posix_spawnattr_destroy(&attributes) }
-  var noSignals = sigset_t()
-  sigemptyset(&noSignals)
-  var allSignals = sigset_t()
-  sigfillset(&allSignals)
-  posix_spawnattr_setsigmask(&attributes, &noSignals)
-  posix_spawnattr_setsigdefault(&attributes, &allSignals)
-  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  SpawnedProcess.resetSignals(&attributes)
   var pid: pid_t = 0
   let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
   guard spawned == 0 else {

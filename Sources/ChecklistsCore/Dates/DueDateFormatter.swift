@@ -135,12 +135,7 @@ public struct DueDateFormatter: Sendable {
 
     var weekdayName: String { DueDateFormatter.weekdayNames[GregorianDays.weekday(days: days)] }
     var dayMonth: String { "\(day) \(DueDateFormatter.monthNames[month - 1])" }
-    var yearText: String { year >= 1000 ? String(year) : Self.padded(year, width: 4) }
-    var timeText: String { Self.padded(hour, width: 2) + ":" + Self.padded(minute, width: 2) }
-
-    static func padded(_ value: Int, width: Int) -> String {
-      let text = String(value)
-      return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
+    var yearText: String { year >= 1000 ? String(year) : WallComponents.padded(year, 4) }
+    var timeText: String { WallComponents.padded(hour, 2) + ":" + WallComponents.padded(minute, 2) }
   }
 }

@@ -72,8 +72,7 @@ struct WallComponents: Equatable, Sendable {
 
   /// `value` as decimal digits, zero-padded to `width`.
   static func padded(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    TextMatching.zeroPadded(String(value), to: width)
   }
 }
 

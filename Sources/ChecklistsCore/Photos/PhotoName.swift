@@ -93,8 +93,7 @@ public struct PhotoName: Hashable, Comparable, Sendable, CustomStringConvertible
     format: PhotoFormat, using generator: inout G
   ) -> PhotoName {
     let number = UInt64.random(in: .min ... .max, using: &generator)
-    let hex = String(number, radix: 16)
-    let id = String(repeating: "0", count: 16 - hex.count) + hex
+    let id = TextMatching.zeroPadded(String(number, radix: 16), to: 16)
     // The shape is right by construction.
     return PhotoName(fileName: "Photo-\(id).\(format.fileExtension)")!
   }

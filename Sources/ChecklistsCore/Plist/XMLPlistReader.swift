@@ -510,8 +510,7 @@ struct XMLPlistReader {
   }
 
   private static func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    "U+" + TextMatching.zeroPadded(String(value, radix: 16, uppercase: true), to: 4)
   }
 
   /// Resolves `&…;` at the current position.

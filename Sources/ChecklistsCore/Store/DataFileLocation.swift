@@ -49,8 +49,7 @@ public struct DataFileLocation: Equatable, Sendable {
     }
     let stateHome = absolute(environment["XDG_STATE_HOME"]) ?? home + "/.local/state"
     let stem = PathText.stem(of: PathText.name(of: dataFile))
-    let hash = String(PathHash.fnv1a64(Data(dataFile.utf8)), radix: 16)
-    let padded = String(repeating: "0", count: 16 - hash.count) + hash
+    let padded = PathHash.hex(dataFile)
     let stateFile = stateHome + "/checklists/\(stem)-\(padded).json"
     return DataFileLocation(dataFile: dataFile, stateFile: stateFile, homeDirectory: home)
   }
@@ -82,16 +81,15 @@ public struct DataFileLocation: Equatable, Sendable {
 
 }
 
-/// The FNV-1a 64-bit hash: names state files and fingerprints file content.
+/// The FNV-1a 64-bit hash of a path, in 16 hexadecimal digits: names state files (the data
+/// file's, and sync's of a data file and a vdir). The names must never change.
 enum PathHash {
-  static func fnv1a64(_ data: Data) -> UInt64 {
+  static func hex(_ text: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    data.withUnsafeBytes { buffer in
-      for byte in buffer {
-        hash ^= UInt64(byte)
-        hash &*= 0x0000_0100_0000_01b3
-      }
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01b3
     }
-    return hash
+    return TextMatching.zeroPadded(String(hash, radix: 16), to: 16)
   }
 }

@@ -19,6 +19,18 @@ public enum SpawnedProcess {
     case notStarted(Int32)
   }
 
+  /// Makes a child spawned with `attributes` start with no signal blocked and every handler at
+  /// its default, whatever this process's threads block or catch.
+  public static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  }
+
   /// Runs `executable` with `arguments` (and this process's environment), waiting at most
   /// `timeout` seconds.
   public static func run(_ executable: String, _ arguments: [String], timeout: Double) -> Outcome {
@@ -29,18 +41,10 @@ public enum SpawnedProcess {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    // The child starts with no signal blocked and every handler at its default, whatever
-    // this process's threads block.
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    resetSignals(&attributes)
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard spawned == 0 else { return .notStarted(spawned) }

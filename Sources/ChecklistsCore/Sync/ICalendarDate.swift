@@ -114,7 +114,6 @@ public struct ICalendarDate: Equatable, Sendable {
   }
 
   private static func digits(_ value: Int, _ count: Int) -> String {
-    let text = String(value)
-    return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
+    WallComponents.padded(value, count)
   }
 }

@@ -143,13 +143,7 @@ public struct SyncState: Equatable, Sendable {
 
   /// The state file for a data file and a vdir: `DIR/sync-<hash of both paths>.state`.
   public static func path(stateFolder: String, dataFile: String, vdir: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in (dataFile + "\u{0}" + vdir).utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01B3
-    }
-    let hex = String(hash, radix: 16)
-    return stateFolder + "/sync-" + String(repeating: "0", count: 16 - hex.count) + hex + ".state"
+    stateFolder + "/sync-" + PathHash.hex(dataFile + "\u{0}" + vdir) + ".state"
   }
 
   // MARK: - Text form

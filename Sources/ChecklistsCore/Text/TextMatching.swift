@@ -98,6 +98,12 @@ public enum TextMatching {
     return result
   }
 
+  /// `digits` with zeros added in front up to `width` characters (never cut).
+  public static func zeroPadded(_ digits: String, to width: Int) -> String {
+    let count = digits.count
+    return count >= width ? digits : String(repeating: "0", count: width - count) + digits
+  }
+
   /// `text` with spaces added at the end up to `width` characters (never cut).
   public static func padded(_ text: String, to width: Int) -> String {
     let count = text.count
