@@ -254,15 +254,16 @@ public final class ChecklistsStore {
 
   // MARK: - Saving
 
-  /// Saves `model`: under the lock, merges it with the file as it is now, then replaces the
-  /// file atomically.
+  /// Saves `held` (the model as the app holds it): under the lock, merges it with the file as
+  /// it is now, then replaces the file atomically.
   ///
-  /// `model` must descend from what this store last read or wrote (the loaded model, or a
+  /// `held` must descend from what this store last read or wrote (the loaded model, or a
   /// `merged` model this store returned). When the file cannot be read as a checklists file now,
   /// it is left alone and the model goes to one conflict copy beside it. On failure the old file
   /// is intact, no temporary file remains and the error names the step and the cause.
   @discardableResult
-  public func save(_ model: DataModel) throws(StoreError) -> SaveResult {
+  public func save(_ held: DataModel) throws(StoreError) -> SaveResult {
+    let model = asWritten(held)
     if baseExists, conflictCopyPath == nil, model == base,
       let status = try? fileSystem.stat(resolvedPath), diskFingerprint?.matches(status) == true
     {
@@ -322,6 +323,34 @@ public final class ChecklistsStore {
     }
   }
 
+  /// `model` as the file holds it once written: an XML plist keeps dates to the second (rounded
+  /// down), so a due date made in this session (the next whole hour computed from now, "+2h")
+  /// reads back a fraction earlier. Base, the comparisons and the merges use the model as
+  /// written, or that fraction would count as a change made elsewhere (and look like a change
+  /// of ours to a due date edited elsewhere). Binary files keep dates exactly.
+  private func asWritten(_ model: DataModel) -> DataModel {
+    guard format == .xml else { return model }
+    var lists = model.lists
+    var changed = false
+    for index in lists.indices {
+      var items = lists[index].items
+      var listChanged = false
+      for item in items.indices {
+        let seconds = items[item].dueDate.timeIntervalSinceReferenceDate
+        let whole = seconds.rounded(.down)
+        if seconds.isFinite && whole != seconds {
+          items[item].dueDate = Date(timeIntervalSinceReferenceDate: whole)
+          listChanged = true
+        }
+      }
+      if listChanged {
+        lists[index].setItems(items)
+        changed = true
+      }
+    }
+    return changed ? DataModel(lists: lists, nextItemID: model.nextItemID) : model
+  }
+
   /// Merges changes made elsewhere since the last read or write into `model`, without writing;
   /// nil when the file did not change (or cannot be read now: the next save deals with that).
   public func refresh(_ model: DataModel) -> RefreshResult? {
@@ -339,7 +368,7 @@ public final class ChecklistsStore {
     guard change == .modified else { return nil }
     guard let theirs = try? readDocument() else { return nil }
     convertingKeyedArchive = theirs.isKeyedArchive
-    let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
+    let merged = ModelMerge.merge(base: base, ours: asWritten(model), theirs: theirs.lists)
     base = merged.theirs
     baseExists = true
     format = theirs.format
