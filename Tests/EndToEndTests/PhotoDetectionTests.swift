@@ -55,13 +55,20 @@ extension EndToEndProcesses {
       #expect(try !session.capture().contains("1;2c"))
       try session.sendKeys("Escape")
       try session.waitFor(text: "Cancelled")
-      // A second photo does not ask again.
+      // A second photo does not ask again. The first "Cancelled" may still be on screen while
+      // tmux shows half a frame, so the form must be whole before Escape, and gone after it
+      // (else `q` could follow Escape within the escape delay and read as Alt-q).
       try session.sendKeys("Enter")
-      try session.waitUntil("the photo drawn again") {
-        try session.capture(escapes: true).contains("48;5;196")
+      try session.waitUntil("the form drawn again with its photo") {
+        let screen = try session.capture(escapes: true)
+        return screen.contains("48;5;196") && screen.contains("Esc cancel")
+          && !screen.contains("Cancelled")
       }
       try session.sendKeys("Escape")
-      try session.waitFor(text: "Cancelled")
+      try session.waitUntil("the form closed again") {
+        let screen = try session.capture()
+        return screen.contains("Cancelled") && !screen.contains("Edit Item")
+      }
       #expect(try shell.quit() == "0")
       let log = session.loggedOutput()
       #expect(count(of: "\u{1B}[c", in: log) == 1)
