@@ -87,7 +87,8 @@ extension EndToEndProcesses {
       }
       defer { shell.close() }
       let session = shell.session
-      try shell.launch(waitingFor: "L")
+      // Not "L": one capital letter could be on screen before the app is (the command line).
+      try shell.launch(waitingFor: "1 Remaining")
       try session.sendKeys("Enter")
       try session.waitFor(text: "seed")
       let loop = try startProcess(
@@ -124,7 +125,7 @@ extension EndToEndProcesses {
       defer { first.close() }
       let second = try AppFlowShell()
       defer { second.close() }
-      try first.launch(waitingFor: "L")
+      try first.launch(waitingFor: "1 Remaining")
       // The second app on the first one's data and state folders.
       let app = shellQuote(try BuiltBinary.existingPath())
       try second.session.type(

@@ -77,10 +77,17 @@ extension EndToEndProcesses {
       #expect(Self.bells(in: session.loggedOutput()) == 1)
 
       try session.sendKeys("r")
-      try session.waitFor(text: "Bills —")
+      // The item's row, not the old status line ("Reminder: "Pay rent" (Bills)") that tmux may
+      // still show below the new title for a moment.
+      try session.waitFor("the Bills list with its Pay rent row") { screen in
+        screen.contains("Bills —")
+          && screen.split(separator: "\n").contains {
+            $0.contains("Pay rent") && !$0.contains("Reminder:")
+          }
+      }
       let rentRow =
         try session.capture(escapes: true).split(separator: "\n")
-        .first { $0.contains("Pay rent") }.map(String.init) ?? ""
+        .first { $0.contains("Pay rent") && !$0.contains("Reminder:") }.map(String.init) ?? ""
       #expect(Self.sets(7, in: rentRow), "the reminded item is selected: \(rentRow)")
       #expect(try shell.quit() == "0")
 
@@ -103,7 +110,11 @@ extension EndToEndProcesses {
       try session.type("tomorrow 9am")
       try session.waitFor(text: "tomorrow 9am")
       try session.sendKeys("Enter")
-      let screen = try session.waitFor("the new row") { !$0.contains("Add Item") }
+      // The form's own "Text  Pay rent" row may linger below the new title: wait for the
+      // status line, drawn last.
+      let screen = try session.waitFor("the new row") {
+        !$0.contains("Add Item") && $0.contains("Added \"Pay rent\"")
+      }
       let row = screen.split(separator: "\n").first { $0.contains("Pay rent") } ?? ""
       #expect(row.contains("tomorrow 09:00"), "\(screen)")
       #expect(try shell.quit() == "0")
