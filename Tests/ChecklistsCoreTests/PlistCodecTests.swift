@@ -103,6 +103,109 @@ import Testing
     }
   }
 
+  /// UTF-16 strings become the same `String` the standard library decodes, ASCII-only and
+  /// mixed, with every surrogate pair; an unpaired surrogate anywhere is refused.
+  @Test func utf16TextDecodesLikeTheStandardLibrary() {
+    var generator = SeededGenerator(seed: 11)
+    let pool: [Unicode.Scalar] = [
+      "a", "Z", " ", "\u{7F}", "é", "ß", "\u{7FF}", "\u{800}", "東",
+      "\u{FFFD}", "\u{FFFF}", "\u{10000}", "🛒", "\u{10FFFF}", "\u{301}",
+    ]
+    for _ in 0..<2_000 {
+      let length = Int.random(in: 0...40, using: &generator)
+      let asciiOnly = Bool.random(using: &generator)
+      var text = String.UnicodeScalarView()
+      for _ in 0..<length {
+        text.append(
+          asciiOnly
+            ? pool[Int.random(in: 0..<4, using: &generator)]
+            : pool.randomElement(using: &generator) ?? "a")
+      }
+      let string = String(text)
+      var bytes: [UInt8] = []
+      for unit in string.utf16 { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+      let decoded = bytes.withUnsafeBufferPointer { UTF16BigEndianText.string($0) }
+      #expect(decoded == string)
+      #expect(decoded?.utf8.elementsEqual(string.utf8) == true)
+      #expect(decoded.map { $0.unicodeScalars.count } == string.unicodeScalars.count)
+      guard !bytes.isEmpty else { continue }
+      let at = 2 * Int.random(in: 0...(bytes.count / 2), using: &generator)
+      let lone: [UInt8] = Bool.random(using: &generator) ? [0xD8, 0x3D] : [0xDE, 0x00]
+      let broken = Array(bytes[..<at]) + lone + Array(bytes[at...])
+      // A high surrogate followed by a low one makes a pair; everything else is unpaired.
+      let pairs =
+        lone[0] == 0xD8 && at < bytes.count && bytes[at] & 0xFC == 0xDC
+        || lone[0] == 0xDE && at > 0 && bytes[at - 2] & 0xFC == 0xD8
+      if !pairs {
+        #expect(broken.withUnsafeBufferPointer { UTF16BigEndianText.string($0) } == nil)
+      }
+    }
+  }
+
+  /// The one-pass proof of the usual file accepts only what the walk accepts: random graphs of
+  /// arrays, dictionaries and shared scalars, in writer order or not, some with cycles, deep
+  /// chains, unreachable damage or references past the end, give the same verdict both ways.
+  @Test func theOnePassProofAgreesWithTheWalk() throws {
+    var generator = SeededGenerator(seed: 7)
+    var proven = 0
+    for round in 0..<3_000 {
+      let count = Int.random(in: 1...24, using: &generator)
+      let forward = round % 3 != 0
+      var objects: [[UInt8]] = []
+      for index in 0..<count {
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+          objects.append([0x09])
+          continue
+        }
+        let slots = Int.random(in: 0...3, using: &generator)
+        func target() -> UInt8 {
+          if Int.random(in: 0..<60, using: &generator) == 0 { return UInt8(count + 1) }
+          let low = forward && index + 1 < count && !Bool.random(using: &generator) ? index + 1 : 0
+          return UInt8(Int.random(in: low..<count, using: &generator))
+        }
+        if Bool.random(using: &generator) {
+          objects.append([0xA0 | UInt8(slots)] + (0..<slots).map { _ in target() })
+        } else {
+          objects.append([0xD0 | UInt8(slots)] + (0..<(2 * slots)).map { _ in target() })
+        }
+      }
+      let bytes = [UInt8](bplist(objects))
+      let walked = Result { () throws(PlistError) in
+        try BinaryPlistReader(bytes: bytes, walkingOnly: true)
+      }
+      let either = Result { () throws(PlistError) in try BinaryPlistReader(bytes: bytes) }
+      switch (walked, either) {
+      case (.success, .success(let reader)):
+        if reader.provenInWriterOrder { proven += 1 }
+      case (.failure(let walkError), .failure(let error)):
+        #expect(walkError == error, "round \(round)")
+      default:
+        Issue.record("round \(round): the walk and the proof disagree on \(objects)")
+      }
+    }
+    // A real share of the sound graphs took the one-pass path.
+    #expect(proven > 200)
+    // A chain deeper than the limit in writer order is walked, and refused as before.
+    let depth = PlistLimits.maximumDepth + 1
+    let chain = (0..<depth).map { [0xA1] + FileFormatCompatibilityTests.be(UInt64($0 + 1), 2) }
+    let deep = [UInt8](bplist(chain + [[0x09]], refSize: 2))
+    #expect(throws: PlistError("nesting deeper than 512 levels")) {
+      try BinaryPlistReader(bytes: deep)
+    }
+  }
+
+  /// Files our writer makes, and the iPhone app's written by CoreFoundation's binary writer
+  /// (the one Foundation uses here), are proven in one pass.
+  @Test func ourFilesAndTheIPhoneAppsAreProvenInOnePass() throws {
+    let ours = encodedBytes(adding("Laundry", to: sampleModel()), format: .binary)
+    #expect(try BinaryPlistReader(ours).provenInWriterOrder)
+    let xml = try Data(contentsOf: FileFormatTestSupport.iosFixture)
+    let tree = try PropertyListSerialization.propertyList(from: xml, format: nil)
+    let ios = try PropertyListSerialization.data(
+      fromPropertyList: tree, format: .binary, options: 0)
+    #expect(try BinaryPlistReader(ios).provenInWriterOrder)
+  }
+
   @Test func binaryStructureErrors() {
     #expect(message(bplist([[0xA1, 0]])) == "binary property list contains a cycle (object 0)")
     #expect(

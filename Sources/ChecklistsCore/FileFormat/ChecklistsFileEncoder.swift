@@ -205,6 +205,21 @@ enum ChecklistsFileEncoder {
 
   private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
     writer.open(dictionary: true, level: 3)
+    if item.unknownFields.isEmpty && !item.hasDueDate {
+      // The usual item: the five known keys in `itemKeys` order, without matching key names.
+      writer.key("checked", level: 4)
+      writer.bool(item.checked, level: 4)
+      writer.key("dueDate", level: 4)
+      writer.date(item.dueDate, level: 4)
+      writer.key("itemID", level: 4)
+      writer.integer(Int64(item.itemID), level: 4)
+      writer.key("shouldRemind", level: 4)
+      writer.bool(item.shouldRemind, level: 4)
+      writer.key("text", level: 4)
+      writer.string(item.text, level: 4)
+      writer.close(dictionary: true, level: 3)
+      return
+    }
     for key in keys(known: knownKeys(item), unknown: item.unknownFields) {
       switch key {
       case "checked":

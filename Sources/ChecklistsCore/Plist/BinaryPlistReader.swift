@@ -20,6 +20,8 @@ struct BinaryPlistReader: PlistNodeSource {
   let root: Int
   private var budget: ExpansionBudget
   private var keyCache = KeyCache()
+  /// Whether the graph was proven sound in one pass (`soundInWriterOrder`), not walked.
+  private(set) var provenInWriterOrder = false
 
   /// The header and payload position of one object.
   private struct Header {
@@ -39,8 +41,8 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// Parses the trailer and offset table of `bytes` (shared, not copied) and validates the
-  /// object graph.
-  init(bytes: [UInt8]) throws(PlistError) {
+  /// object graph (`walkingOnly` skips the one-pass proof, for tests that compare the two).
+  init(bytes: [UInt8], walkingOnly: Bool = false) throws(PlistError) {
     self.bytes = bytes
     let truncated = PlistError("binary property list is truncated")
     guard bytes.count >= 8 + 32 + 1 else { throw truncated }
@@ -86,7 +88,11 @@ struct BinaryPlistReader: PlistNodeSource {
     self.dataEnd = table
     self.root = Int(top)
     self.budget = ExpansionBudget(limit: count * 16 + 65_536)
-    try validateGraph()
+    if !walkingOnly, soundInWriterOrder() {
+      provenInWriterOrder = true
+    } else {
+      try walkGraph()
+    }
   }
 
   /// The expansion budget: a file whose lists share items, or item arrays, may not add up to
@@ -220,8 +226,73 @@ struct BinaryPlistReader: PlistNodeSource {
     var deepest: UInt16
   }
 
-  /// Checks every reachable object and rejects cycles and nesting deeper than the limit.
-  private func validateGraph() throws(PlistError) {
+  /// Writers number a collection before what it holds, so the usual file is proven sound in
+  /// one pass from the last object back; only other files are walked (`walkGraph`).
+  ///
+  /// True when every collection has a sound header, refers only to existing objects, refers to
+  /// other collections only after itself (so there is no cycle) and nests less than the limit.
+  /// Such a file passes the walk; false says nothing, and the walk gives the verdict.
+  private func soundInWriterOrder() -> Bool {
+    let count = offsets.count
+    // 0 for a scalar or an object not seen yet; a collection's nesting height, from 1.
+    var height = [UInt16](repeating: 0, count: count)
+    let limit = UInt16(PlistLimits.maximumDepth)
+    let refSize = refSize
+    return bytes.withUnsafeBytes { raw in
+      offsets.withUnsafeBufferPointer { offsets in
+        height.withUnsafeMutableBufferPointer { height in
+          func isCollection(_ object: Int) -> Bool {
+            let type = raw[Int(offsets[object])] >> 4
+            return type == 0xA || type == 0xD
+          }
+          func reference(at position: Int) -> UInt64 {
+            switch refSize {
+            case 1: return UInt64(raw[position])
+            case 2:
+              return UInt64(
+                UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+            case 4:
+              return UInt64(
+                UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+            default:
+              var value: UInt64 = 0
+              for index in position..<(position + refSize) {
+                value = value << 8 | UInt64(raw[index])
+              }
+              return value
+            }
+          }
+          var object = count
+          while object > 0 {
+            object -= 1
+            guard isCollection(object) else { continue }
+            guard let header = try? header(object) else { return false }
+            let slots = header.type == 0xA ? header.count : header.count * 2
+            var deepest: UInt16 = 0
+            var position = header.start
+            for _ in 0..<slots {
+              let value = reference(at: position)
+              position += refSize
+              guard value < UInt64(count) else { return false }
+              let child = Int(value)
+              if child > object {
+                deepest = max(deepest, height[child])
+              } else if isCollection(child) {
+                return false
+              }
+            }
+            guard deepest < limit else { return false }
+            height[object] = deepest + 1
+          }
+          return true
+        }
+      }
+    }
+  }
+
+  /// Checks every reachable object and rejects cycles and nesting deeper than the limit, with
+  /// exact messages, walking depth first from the top.
+  private func walkGraph() throws(PlistError) {
     // 0: not seen, 1: on the current path, 2: done. `height` is the nesting below a done object.
     var state = [UInt8](repeating: 0, count: offsets.count)
     var height = [UInt16](repeating: 0, count: offsets.count)
@@ -558,33 +629,35 @@ enum UTF8Text {
 /// in one pass.
 enum UTF16BigEndianText {
   /// The string, or nil when a surrogate is unpaired; `bytes.count` is even.
+  ///
+  /// The UTF-8 is built here, scalar by scalar from checked surrogate pairs, so it is valid by
+  /// construction and handed to `String` without a second validation.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let count = bytes.count / 2
     if count == 0 { return "" }
-    var valid = true
     // A BMP unit takes at most 3 UTF-8 bytes, a surrogate pair 4 for 2 units.
-    let string = String(unsafeUninitializedCapacity: count * 3) { out in
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 3) { out in
       var written = 0
       var index = 0
+      var ascii = true
       func unit(_ at: Int) -> UInt32 { UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1]) }
       while index < count {
         var value = unit(index)
         index += 1
         if value & 0xFC00 == 0xD800 {
-          guard index < count, unit(index) & 0xFC00 == 0xDC00 else {
-            valid = false
-            return 0
-          }
+          guard index < count, unit(index) & 0xFC00 == 0xDC00 else { return nil }
           value = 0x10000 + ((value - 0xD800) << 10) + (unit(index) - 0xDC00)
           index += 1
         } else if value & 0xFC00 == 0xDC00 {
-          valid = false
-          return 0
+          return nil
         }
         if value < 0x80 {
           out[written] = UInt8(value)
           written += 1
-        } else if value < 0x800 {
+          continue
+        }
+        ascii = false
+        if value < 0x800 {
           out[written] = UInt8(0xC0 | value >> 6)
           out[written + 1] = UInt8(0x80 | value & 0x3F)
           written += 2
@@ -601,8 +674,8 @@ enum UTF16BigEndianText {
           written += 4
         }
       }
-      return written
+      let utf8 = UnsafeBufferPointer(rebasing: out[0..<written])
+      return String(copying: UTF8Span(unchecked: utf8.span, isKnownASCII: ascii))
     }
-    return valid ? string : nil
   }
 }

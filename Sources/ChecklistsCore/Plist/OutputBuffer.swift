@@ -50,6 +50,14 @@ final class OutputBuffer {
     count += 1
   }
 
+  /// Lets `body` write up to `maximum` bytes at the end; it returns how many it wrote.
+  @inline(__always)
+  func append(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    ensure(maximum)
+    let end = (base.unsafelyUnwrapped + count).assumingMemoryBound(to: UInt8.self)
+    count += body(end)
+  }
+
   /// Appends the bytes of `bytes`.
   func append(_ bytes: UnsafeRawBufferPointer) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }

@@ -73,13 +73,18 @@ enum PlistDateFormat {
   /// The string for seconds since 2001-01-01, rounded down to a whole second; nil when the
   /// date is not finite or outside the years 1–9999.
   static func format(_ seconds: Double) -> String? {
-    var bytes: [UInt8] = []
-    guard write(seconds, to: &bytes) else { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: textLength) { out in
+      guard let base = out.baseAddress, write(seconds, into: base) else { return nil }
+      return String(decoding: out, as: UTF8.self)
+    }
   }
 
-  /// Appends the string for `seconds` (as `format`) to `bytes`; false when there is none.
-  static func write(_ seconds: Double, to bytes: inout [UInt8]) -> Bool {
+  /// The length of a date's text, `YYYY-MM-DDTHH:MM:SSZ`.
+  static let textLength = 20
+
+  /// Writes the `textLength` bytes of `format(seconds)` at `out`; false (nothing written) when
+  /// there is no such text.
+  static func write(_ seconds: Double, into out: UnsafeMutablePointer<UInt8>) -> Bool {
     guard seconds.isFinite else { return false }
     let floored = seconds.rounded(.down)
     guard floored >= -63_113_904_000, floored < 252_423_993_600 else { return false }
@@ -88,20 +93,18 @@ enum PlistDateFormat {
     let secondOfDay = unix - days * 86_400
     let (year, month, day) = civilFromDays(days)
     guard (1...9999).contains(year) else { return false }
-    func digits(_ value: Int64, _ width: Int, then separator: UInt8) {
-      var divisor: Int64 = width == 4 ? 1_000 : 10
-      while divisor > 0 {
-        bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-        divisor /= 10
-      }
-      bytes.append(separator)
+    func two(_ value: Int64, at offset: Int, then separator: UInt8) {
+      out[offset] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+      out[offset + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+      out[offset + 2] = separator
     }
-    digits(year, 4, then: UInt8(ascii: "-"))
-    digits(month, 2, then: UInt8(ascii: "-"))
-    digits(day, 2, then: UInt8(ascii: "T"))
-    digits(secondOfDay / 3_600, 2, then: UInt8(ascii: ":"))
-    digits(secondOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
-    digits(secondOfDay % 60, 2, then: UInt8(ascii: "Z"))
+    two(year / 100, at: 0, then: 0)
+    two(year % 100, at: 2, then: UInt8(ascii: "-"))
+    two(month, at: 5, then: UInt8(ascii: "-"))
+    two(day, at: 8, then: UInt8(ascii: "T"))
+    two(secondOfDay / 3_600, at: 11, then: UInt8(ascii: ":"))
+    two(secondOfDay / 60 % 60, at: 14, then: UInt8(ascii: ":"))
+    two(secondOfDay % 60, at: 17, then: UInt8(ascii: "Z"))
     return true
   }
 

@@ -10,14 +10,11 @@ import FoundationEssentials
 struct XMLPlistWriter {
   /// The bytes written so far; handed to the `Data` of `finish` without a copy.
   private let bytes: OutputBuffer
-  /// Room for one date's text, reused for every date.
-  private var dateScratch: [UInt8] = []
 
   /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`;
   /// `capacity` is the expected size in bytes.
   init(capacity: Int = 4_096) {
     bytes = OutputBuffer(capacity: capacity)
-    dateScratch.reserveCapacity(32)
     append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -100,6 +97,14 @@ struct XMLPlistWriter {
     }
   }
 
+  /// Writes `<key>…</key>` at `level` for a key that needs no escape.
+  mutating func key(_ key: StaticString, level: Int) {
+    indent(level)
+    append("<key>")
+    append(key)
+    append("</key>\n")
+  }
+
   /// Writes `<key>…</key>` at `level`.
   mutating func key(_ key: String, level: Int) {
     indent(level)
@@ -134,9 +139,10 @@ struct XMLPlistWriter {
   mutating func date(_ value: Date, level: Int) {
     indent(level)
     append("<date>")
-    dateScratch.removeAll(keepingCapacity: true)
-    _ = PlistDateFormat.write(value.timeIntervalSinceReferenceDate, to: &dateScratch)
-    bytes.append(contentsOf: dateScratch)
+    let seconds = value.timeIntervalSinceReferenceDate
+    bytes.append(upTo: PlistDateFormat.textLength) { out in
+      PlistDateFormat.write(seconds, into: out) ? PlistDateFormat.textLength : 0
+    }
     append("</date>\n")
   }
 
