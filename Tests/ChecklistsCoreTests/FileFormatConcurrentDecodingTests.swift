@@ -88,6 +88,118 @@ import Testing
       ConcurrentTextEncoding(lists, itemCount: ConcurrentTextEncoding.minimumItems - 1) == nil)
   }
 
+  /// XML written in parts, one per thread, is byte for byte the document written in order,
+  /// however the parts fall: inside a list, at its edges, beside empty lists, past the end.
+  @Test func xmlWrittenInPartsIsTheSameBytes() throws {
+    let big = Self.bigLists()
+    let whole = try #require(ChecklistsFileEncoder.xml(big, parts: 1))
+    #expect(whole == ChecklistsFileEncoder.xml(big))
+    #expect(ChecklistsFileEncoder.xml(big, concurrent: true) == whole)
+    for parts in [2, 3, 7] {
+      #expect(ChecklistsFileEncoder.xml(big, parts: parts) == whole, "\(parts) parts")
+    }
+    // Small layouts, every number of parts up to more parts than items.
+    let layouts: [[Int]] = [
+      [], [0], [0, 0], [1], [2, 0], [0, 3], [1, 0, 1], [0, 2, 0, 0, 3, 0],
+    ]
+    for layout in layouts {
+      let lists = layout.enumerated().map { number, size in
+        Checklist(
+          name: "L\(number)", iconName: "Folder",
+          items: (0..<size).map { ChecklistItem(text: "i\(number).\($0)", itemID: $0) },
+          unknownFields: number == 1 ? ["xColour": .integer(3)] : [:])
+      }
+      let inOrder = try #require(ChecklistsFileEncoder.xml(lists, parts: 1))
+      #expect(try PropertyListSerialization.propertyList(from: inOrder, format: nil) is [Any])
+      for parts in 2...7 {
+        #expect(ChecklistsFileEncoder.xml(lists, parts: parts) == inOrder, "\(layout) \(parts)")
+      }
+    }
+    // A text XML cannot hold, in any part, makes no document.
+    var broken = big
+    let last = broken[broken.count - 2]
+    broken[broken.count - 2] = Checklist(
+      name: last.name, iconName: last.iconName,
+      items: last.items + [ChecklistItem(text: "bell \u{7}", itemID: 999_999)])
+    for parts in [1, 2, 3] { #expect(ChecklistsFileEncoder.xml(broken, parts: parts) == nil) }
+    let encoded = try ChecklistsFileCoding.encode(broken, format: .xml)
+    #expect(encoded.format == .binary)
+    #expect(
+      encoded.formatNote?.hasSuffix("an item holds control characters that XML cannot store")
+        == true)
+  }
+
+  /// Reads `data` as a checklists XML file, with the second thread or in order.
+  private static func xmlLists(_ data: Data, splitting: Bool, decodingItems: Bool = true) throws
+    -> (lists: [Checklist], split: Bool)
+  {
+    let (tree, split) = try data.withUnsafeBytes { raw in
+      try XMLPlistReader.parseReportingSplit(
+        raw, decodingItems: decodingItems, splitting: splitting)
+    }
+    let lists = try ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree)).decodeInOrder()
+    return (lists, split)
+  }
+
+  /// The error reading `data` gives, with or without the second thread.
+  private static func xmlError(_ data: Data, splitting: Bool) -> PlistError? {
+    do {
+      _ = try data.withUnsafeBytes { raw in
+        try XMLPlistReader.parseReportingSplit(raw, decodingItems: true, splitting: splitting)
+      }
+      return nil
+    } catch {
+      return error as? PlistError
+    }
+  }
+
+  /// A big XML file is read on two threads, the second from an item near the middle: the lists
+  /// are those of reading in order, every error is the same (with its line) wherever it is,
+  /// and a place that only looks like an item (here inside a comment) is passed by.
+  @Test func aBigXMLFileIsReadOnTwoThreadsAsInOrder() throws {
+    let lists = Self.bigLists()
+    let data = try #require(ChecklistsFileEncoder.xml(lists, parts: 1))
+    // XML keeps dates to the second: what reading in order gives is the reference.
+    let inOrder = try Self.xmlLists(data, splitting: false)
+    #expect(!inOrder.split)
+    // Items in the writer's layout are read by a shortcut: the general reading agrees.
+    let general = try Self.xmlLists(data, splitting: false, decodingItems: false)
+    #expect(general.lists == inOrder.lists, "the general reading")
+    #expect(inOrder.lists.map(\.items.count) == lists.map(\.items.count))
+    #expect(inOrder.lists.map(\.name) == lists.map(\.name))
+    let twoThreads = try Self.xmlLists(data, splitting: true)
+    #expect(twoThreads.split == (ItemSlices.threads > 1))
+    #expect(twoThreads.lists == inOrder.lists, "two threads")
+    #expect(try ChecklistsFileCoding.decode(data).lists == inOrder.lists, "the codec")
+
+    let bytes = [UInt8](data)
+    func firstIndex(of text: String, after start: Int) throws -> Int {
+      let needle = Array(text.utf8)
+      return try #require(
+        (start..<(bytes.count - needle.count)).first {
+          bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+        })
+    }
+    // A damaged tag before the middle, just after it and near the end.
+    for fraction in [0.25, 0.5, 0.9] {
+      var damaged = bytes
+      let at = try firstIndex(of: "</string>", after: Int(Double(bytes.count) * fraction))
+      damaged[at + 7] = UInt8(ascii: "X")
+      let error = try #require(Self.xmlError(Data(damaged), splitting: false))
+      #expect(error.message.contains("expected </string> but found </strinX>"))
+      #expect(Self.xmlError(Data(damaged), splitting: true) == error, "at \(fraction)")
+    }
+    // An item's layout inside a comment near the middle: the guess lands in it, and is passed by.
+    let after = try firstIndex(of: "</dict>\n", after: bytes.count / 2) + 8
+    let comment = Array("<!--\n\t\t\t<dict>\n-->".utf8)
+    let commented = Array(bytes[..<after]) + comment + Array(bytes[after...])
+    let guess = commented.withUnsafeBufferPointer { XMLPlistReader.splitPosition(in: $0) }
+    #expect(guess == after + 8)
+    let passedBy = try Self.xmlLists(Data(commented), splitting: true)
+    #expect(!passedBy.split)
+    #expect(passedBy.lists == inOrder.lists, "passed by")
+  }
+
   @Test func smallFilesAreReadWithoutThreadsAndXMLInOrder() throws {
     let small = Array(Self.bigLists().suffix(10))
     let binary = ChecklistsSchemaDecoder(

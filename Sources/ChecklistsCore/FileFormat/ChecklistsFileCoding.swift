@@ -107,13 +107,13 @@ public enum ChecklistsFileCoding {
       return EncodedChecklists(
         data: ChecklistsFileEncoder.binary(lists), format: .binary, formatNote: nil)
     case .xml:
-      if let problem = ChecklistsFileEncoder.xmlProblem(lists) {
-        return EncodedChecklists(
-          data: ChecklistsFileEncoder.binary(lists), format: .binary,
-          formatNote: "saved as a binary property list because \(problem)")
+      if let data = ChecklistsFileEncoder.xml(lists, concurrent: true) {
+        return EncodedChecklists(data: data, format: .xml, formatNote: nil)
       }
+      let problem = ChecklistsFileEncoder.xmlProblem(lists) ?? "XML cannot store its text"
       return EncodedChecklists(
-        data: ChecklistsFileEncoder.xml(lists), format: .xml, formatNote: nil)
+        data: ChecklistsFileEncoder.binary(lists), format: .binary,
+        formatNote: "saved as a binary property list because \(problem)")
     }
   }
 }

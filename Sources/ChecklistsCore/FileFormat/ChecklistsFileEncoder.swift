@@ -135,18 +135,31 @@ enum ChecklistsFileEncoder {
 
   /// Why the lists cannot be XML 1.0, as the end of a sentence ("an item holds …"), or nil.
   static func xmlProblem(_ lists: [Checklist]) -> String? {
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    return xmlProblem(lists, XMLPart(slice: 0, of: 1, itemCount: itemCount))
+  }
+
+  /// `xmlProblem` for the lists and items of one part of the document.
+  static func xmlProblem(_ lists: [Checklist], _ part: XMLPart) -> String? {
     func problem(_ fields: [PlistKey: PlistValue]) -> Bool {
       fields.contains {
         !XMLPlistWriter.canStore($0.key.string) || !XMLPlistWriter.canStore($0.value)
       }
     }
+    var listStart = 0
     for list in lists {
-      if !XMLPlistWriter.canStore(list.name) || !XMLPlistWriter.canStore(list.iconName)
-        || problem(list.unknownFields)
+      let count = list.items.count
+      defer { listStart += count }
+      let from = max(part.start, listStart) - listStart
+      let items = from..<max(from, min(part.end, listStart + count) - listStart)
+      if part.holds(listStart),
+        !XMLPlistWriter.canStore(list.name) || !XMLPlistWriter.canStore(list.iconName)
+          || problem(list.unknownFields)
       {
         return "a list holds control characters that XML cannot store"
       }
-      for item in list.items {
+      guard !items.isEmpty else { continue }
+      for item in list.items[items] {
         if !XMLPlistWriter.canStore(item.text) || problem(item.unknownFields) {
           return "an item holds control characters that XML cannot store"
         }
@@ -160,47 +173,137 @@ enum ChecklistsFileEncoder {
 
   /// An XML file of the lists; the caller checked `xmlProblem` first.
   static func xml(_ lists: [Checklist]) -> Data {
+    xml(lists, concurrent: false) ?? Data()
+  }
+
+  /// The XML document of the lists; a big model is written on every core, each thread one
+  /// contiguous part of the document (the bytes are the same either way). Nil when
+  /// `xmlProblem` has something to say (checked on the way, part by part, when concurrent).
+  static func xml(_ lists: [Checklist], concurrent: Bool) -> Data? {
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    let threads = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
+    return xml(lists, parts: threads ? ItemSlices.threads : 1)
+  }
+
+  /// `xml` written in `parts` parts, each on its own thread when there are several.
+  static func xml(_ lists: [Checklist], parts: Int) -> Data? {
+    var itemCount = 0
     var expectedSize = 512
     for list in lists {
+      itemCount += list.items.count
       expectedSize += 160 + list.name.utf8.count
       for item in list.items { expectedSize += 320 + item.text.utf8.count }
     }
-    var writer = XMLPlistWriter(capacity: expectedSize)
-    if lists.isEmpty {
-      writer.empty(dictionary: false, level: 0)
+    guard parts > 1 else {
+      if xmlProblem(lists) != nil { return nil }
+      var writer = XMLPlistWriter(capacity: expectedSize)
+      xmlPart(of: lists, XMLPart(slice: 0, of: 1, itemCount: itemCount), &writer)
       return writer.finish()
     }
-    writer.open(dictionary: false, level: 0)
+    let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: parts)
+    let written = slices.map { slice -> XMLPlistWriter? in
+      let part = XMLPart(slice: slice, of: parts, itemCount: itemCount)
+      guard xmlProblem(lists, part) == nil else { return nil }
+      // The first part grows to hold the others.
+      var writer = XMLPlistWriter(
+        capacity: slice == 0 ? expectedSize : expectedSize / parts + 4_096, header: slice == 0)
+      xmlPart(of: lists, part, &writer)
+      return writer
+    }
+    guard written.count == parts, var whole = written.first ?? nil else { return nil }
+    for part in written.dropFirst() {
+      guard let part else { return nil }
+      whole.append(part)
+    }
+    return whole.finish()
+  }
+
+  /// One contiguous part of the XML document: the items from `start` to `end` (indexes over
+  /// all items in order), with the lists around them. A list belongs to the part of its
+  /// first item (its head) and of its last (its tail); an empty list to the part of the
+  /// position where its items would be, the last part when it is past every item.
+  struct XMLPart {
+    var start: Int
+    var end: Int
+    var isFirst: Bool
+    var isLast: Bool
+
+    init(slice: Int, of count: Int, itemCount: Int) {
+      start = itemCount * slice / count
+      end = itemCount * (slice + 1) / count
+      isFirst = slice == 0
+      isLast = slice == count - 1
+    }
+
+    /// Whether the part holds the item or empty-list position `position`.
+    func holds(_ position: Int) -> Bool {
+      position >= start && (position < end || isLast)
+    }
+  }
+
+  /// Writes `part` of the document of `lists`.
+  private static func xmlPart(
+    of lists: [Checklist], _ part: XMLPart, _ writer: inout XMLPlistWriter
+  ) {
+    if lists.isEmpty {
+      if part.isFirst { writer.empty(dictionary: false, level: 0) }
+      return
+    }
+    if part.isFirst { writer.open(dictionary: false, level: 0) }
+    var listStart = 0
     for list in lists {
-      writer.open(dictionary: true, level: 1)
-      for key in keys(known: listKeys, unknown: list.unknownFields) {
-        switch key {
-        case "name":
-          writer.key(key.string, level: 2)
-          writer.string(list.name, level: 2)
-        case "iconName":
-          writer.key(key.string, level: 2)
-          writer.string(list.iconName, level: 2)
-        case "items":
+      let count = list.items.count
+      defer { listStart += count }
+      let head = part.holds(listStart)
+      let tail = count == 0 ? head : part.holds(listStart + count - 1)
+      let from = max(part.start, listStart) - listStart
+      let to = min(part.end, listStart + count) - listStart
+      guard head || tail || from < to else {
+        if listStart >= part.end && !part.isLast { break }
+        continue
+      }
+      xmlList(list, items: from..<max(from, to), head: head, tail: tail, &writer)
+    }
+    if part.isLast { writer.close(dictionary: false, level: 0) }
+  }
+
+  /// Writes the items `items` of `list`, with the list's start (`head`) and end (`tail`).
+  private static func xmlList(
+    _ list: Checklist, items: Range<Int>, head: Bool, tail: Bool, _ writer: inout XMLPlistWriter
+  ) {
+    if head { writer.open(dictionary: true, level: 1) }
+    var pastItems = false
+    for key in keys(known: listKeys, unknown: list.unknownFields) {
+      if key == "items" {
+        if head {
           writer.key(key.string, level: 2)
           if list.items.isEmpty {
             writer.empty(dictionary: false, level: 2)
           } else {
             writer.open(dictionary: false, level: 2)
-            for item in list.items { xmlItem(item, &writer) }
-            writer.close(dictionary: false, level: 2)
-          }
-        default:
-          if let value = list.unknownFields[key] {
-            writer.key(key.string, level: 2)
-            writer.value(value, level: 2)
           }
         }
+        for index in items { xmlItem(list.items[index], &writer) }
+        if tail && !list.items.isEmpty { writer.close(dictionary: false, level: 2) }
+        pastItems = true
+        continue
       }
-      writer.close(dictionary: true, level: 1)
+      guard pastItems ? tail : head else { continue }
+      switch key {
+      case "name":
+        writer.key(key.string, level: 2)
+        writer.string(list.name, level: 2)
+      case "iconName":
+        writer.key(key.string, level: 2)
+        writer.string(list.iconName, level: 2)
+      default:
+        if let value = list.unknownFields[key] {
+          writer.key(key.string, level: 2)
+          writer.value(value, level: 2)
+        }
+      }
     }
-    writer.close(dictionary: false, level: 0)
-    return writer.finish()
+    if tail { writer.close(dictionary: true, level: 1) }
   }
 
   private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {

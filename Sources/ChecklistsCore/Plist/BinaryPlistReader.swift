@@ -612,11 +612,13 @@ final class KeyCache {
 }
 
 /// UTF-8 bytes to `String`, checked in one pass (the standard library's validation has its
-/// own fast path for ASCII).
+/// own fast path for ASCII). Checked as a `UTF8Span`, then copied unchecked: half the time of
+/// `String(validating:as:)`, which goes through generic code.
 enum UTF8Text {
   /// The string, or nil when the bytes are not valid UTF-8.
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    String(validating: bytes, as: UTF8.self)
+    guard let text = try? UTF8Span(validating: bytes.span) else { return nil }
+    return String(copying: text)
   }
 
   /// The string, or nil when the bytes are not valid UTF-8.

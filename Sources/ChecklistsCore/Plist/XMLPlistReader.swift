@@ -15,6 +15,15 @@ struct XMLPlistReader {
   /// checklist items first.
   private let decodesItems: Bool
   private var position = 0
+  /// The second thread's share of a big document, until this reader reaches it.
+  private var split: Split?
+  /// The second thread's levels not yet joined in: 1 (the list's entries), then 0 (the lists).
+  private var grafting: (continuation: Continuation, level: Int)?
+  /// The kinds of the open containers at depths 0 and 1 (where `split` may be joined).
+  private var depthZeroIsArray = false
+  private var depthOneIsDict = false
+  /// Whether the second thread's levels were all joined in.
+  private var joined = false
 
   /// Parses the whole document into a tree; with `decodingItems`, item dictionaries of the
   /// usual form come back already decoded (`PlistTree.item`).
@@ -31,21 +40,115 @@ struct XMLPlistReader {
   static func parse(_ raw: UnsafeRawBufferPointer, decodingItems: Bool = false)
     throws(PlistError) -> PlistTree
   {
+    try parseReportingSplit(raw, decodingItems: decodingItems).tree
+  }
+
+  /// `parse`, and whether the second thread's half was used; `splitting: false` reads in
+  /// order on this thread (for tests that compare the two).
+  static func parseReportingSplit(
+    _ raw: UnsafeRawBufferPointer, decodingItems: Bool, splitting: Bool = true
+  ) throws(PlistError) -> (tree: PlistTree, split: Bool) {
     let (encoding, bomLength) = try XMLTextEncoding.detect(raw)
     if encoding == .utf8 {
-      var reader = XMLPlistReader(
-        bytes: raw.bindMemory(to: UInt8.self), decodesItems: decodingItems)
-      return try reader.document()
+      return try document(
+        of: raw.bindMemory(to: UInt8.self), decodingItems: decodingItems, splitting: splitting)
     }
     let utf8 = try XMLTextEncoding.utf8(
       UnsafeRawBufferPointer(rebasing: raw[bomLength...]), encoding: encoding)
     let result = utf8.withUnsafeBufferPointer { buffer in
-      Result { () throws(PlistError) -> PlistTree in
-        var reader = XMLPlistReader(bytes: buffer, decodesItems: decodingItems)
-        return try reader.document()
+      Result { () throws(PlistError) -> (tree: PlistTree, split: Bool) in
+        try document(of: buffer, decodingItems: decodingItems, splitting: splitting)
       }
     }
     return try result.get()
+  }
+
+  /// Documents at least this big (about 3,500 items) are read on two cores.
+  static var minimumSplitBytes: Int { 1 << 20 }
+
+  /// The document in `bytes`; a big checklists file is read on two threads (`Split`).
+  private static func document(
+    of bytes: UnsafeBufferPointer<UInt8>, decodingItems: Bool, splitting: Bool
+  ) throws(PlistError) -> (tree: PlistTree, split: Bool) {
+    var reader = XMLPlistReader(bytes: bytes, decodesItems: decodingItems)
+    guard splitting, decodingItems, bytes.count >= minimumSplitBytes, ItemSlices.threads > 1,
+      let position = splitPosition(in: bytes)
+    else { return (try reader.document(), false) }
+    // The second half is read from `position` while this thread reads from the start; the
+    // bytes must outlive it, so it is always waited for before returning.
+    let shared = SharedBytes(bytes: bytes)
+    let second = ThreadedWork { () -> Continuation? in
+      var tail = XMLPlistReader(bytes: shared.bytes, decodesItems: true)
+      tail.position = position
+      return try? tail.continuation()
+    }
+    defer { _ = second.result() }
+    reader.split = Split(position: position, second: second)
+    let tree = try reader.document()
+    return (tree, reader.split == nil && reader.joined)
+  }
+
+  /// Where an item dictionary starts near the middle, as Apple's writer and ours lay one out
+  /// (a line of three tabs and `<dict>`), or nil. Only a guess: the reader takes the second
+  /// thread's work only if it reaches exactly this place as the start of an element of an array
+  /// three levels down.
+  static func splitPosition(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    let pattern: [UInt8] = Array("\n\t\t\t<dict>\n".utf8)
+    let end = min(bytes.count - pattern.count, bytes.count / 2 + (1 << 20))
+    var index = bytes.count / 2
+    while index < end {
+      if bytes[index] == 0x0A, bytes[index + 4] == UInt8(ascii: "<") {
+        var matches = true
+        for offset in 1..<pattern.count where bytes[index + offset] != pattern[offset] {
+          matches = false
+          break
+        }
+        if matches { return index + 4 }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The document's bytes handed to the second thread (read-only while both run).
+  private struct SharedBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+  }
+
+  /// The second thread's share: where it started, and its work.
+  private struct Split {
+    var position: Int
+    var second: ThreadedWork<Continuation?>
+  }
+
+  /// What the second thread read from an element of an array at depth 2 (the items of a list)
+  /// to the end of the array at depth 0 (the lists), level by level: the rest of the items,
+  /// the rest of the list's entries, the rest of the lists, each with the position after its
+  /// closing tag.
+  private struct Continuation {
+    var items: [PlistTree]
+    var itemsEnd: Int
+    var entries: [(key: String, value: PlistTree)]
+    var entriesEnd: Int
+    var lists: [PlistTree]
+    var end: Int
+  }
+
+  /// Reads from an element of an array at depth 2 inside a dictionary at depth 1 inside an
+  /// array at depth 0, to the end of that array: exactly what the reader from the start would
+  /// read there, as nothing it reads depends on more than the depth.
+  private mutating func continuation() throws(PlistError) -> Continuation {
+    var items: [PlistTree] = []
+    try arrayElements(depth: 2, into: &items)
+    let itemsEnd = position
+    var entries: [(key: String, value: PlistTree)] = []
+    try dictEntries(depth: 1, into: &entries)
+    let entriesEnd = position
+    var lists: [PlistTree] = []
+    try arrayElements(depth: 0, into: &lists)
+    return Continuation(
+      items: items, itemsEnd: itemsEnd, entries: entries, entriesEnd: entriesEnd,
+      lists: lists, end: position)
   }
 
   private init(bytes: UnsafeBufferPointer<UInt8>, decodesItems: Bool) {
@@ -284,37 +387,22 @@ struct XMLPlistReader {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var entries: [(key: String, value: PlistTree)] = []
       if start.empty { return PlistTree(shape: .dictionary(entries)) }
-      if decodesItems && depth == 3, let item = itemInUsualForm() { return PlistTree(item: item) }
-      entries.reserveCapacity(8)
-      while true {
-        try skipMisc()
-        if peek("</") {
-          try endTag("dict")
-          if let uid = Self.uid(entries) { return scalar(.uid(uid)) }
-          return PlistTree(shape: .dictionary(entries))
-        }
-        guard peek("<key") else { throw error("expected <key> in <dict>") }
-        position += 1
-        let keyTag = try startTag()
-        guard tag(keyTag, is: "key") else { throw error("expected <key> in <dict>") }
-        let key = keyTag.empty ? "" : try text(closing: "key")
-        try skipMisc()
-        if peek("</") { throw error("<key>\(key)</key> has no value") }
-        entries.append((key, try value(depth: depth + 1)))
+      if decodesItems && depth == 3, let item = itemInWriterLayout() ?? itemInUsualForm() {
+        return PlistTree(item: item)
       }
+      if depth == 0 { depthZeroIsArray = false } else if depth == 1 { depthOneIsDict = true }
+      entries.reserveCapacity(8)
+      try dictEntries(depth: depth, into: &entries)
+      if let uid = Self.uid(entries) { return scalar(.uid(uid)) }
+      return PlistTree(shape: .dictionary(entries))
     } else if tag(start, is: "array") {
       guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
       var elements: [PlistTree] = []
       if start.empty { return PlistTree(shape: .array(elements)) }
+      if depth == 0 { depthZeroIsArray = true } else if depth == 1 { depthOneIsDict = false }
       elements.reserveCapacity(8)
-      while true {
-        try skipMisc()
-        if peek("</") {
-          try endTag("array")
-          return PlistTree(shape: .array(elements))
-        }
-        elements.append(try value(depth: depth + 1))
-      }
+      try arrayElements(depth: depth, into: &elements)
+      return PlistTree(shape: .array(elements))
     } else if tag(start, is: "true") {
       if !start.empty { try endTag("true") }
       return scalar(.bool(true))
@@ -346,6 +434,65 @@ struct XMLPlistReader {
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }
 
+  /// Reads a dictionary's entries (after `<dict>`) up to and including `</dict>`.
+  private mutating func dictEntries(
+    depth: Int, into entries: inout [(key: String, value: PlistTree)]
+  ) throws(PlistError) {
+    while true {
+      try skipMisc()
+      if peek("</") {
+        try endTag("dict")
+        return
+      }
+      guard peek("<key") else { throw error("expected <key> in <dict>") }
+      position += 1
+      let keyTag = try startTag()
+      guard tag(keyTag, is: "key") else { throw error("expected <key> in <dict>") }
+      let key = keyTag.empty ? "" : try text(closing: "key")
+      try skipMisc()
+      if peek("</") { throw error("<key>\(key)</key> has no value") }
+      entries.append((key, try value(depth: depth + 1)))
+      if depth == 1, let joined = grafting, joined.level == 1 {
+        // The second thread read the rest of this list.
+        entries += joined.continuation.entries
+        position = joined.continuation.entriesEnd
+        grafting = (joined.continuation, 0)
+        return
+      }
+    }
+  }
+
+  /// Reads an array's elements (after `<array>`) up to and including `</array>`.
+  private mutating func arrayElements(depth: Int, into elements: inout [PlistTree])
+    throws(PlistError)
+  {
+    while true {
+      try skipMisc()
+      if peek("</") {
+        try endTag("array")
+        return
+      }
+      if depth == 2, let split, position == split.position, depthOneIsDict, depthZeroIsArray {
+        self.split = nil
+        if let continuation = split.second.result() {
+          // The second thread read from here to the end of the lists.
+          elements += continuation.items
+          position = continuation.itemsEnd
+          grafting = (continuation, 1)
+          return
+        }
+      }
+      elements.append(try value(depth: depth + 1))
+      if depth == 0, let joined = grafting, joined.level == 0 {
+        elements += joined.continuation.lists
+        position = joined.continuation.end
+        grafting = nil
+        self.joined = true
+        return
+      }
+    }
+  }
+
   /// The UID a dictionary of the one key `CF$UID` with a non-negative integer stands for, as
   /// Foundation reads it (and writes a UID in XML); nil for any other dictionary.
   private static func uid(_ entries: [(key: String, value: PlistTree)]) -> UInt64? {
@@ -376,6 +523,54 @@ struct XMLPlistReader {
     } catch {}
     position = start
     return nil
+  }
+
+  /// The usual item laid out byte for byte as Apple's writer and ours write it (after
+  /// `<dict>`): fixed text compared in place, the five values read between; any difference, a
+  /// reference or CDATA in the text, returns nil without moving, for the general reading.
+  private mutating func itemInWriterLayout() -> ChecklistItem? {
+    var at = position
+    let count = bytes.count
+    func literal(_ text: StaticString) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard at + length <= count,
+        memcmp(bytes.baseAddress.unsafelyUnwrapped + at, text.utf8Start, length) == 0
+      else { return false }
+      at += length
+      return true
+    }
+    func bool() -> Bool? {
+      if literal("true/>") { return true }
+      if literal("false/>") { return false }
+      return nil
+    }
+    /// The bytes up to the next `<`, or nil at `&` or a control character XML refuses.
+    func run() -> Range<Int>? {
+      let start = at
+      while at < count {
+        let byte = bytes[at]
+        if byte == UInt8(ascii: "<") { return start..<at }
+        if byte == UInt8(ascii: "&") { return nil }
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return nil }
+        at += 1
+      }
+      return nil
+    }
+    guard literal("\n\t\t\t\t<key>checked</key>\n\t\t\t\t<"), let checked = bool(),
+      literal("\n\t\t\t\t<key>dueDate</key>\n\t\t\t\t<date>"), let date = run(),
+      let seconds = PlistDateFormat.parse(bytes: UnsafeBufferPointer(rebasing: bytes[date])),
+      literal("</date>\n\t\t\t\t<key>itemID</key>\n\t\t\t\t<integer>"), let digits = run(),
+      let itemID = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[digits])),
+      literal("</integer>\n\t\t\t\t<key>shouldRemind</key>\n\t\t\t\t<"),
+      let shouldRemind = bool(),
+      literal("\n\t\t\t\t<key>text</key>\n\t\t\t\t<string>"), let text = run(),
+      literal("</string>\n\t\t\t</dict>"),
+      let string = UTF8Text.string(UnsafeBufferPointer(rebasing: bytes[text]))
+    else { return nil }
+    position = at
+    return ChecklistItem(
+      text: string, checked: checked, dueDate: Date(timeIntervalSinceReferenceDate: seconds),
+      shouldRemind: shouldRemind, itemID: Int(itemID))
   }
 
   private mutating func readItem() throws(PlistError) -> ChecklistItem? {

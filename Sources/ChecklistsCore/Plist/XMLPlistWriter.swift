@@ -12,9 +12,11 @@ struct XMLPlistWriter {
   private let bytes: OutputBuffer
 
   /// Starts a document: the XML declaration, the DOCTYPE and `<plist version="1.0">`;
-  /// `capacity` is the expected size in bytes.
-  init(capacity: Int = 4_096) {
+  /// `capacity` is the expected size in bytes. Without `header`, a later part of a document
+  /// (see `append`).
+  init(capacity: Int = 4_096, header: Bool = true) {
     bytes = OutputBuffer(capacity: capacity)
+    guard header else { return }
     append(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -23,6 +25,11 @@ struct XMLPlistWriter {
       <plist version="1.0">
 
       """)
+  }
+
+  /// Appends the bytes of a later part of the document, written by `part`.
+  mutating func append(_ part: XMLPlistWriter) {
+    bytes.append(part.bytes.bytes)
   }
 
   /// Ends the document and returns its bytes.

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Work run on a thread of its own while the caller goes on, its result waited for with
+/// `result()`: a second core's share where the caller will block on it, so it must never wait
+/// behind a pool that may be busy.
+final class ThreadedWork<Value>: @unchecked Sendable {
+  private let work: () -> Value
+  private var value: Value?
+  private var thread = pthread_t()
+  private var running = false
+
+  /// Starts `work` on a new thread; where no thread can be made it runs in `result()`.
+  init(_ work: @escaping () -> Value) {
+    self.work = work
+    let body = ThreadBody { [self] in value = work() }
+    let argument = Unmanaged.passRetained(body).toOpaque()
+    running =
+      pthread_create(
+        &thread, nil,
+        { argument in
+          guard let argument else { return nil }
+          Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().run()
+          return nil
+        }, argument) == 0
+    if !running { Unmanaged<ThreadBody>.fromOpaque(argument).release() }
+  }
+
+  /// Waits for the work and returns what it gave; later calls return the same.
+  func result() -> Value {
+    if running {
+      pthread_join(thread, nil)
+      running = false
+    }
+    if let value { return value }
+    let computed = work()
+    value = computed
+    return computed
+  }
+
+  deinit {
+    if running { pthread_join(thread, nil) }
+  }
+}
+
+/// The closure a new thread runs (C start routines cannot capture generic context).
+private final class ThreadBody {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
