@@ -22,6 +22,9 @@ import Testing
     #expect(app.grid().trimmedRow(2).hasSuffix("in 3 min"))
     // Due in 2 min 58 s: "in 3 min" until 2 min 30 s are left, then a tick redraws it.
     let change = testNow.addingTimeInterval(28)
+    // The first wake-up is at once: the tick after the first screen builds the reminders.
+    #expect(app.nextWakeUp(after: testNow) == testNow)
+    _ = app.handle(.tick, now: testNow)
     #expect(app.nextWakeUp(after: testNow) == change)
     _ = app.handle(.tick, now: change)
     #expect(app.grid(now: change).trimmedRow(2).hasSuffix("in 2 min"))

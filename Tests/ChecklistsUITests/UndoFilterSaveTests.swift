@@ -227,6 +227,9 @@ import Testing
   @Test func firesOnceWhenDue() {
     var app = makeApp()
     let due = testNow.addingTimeInterval(30 * 60)
+    // The first tick, at once, builds the reminders (after the first screen).
+    #expect(app.nextWakeUp(after: testNow) == testNow)
+    #expect(app.handle(.tick, now: testNow) == [])
     #expect(app.nextWakeUp(after: testNow) == due)
     #expect(app.handle(.tick, now: due.addingTimeInterval(-1)) == [])
     #expect(app.statusMessage == nil)
