@@ -88,6 +88,56 @@ import Testing
       ConcurrentTextEncoding(lists, itemCount: ConcurrentTextEncoding.minimumItems - 1) == nil)
   }
 
+  /// Items without unknown keys take four objects each, made in parts (one per thread): the
+  /// bytes are the same for any number of parts, read back as the lists, and Foundation reads
+  /// them too; items with a due date given carry their sixth key.
+  @Test func usualItemsEncodeInPartsToTheSameBytes() throws {
+    let lists = Self.bigLists().enumerated().map { number, list in
+      Checklist(
+        name: list.name, iconName: list.iconName,
+        items: list.items.enumerated().map { index, item in
+          var usual = ChecklistItem(
+            text: item.text, checked: item.checked, dueDate: item.dueDate,
+            shouldRemind: item.shouldRemind, itemID: item.itemID)
+          usual.hasDueDate = (index + number) % 11 == 0
+          return usual
+        },
+        unknownFields: list.unknownFields)
+    }
+    let whole = ChecklistsFileEncoder.binaryOfUsualItems(lists, parts: 1)
+    #expect(ChecklistsFileEncoder.binary(lists, concurrent: false) == whole)
+    #expect(ChecklistsFileEncoder.binary(lists) == whole)
+    for parts in [2, 3, 7] {
+      #expect(ChecklistsFileEncoder.binaryOfUsualItems(lists, parts: parts) == whole, "\(parts)")
+    }
+    #expect(try ChecklistsFileCoding.decode(whole).lists == lists, "read back")
+    #expect(try BinaryPlistReader(whole).provenInWriterOrder)
+    let foundation = try #require(
+      try PropertyListSerialization.propertyList(from: whole, format: nil) as? [[String: Any]])
+    #expect(foundation.count == lists.count)
+    let items = try #require(foundation[2]["items"] as? [[String: Any]])
+    #expect(items.count == lists[2].items.count)
+    #expect(items[0]["text"] as? String == lists[2].items[0].text)
+    // List 2's item 9 has a due date given, item 8 not.
+    #expect(lists[2].items[9].hasDueDate && !lists[2].items[8].hasDueDate)
+    #expect(items[9]["hasDueDate"] as? Bool == true)
+    #expect(items[9]["dueDate"] as? Date == lists[2].items[9].dueDate)
+    #expect(items[8]["hasDueDate"] == nil)
+    // Small layouts: empty lists, lists of one item, more parts than items.
+    for layout in [[Int](), [0], [1], [0, 2, 0], [3, 0, 1]] {
+      let small = layout.enumerated().map { number, size in
+        Checklist(
+          name: "L\(number)", iconName: "Folder",
+          items: (0..<size).map { ChecklistItem(text: "é\($0)", checked: $0 == 1, itemID: $0) })
+      }
+      let one = ChecklistsFileEncoder.binaryOfUsualItems(small, parts: 1)
+      #expect(try ChecklistsFileCoding.decode(one).lists == small)
+      for parts in 2...5 {
+        #expect(ChecklistsFileEncoder.binaryOfUsualItems(small, parts: parts) == one)
+      }
+    }
+  }
+
   /// XML written in parts, one per thread, is byte for byte the document written in order,
   /// however the parts fall: inside a list, at its edges, beside empty lists, past the end.
   @Test func xmlWrittenInPartsIsTheSameBytes() throws {

@@ -142,6 +142,36 @@ import Testing
     }
   }
 
+  /// Strings are written as ASCII or big-endian UTF-16 with the right unit count, eight bytes
+  /// at a time or one by one, whatever the mix and the length.
+  @Test func stringsAreWrittenAsTheirUTF16() {
+    var generator = SeededGenerator(seed: 5)
+    let pool: [String] = ["a", "bcdefgh", "Z", " ", "é", "東", "🛒", "\u{10FFFF}", "\u{7F}", "ß"]
+    for round in 0..<3_000 {
+      var string = ""
+      for _ in 0..<Int.random(in: 0...30, using: &generator) {
+        string += pool[Int.random(in: 0..<(round % 3 == 0 ? 4 : pool.count), using: &generator)]
+      }
+      let out = OutputBuffer()
+      BinaryPlistWriter.encodeString(string, to: out)
+      let bytes = Array(out.bytes)
+      let ascii = string.utf8.allSatisfy { $0 < 0x80 }
+      let units = Array(string.utf16)
+      let count = ascii ? string.utf8.count : units.count
+      let header = count < 15 ? 1 : count < 256 ? 3 : 4
+      #expect(bytes[0] >> 4 == (ascii ? 0x5 : 0x6), "\(string)")
+      #expect(bytes.count == header + (ascii ? count : 2 * count), "\(string)")
+      if ascii {
+        #expect(Array(bytes[header...]) == Array(string.utf8))
+      } else {
+        let written = stride(from: header, to: bytes.count, by: 2).map {
+          UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+        }
+        #expect(written == units, "\(string)")
+      }
+    }
+  }
+
   /// The one-pass proof of the usual file accepts only what the walk accepts: random graphs of
   /// arrays, dictionaries and shared scalars, in writer order or not, some with cycles, deep
   /// chains, unreachable damage or references past the end, give the same verdict both ways.

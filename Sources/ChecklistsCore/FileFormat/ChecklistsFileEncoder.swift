@@ -37,6 +37,24 @@ enum ChecklistsFileEncoder {
   /// bytes are the same either way).
   static func binary(_ lists: [Checklist], concurrent: Bool = true) -> Data {
     var itemCount = 0
+    var itemsWithUnknownFields = false
+    for list in lists {
+      itemCount += list.items.count
+      if !itemsWithUnknownFields {
+        itemsWithUnknownFields = list.items.contains { !$0.unknownFields.isEmpty }
+      }
+    }
+    if !itemsWithUnknownFields {
+      let threads = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
+      return binaryOfUsualItems(lists, parts: threads ? ItemSlices.threads : 1)
+    }
+    return binaryInOrder(lists, concurrent: concurrent)
+  }
+
+  /// `binary` one object after the other (texts still encoded ahead on every core): for files
+  /// with items that hold unknown keys, whose objects are not known in advance.
+  static func binaryInOrder(_ lists: [Checklist], concurrent: Bool = true) -> Data {
+    var itemCount = 0
     // Encoded scalars per item: a UTF-16 text takes at most 2 bytes per UTF-8 byte, the date
     // 9, the ID up to 9, the markers and booleans a few more.
     var scalarBytes = 64
@@ -83,6 +101,148 @@ enum ChecklistsFileEncoder {
     }
     writer.setArray(top, listRefs)
     return writer.finish(top: top)
+  }
+
+  /// `binary` of lists whose items hold no unknown keys, the items' objects made in `parts`
+  /// parts, each on its own thread when there are several (the bytes are the same for any
+  /// number of parts).
+  ///
+  /// Every item then takes four new objects (its dictionary, date, ID and text; keys and
+  /// booleans are shared and made first), so the lists are laid out first on this thread, with
+  /// room for their items; then each part encodes its items' scalars into a buffer of its own
+  /// and fills in their objects; the buffers follow the lists' scalars in the file.
+  static func binaryOfUsualItems(_ lists: [Checklist], parts: Int) -> Data {
+    var itemCount = 0
+    var dated = false
+    var scalarBytes = 64
+    for list in lists {
+      itemCount += list.items.count
+      scalarBytes += 2 * list.name.utf8.count + list.iconName.utf8.count + 16
+      for item in list.items {
+        scalarBytes += 2 * item.text.utf8.count + 24
+        if item.hasDueDate { dated = true }
+      }
+    }
+    var writer = BinaryPlistWriter(
+      capacity: itemCount * 4 + lists.count * 3 + 16, scalarByteCapacity: scalarBytes,
+      refCapacity: itemCount * 12 + lists.count * 6 + 16)
+    let top = writer.reserve()
+    let keys = itemKeys.map { writer.string($0.string) }
+    let datedKeys = dated ? datedItemKeys.map { writer.string($0.string) } : keys
+    let shared = UsualItemObjects(
+      keys: keys, datedKeys: datedKeys, yes: writer.bool(true), no: writer.bool(false))
+    // Each list's first item object and reference slot: 4 objects and 12 slots an item.
+    var firstObjects: [Int] = []
+    var firstSlots: [Int] = []
+    var listRefs: [Int] = []
+    listRefs.reserveCapacity(lists.count)
+    for list in lists {
+      let listRef = writer.reserve()
+      listRefs.append(listRef)
+      var keyRefs: [Int] = []
+      var valueRefs: [Int] = []
+      let names = self.keys(known: listKeys, unknown: list.unknownFields)
+      for key in names { keyRefs.append(writer.string(key.string)) }
+      for key in names {
+        switch key {
+        case "name": valueRefs.append(writer.string(list.name))
+        case "iconName": valueRefs.append(writer.string(list.iconName))
+        case "items":
+          let itemsRef = writer.reserve()
+          let first = writer.reserveObjects(4 * list.items.count)
+          firstObjects.append(first)
+          firstSlots.append(writer.reserveRefs(12 * list.items.count))
+          writer.setArray(
+            itemsRef, Array(stride(from: first, to: first + 4 * list.items.count, by: 4)))
+          valueRefs.append(itemsRef)
+        default:
+          if let value = list.unknownFields[key] { valueRefs.append(writer.value(value)) }
+        }
+      }
+      writer.setDictionary(listRef, keys: keyRefs, values: valueRefs)
+    }
+    writer.setArray(top, listRefs)
+    let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: max(parts, 1))
+    let buffers = writer.withReserved { storage in
+      slices.map { slice in
+        shared.encode(
+          slices.pieces(of: slice), of: lists, firstObjects: firstObjects,
+          firstSlots: firstSlots, into: storage)
+      }
+    }
+    // Each part's scalars go after the lists'; its objects move with them.
+    for (slice, buffer) in buffers.enumerated() {
+      let start = writer.appendScalars(UnsafeRawBufferPointer(buffer.bytes))
+      writer.withReserved { storage in
+        for piece in slices.pieces(of: slice) {
+          let first = firstObjects[piece.list]
+          for item in piece.items {
+            let dictionary = first + 4 * item
+            storage.moveScalar(dictionary + 1, by: start)
+            storage.moveScalar(dictionary + 2, by: start)
+            storage.moveScalar(dictionary + 3, by: start)
+          }
+        }
+      }
+    }
+    return writer.finish(top: top)
+  }
+
+  /// The objects every usual item shares: its keys and the two booleans.
+  private struct UsualItemObjects: Sendable {
+    var keys: [Int]
+    var datedKeys: [Int]
+    var yes: Int
+    var no: Int
+
+    /// Encodes the scalars of the items of `pieces` into a new buffer and fills in their
+    /// objects (scalar positions relative to the buffer) and references.
+    func encode(
+      _ pieces: [ItemSlices.Piece], of lists: [Checklist], firstObjects: [Int],
+      firstSlots: [Int], into storage: BinaryPlistWriter.ReservedStorage
+    ) -> OutputBuffer {
+      var capacity = 0
+      for piece in pieces {
+        for item in lists[piece.list].items[piece.items] {
+          capacity += 2 * item.text.utf8.count + 24
+        }
+      }
+      let out = OutputBuffer(capacity: capacity)
+      for piece in pieces {
+        let items = lists[piece.list].items
+        for index in piece.items {
+          let item = items[index]
+          let dictionary = firstObjects[piece.list] + 4 * index
+          var slot = firstSlots[piece.list] + 12 * index
+          var start = out.count
+          BinaryPlistWriter.encodeDate(item.dueDate, to: out)
+          storage.setScalar(dictionary + 1, start: start, count: out.count - start)
+          start = out.count
+          BinaryPlistWriter.encodeInteger(Int64(item.itemID), to: out)
+          storage.setScalar(dictionary + 2, start: start, count: out.count - start)
+          start = out.count
+          BinaryPlistWriter.encodeString(item.text, to: out)
+          storage.setScalar(dictionary + 3, start: start, count: out.count - start)
+          let keys = item.hasDueDate ? datedKeys : keys
+          storage.setDictionary(dictionary, slot: slot, count: keys.count)
+          for key in keys {
+            storage.setRef(slot, key)
+            slot += 1
+          }
+          // Values in key order: checked, dueDate, [hasDueDate,] itemID, shouldRemind, text.
+          storage.setRef(slot, item.checked ? yes : no)
+          storage.setRef(slot + 1, dictionary + 1)
+          if item.hasDueDate {
+            storage.setRef(slot + 2, yes)
+            slot += 1
+          }
+          storage.setRef(slot + 2, dictionary + 2)
+          storage.setRef(slot + 3, item.shouldRemind ? yes : no)
+          storage.setRef(slot + 4, dictionary + 3)
+        }
+      }
+      return out
+    }
   }
 
   /// The item's text as a new object: copied from `texts` when they were encoded ahead.

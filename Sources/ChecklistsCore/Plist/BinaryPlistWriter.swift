@@ -25,14 +25,14 @@ struct BinaryPlistWriter {
     case uid(UInt64)
   }
 
-  fileprivate typealias Object = ObjectPosition
+  typealias Object = ObjectPosition
 
   /// Where one object's content is: scalar bytes in `scalarBytes`, or references in `refs`.
   ///
   /// 8 bytes an object: the position in 32 bits, the count in 30 bits and the kind in 2 (4
   /// billion objects, or a 1 GiB collection, would take far more memory than any file the
   /// store accepts).
-  fileprivate struct ObjectPosition {
+  struct ObjectPosition {
     private var storedStart: UInt32
     /// The count in the low 30 bits; the kind in the high 2 (0 scalar, 1 array, 2 dictionary).
     private var storedCount: UInt32
@@ -97,6 +97,78 @@ struct BinaryPlistWriter {
     scalarBytes.append(encoded)
     objects.append(Object(kind: 0, start: start, count: encoded.count))
     return objects.count - 1
+  }
+
+  // MARK: - Objects made on other threads
+
+  /// Reserves `count` objects that `withReserved` fills in later; returns the first index.
+  mutating func reserveObjects(_ count: Int) -> Int {
+    let first = objects.count
+    objects.append(contentsOf: repeatElement(Object(kind: 0, start: 0, count: 0), count: count))
+    return first
+  }
+
+  /// Reserves `count` reference slots for collections that `withReserved` fills in later;
+  /// returns the first slot.
+  mutating func reserveRefs(_ count: Int) -> Int {
+    let first = refs.count
+    refs.append(contentsOf: repeatElement(0, count: count))
+    return first
+  }
+
+  /// Appends scalars encoded elsewhere (see `withReserved`); returns where they start.
+  mutating func appendScalars(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let start = scalarBytes.count
+    scalarBytes.append(bytes)
+    return start
+  }
+
+  /// The reserved objects and references, to be filled on several threads at once (each
+  /// thread its own objects and slots).
+  struct ReservedStorage: @unchecked Sendable {
+    fileprivate let objects: UnsafeMutableBufferPointer<Object>
+    fileprivate let refs: UnsafeMutableBufferPointer<UInt32>
+
+    /// Makes object `index` a scalar of `count` bytes at `start` (see `appendScalars`).
+    func setScalar(_ index: Int, start: Int, count: Int) {
+      objects[index] = Object(kind: 0, start: start, count: count)
+    }
+
+    /// Moves scalar `index` by `offset` bytes.
+    func moveScalar(_ index: Int, by offset: Int) {
+      let object = objects[index]
+      objects[index] = Object(kind: 0, start: object.start + offset, count: object.count)
+    }
+
+    /// Makes object `index` a dictionary of `count` entries whose keys, then values, are in
+    /// the reference slots from `slot`.
+    func setDictionary(_ index: Int, slot: Int, count: Int) {
+      objects[index] = Object(kind: 0xD, start: slot, count: count)
+    }
+
+    /// Sets reference slot `slot` to object `object`.
+    func setRef(_ slot: Int, _ object: Int) {
+      refs[slot] = UInt32(truncatingIfNeeded: object)
+    }
+  }
+
+  /// Runs `body` with the reserved objects and references.
+  mutating func withReserved<Result>(_ body: (ReservedStorage) -> Result) -> Result {
+    objects.withUnsafeMutableBufferPointer { objects in
+      refs.withUnsafeMutableBufferPointer { refs in
+        body(ReservedStorage(objects: objects, refs: refs))
+      }
+    }
+  }
+
+  /// Appends a date object's bytes (9) to `out`.
+  static func encodeDate(_ value: Date, to out: OutputBuffer) {
+    write(.date(value.timeIntervalSinceReferenceDate.bitPattern), to: out)
+  }
+
+  /// Appends an integer object's bytes to `out`.
+  static func encodeInteger(_ value: Int64, to out: OutputBuffer) {
+    writeInteger(value, to: out)
   }
 
   /// Appends `string` to `out` exactly as `uniqueString` would write it (marker and payload),
@@ -355,25 +427,32 @@ struct BinaryPlistWriter {
   private static func writeString(_ string: String, to out: OutputBuffer) {
     var string = string
     string.withUTF8 { utf8 in
-      var ascii = true
-      for byte in utf8 where byte >= 0x80 {
-        ascii = false
-        break
-      }
-      if ascii {
+      let units = utf16Count(utf8)
+      if units < 0 {
         writeMarker(0x5, count: utf8.count, to: out)
         out.append(utf8)
         return
       }
-      // A UTF-8 lead byte 0xF0 or above starts a scalar that takes two UTF-16 units.
-      var units = 0
-      for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
       writeMarker(0x6, count: units, to: out)
       out.append(uninitialized: units * 2) { raw in
         let buffer = raw.bindMemory(to: UInt8.self)
+        let source = UnsafeRawBufferPointer(utf8)
         var position = 0
         var index = 0
         while index < utf8.count {
+          // Eight ASCII bytes at a time: each becomes a zero byte and itself.
+          if index + 8 <= utf8.count {
+            let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if word & asciiMask == 0 {
+              for offset in 0..<8 {
+                buffer[position + 2 * offset] = 0
+                buffer[position + 2 * offset + 1] = utf8[index + offset]
+              }
+              index += 8
+              position += 16
+              continue
+            }
+          }
           let lead = UInt32(utf8[index])
           var value: UInt32
           if lead < 0x80 {
@@ -410,6 +489,35 @@ struct BinaryPlistWriter {
       }
     }
   }
+}
+
+/// The high bit of each byte of a word.
+private let asciiMask: UInt64 = 0x8080_8080_8080_8080
+
+/// The UTF-16 length of valid UTF-8, or -1 when it is all ASCII; eight bytes at a time. A byte
+/// `10xxxxxx` continues a scalar; a lead `11110xxx` starts one that takes two units.
+private func utf16Count(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+  let raw = UnsafeRawBufferPointer(utf8)
+  var continuations = 0
+  var pairs = 0
+  var high: UInt64 = 0
+  var index = 0
+  while index + 8 <= utf8.count {
+    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    high |= word
+    continuations += (word & ~(word << 1) & asciiMask).nonzeroBitCount
+    pairs += (word & (word << 1) & (word << 2) & (word << 3) & asciiMask).nonzeroBitCount
+    index += 8
+  }
+  while index < utf8.count {
+    let byte = utf8[index]
+    high |= UInt64(byte)
+    if byte & 0xC0 == 0x80 { continuations += 1 }
+    if byte >= 0xF0 { pairs += 1 }
+    index += 1
+  }
+  if high & asciiMask == 0 { return -1 }
+  return utf8.count - continuations + pairs
 }
 
 /// An open-addressing hash set of scalar objects, keyed by their encoded bytes.

@@ -33,6 +33,10 @@ final class OutputBuffer {
       preconditionFailure("out of memory for a \(size)-byte file")
     }
     base = moved
+    // Only the part not yet written will be faulted in.
+    if size - count >= HugePages.minimumBytes {
+      HugePages.prefer(UnsafeMutableRawBufferPointer(start: moved + count, count: size - count))
+    }
     capacity = size
   }
 

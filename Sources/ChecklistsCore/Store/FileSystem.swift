@@ -199,7 +199,8 @@ public struct SystemFileSystem: FileSystem {
     var failure: Int32 = 0
     var result = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
       guard let base = buffer.baseAddress else { return }
-      Self.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
+      // A 100,000-item file (12 MB) is then read in 5–9 ms instead of 16–19.
+      HugePages.prefer(UnsafeMutableRawBufferPointer(buffer))
       while initialized < buffer.count {
         let read = Glibc.read(fd, base + initialized, buffer.count - initialized)
         if read < 0 {
@@ -230,20 +231,6 @@ public struct SystemFileSystem: FileSystem {
     }
     result.removeLast(result.count - count)
     return result
-  }
-
-  /// Asks for 2 MB pages under a big buffer about to be filled: a 100,000-item file (12 MB)
-  /// is then read in 5–9 ms instead of 16–19, most of which went on faulting in 4 KB pages one
-  /// by one. Only the 2 MB-aligned middle can be such pages; a refusal changes nothing.
-  static func preferHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if os(Linux)
-      let huge = 2 << 20
-      guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
-      let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-      let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-      guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-      _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-    #endif
   }
 
   /// `readAll` on the real file system.
