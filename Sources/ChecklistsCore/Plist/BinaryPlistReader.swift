@@ -627,6 +627,10 @@ enum UTF8Text {
   }
 }
 
+/// The bits of four big-endian UTF-16 units (loaded as a little-endian word) that are zero
+/// when all four are ASCII.
+private let asciiUnits: UInt64 = 0x80FF_80FF_80FF_80FF
+
 /// Big-endian UTF-16 bytes (binary plist strings of type 0x6) to `String`, transcoded to UTF-8
 /// in one pass.
 enum UTF16BigEndianText {
@@ -642,8 +646,21 @@ enum UTF16BigEndianText {
       var written = 0
       var index = 0
       var ascii = true
+      let raw = UnsafeRawBufferPointer(bytes)
       func unit(_ at: Int) -> UInt32 { UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1]) }
       while index < count {
+        // Four ASCII units at a time: a zero high byte and a low byte below 0x80 each.
+        if index + 4 <= count,
+          raw.loadUnaligned(fromByteOffset: 2 * index, as: UInt64.self) & asciiUnits == 0
+        {
+          out[written] = bytes[2 * index + 1]
+          out[written + 1] = bytes[2 * index + 3]
+          out[written + 2] = bytes[2 * index + 5]
+          out[written + 3] = bytes[2 * index + 7]
+          written += 4
+          index += 4
+          continue
+        }
         var value = unit(index)
         index += 1
         if value & 0xFC00 == 0xD800 {
