@@ -164,11 +164,13 @@ enum ChecklistsFileEncoder {
     writer.setArray(top, listRefs)
     let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: max(parts, 1))
     let buffers = writer.withReserved { storage in
-      slices.map { slice in
+      let encode = { (slice: Int) in
         shared.encode(
           slices.pieces(of: slice), of: lists, firstObjects: firstObjects,
           firstSlots: firstSlots, into: storage)
       }
+      // One part stays on this thread: no pool of threads is started for a small file.
+      return slices.count == 1 ? [encode(0)] : slices.map(encode)
     }
     // Each part's scalars go after the lists'; its objects move with them.
     for (slice, buffer) in buffers.enumerated() {
