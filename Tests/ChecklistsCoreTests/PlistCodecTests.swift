@@ -172,6 +172,64 @@ import Testing
     }
   }
 
+  /// Our UTF-8 check accepts exactly what the standard library accepts, on random bytes near
+  /// every edge of the table (overlong forms, surrogates, past U+10FFFF, cut sequences), and
+  /// the strings are the same.
+  @Test func utf8IsCheckedLikeTheStandardLibrary() {
+    var generator = SeededGenerator(seed: 9)
+    let interesting: [UInt8] = [
+      0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+      0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ]
+    var valid = 0
+    for round in 0..<20_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...24, using: &generator) {
+        bytes.append(
+          round % 4 == 0
+            ? UInt8.random(in: 0...0xFF, using: &generator)
+            : interesting.randomElement(using: &generator) ?? 0x41)
+      }
+      // Some rounds are well-formed text, with long ASCII runs.
+      if round % 5 == 0 {
+        bytes = Array("plain ASCII run é東🛒 \(round) and more ASCII".utf8)
+      }
+      let expected = bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+      let ours = bytes.withUnsafeBufferPointer { UTF8Text.string($0) }
+      #expect(ours == expected, "\(bytes)")
+      #expect(ours?.utf8.elementsEqual(bytes) ?? true)
+      if expected != nil { valid += 1 }
+    }
+    #expect(valid > 4_000)
+  }
+
+  /// Dates as the writers write them are read at fixed places, to the same instant as the
+  /// general reading; anything else is left to it.
+  @Test func writtenDatesReadLikeTheGeneralReading() {
+    var generator = SeededGenerator(seed: 3)
+    for _ in 0..<5_000 {
+      let seconds = Double(Int64.random(in: -63_000_000_000...250_000_000_000, using: &generator))
+      guard let text = PlistDateFormat.format(seconds) else { continue }
+      let bytes = Array(text.utf8)
+      let fast = bytes.withUnsafeBufferPointer { PlistDateFormat.parseWritten($0) }
+      #expect(fast == seconds, "\(text)")
+      #expect(fast == PlistDateFormat.parse(text))
+    }
+    for text in [
+      "2024-01-32T00:00:00Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z",
+      "2024-01-01T24:00:00Z", "2024-01-01T00:00:60Z", "2024-01-01T00:00:00.5Z",
+      " 2024-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2024-01-01 00:00:00Z",
+      "2024-1-01T0:00:00Z",
+    ] {
+      let fast = Array(text.utf8).withUnsafeBufferPointer { PlistDateFormat.parseWritten($0) }
+      #expect(fast == nil, "\(text)")
+    }
+    let leap = Array("2024-02-29T23:59:59Z".utf8).withUnsafeBufferPointer {
+      PlistDateFormat.parseWritten($0)
+    }
+    #expect(leap != nil && leap == PlistDateFormat.parse("2024-02-29T23:59:59Z"))
+  }
+
   /// The one-pass proof of the usual file accepts only what the walk accepts: random graphs of
   /// arrays, dictionaries and shared scalars, in writer order or not, some with cycles, deep
   /// chains, unreachable damage or references past the end, give the same verdict both ways.

@@ -12,6 +12,31 @@ enum PlistDateFormat {
   /// Seconds since 2001-01-01 for a date string, or nil when it is not one (fractions are read).
   static func parse(_ text: String) -> Double? { parse(bytes: Array(text.utf8)) }
 
+  /// `parse` of exactly `YYYY-MM-DDTHH:MM:SSZ` with a real day and time, as the writers write
+  /// every date, read at fixed places; nil for anything else, which `parse` then reads.
+  static func parseWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+    else { return nil }
+    func digits(_ at: Int, _ width: Int) -> Int64? {
+      var value: Int64 = 0
+      for offset in at..<(at + width) {
+        let digit = bytes[offset] &- 0x30
+        guard digit <= 9 else { return nil }
+        value = value * 10 + Int64(digit)
+      }
+      return value
+    }
+    guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+      let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+      (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23,
+      minute <= 59, second <= 59
+    else { return nil }
+    let unix = daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second
+    return Double(unix - referenceOffset)
+  }
+
   /// Seconds since 2001-01-01 for the UTF-8 bytes of a date, white space around ignored.
   static func parse<Bytes: RandomAccessCollection>(bytes: Bytes) -> Double?
   where Bytes.Element == UInt8, Bytes.Index == Int {

@@ -558,7 +558,8 @@ struct XMLPlistReader {
     }
     guard literal("\n\t\t\t\t<key>checked</key>\n\t\t\t\t<"), let checked = bool(),
       literal("\n\t\t\t\t<key>dueDate</key>\n\t\t\t\t<date>"), let date = run(),
-      let seconds = PlistDateFormat.parse(bytes: UnsafeBufferPointer(rebasing: bytes[date])),
+      let seconds = PlistDateFormat.parseWritten(UnsafeBufferPointer(rebasing: bytes[date]))
+        ?? PlistDateFormat.parse(bytes: UnsafeBufferPointer(rebasing: bytes[date])),
       literal("</date>\n\t\t\t\t<key>itemID</key>\n\t\t\t\t<integer>"), let digits = run(),
       let itemID = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[digits])),
       literal("</integer>\n\t\t\t\t<key>shouldRemind</key>\n\t\t\t\t<"),
