@@ -330,6 +330,16 @@ public final class ChecklistsStore {
   /// of ours to a due date edited elsewhere). Binary files keep dates exactly.
   private func asWritten(_ model: DataModel) -> DataModel {
     guard format == .xml else { return model }
+    // Nearly always every date is whole: looked at in place first, without copying items.
+    let fractional = model.lists.contains { list in
+      list.items.withUnsafeBufferPointer { items in
+        items.contains { item in
+          let seconds = item.dueDate.timeIntervalSinceReferenceDate
+          return seconds.isFinite && seconds.rounded(.down) != seconds
+        }
+      }
+    }
+    guard fractional else { return model }
     var lists = model.lists
     var changed = false
     for index in lists.indices {
@@ -445,16 +455,18 @@ public final class ChecklistsStore {
   }
 
   private func write(_ encoded: EncodedChecklists, model: DataModel) throws(StoreError) {
+    // A big file's hash is taken on a thread of its own while it is written and synced.
+    let contentHash = ContentHash.later(of: encoded.data)
     do {
       try AtomicFileWriter(fileSystem: fileSystem).write(
         encoded.data, to: resolvedPath, keepBackup: true)
     } catch {
-      if error.step == .syncingFolder { recordSaved(model, encoded) }
+      if error.step == .syncingFolder { recordSaved(model, encoded, contentHash.result()) }
       throw StoreError(
         .saveFailed(step: error.step), path: resolvedPath, shownPath: location.displayPath,
         cause: error.cause)
     }
-    recordSaved(model, encoded)
+    recordSaved(model, encoded, contentHash.result())
     if convertingKeyedArchive {
       // The writer kept the original archive as .bak.
       convertingKeyedArchive = false
@@ -514,14 +526,16 @@ public final class ChecklistsStore {
     }
   }
 
-  private func recordSaved(_ model: DataModel, _ encoded: EncodedChecklists) {
+  private func recordSaved(
+    _ model: DataModel, _ encoded: EncodedChecklists, _ contentHash: UInt64
+  ) {
     deletionReported = false
     base = model
     baseExists = true
     format = encoded.format
     conflictCopyPath = nil
     if let status = try? fileSystem.stat(resolvedPath) {
-      diskFingerprint = DiskFingerprint(status: status, content: encoded.data)
+      diskFingerprint = DiskFingerprint(status: status, contentHash: contentHash)
     } else {
       diskFingerprint = nil
     }
@@ -604,7 +618,8 @@ public final class ChecklistsStore {
     } catch {
       throw StoreError(.unreadable, path: resolvedPath, shownPath: location.displayPath)
     }
-    let contentHash = data.withUnsafeBytes { ContentHash.of($0) }
+    // A big file's hash is taken on a thread of its own while it is decoded.
+    let contentHash = ContentHash.later(of: data)
     let document: ChecklistsDocument
     do {
       document = try ChecklistsFileCoding.decode(bytes: data)
@@ -612,7 +627,7 @@ public final class ChecklistsStore {
       throw StoreError(
         .invalidContent, path: resolvedPath, shownPath: location.fileName, formatError: error)
     }
-    diskFingerprint = DiskFingerprint(status: openedStatus, contentHash: contentHash)
+    diskFingerprint = DiskFingerprint(status: openedStatus, contentHash: contentHash.result())
     return document
   }
 

@@ -14,6 +14,21 @@ enum ContentHash {
   private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
   private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
 
+  /// Bytes from which the hash is worth a thread of its own (about 0.2 ms of hashing).
+  static let threadedBytes = 1 << 20
+
+  /// The hash of `bytes`, taken on a thread of its own for big ones (ask `result()`).
+  static func later(of bytes: [UInt8]) -> ThreadedWork<UInt64> {
+    bytes.count >= threadedBytes
+      ? ThreadedWork { bytes.withUnsafeBytes { of($0) } }
+      : .finished(bytes.withUnsafeBytes { of($0) })
+  }
+
+  /// The hash of `data`, taken on a thread of its own for big data (ask `result()`).
+  static func later(of data: Data) -> ThreadedWork<UInt64> {
+    data.count >= threadedBytes ? ThreadedWork { of(data) } : .finished(of(data))
+  }
+
   /// The hash of `data`.
   static func of(_ data: Data) -> UInt64 {
     data.withUnsafeBytes { of($0) }

@@ -27,6 +27,16 @@ final class ThreadedWork<Value>: @unchecked Sendable {
     if !running { Unmanaged<ThreadBody>.fromOpaque(argument).release() }
   }
 
+  private init(value: Value) {
+    work = { value }
+    self.value = value
+  }
+
+  /// Work already done, for callers that start a thread only when it pays.
+  static func finished(_ value: Value) -> ThreadedWork {
+    ThreadedWork(value: value)
+  }
+
   /// Waits for the work and returns what it gave; later calls return the same.
   func result() -> Value {
     if running {
