@@ -230,6 +230,32 @@ import Testing
     #expect(leap != nil && leap == PlistDateFormat.parse("2024-02-29T23:59:59Z"))
   }
 
+  /// What XML can store is decided as by looking at every character: C0 controls other than
+  /// tab, LF and CR, and U+FFFE or U+FFFF, anywhere in texts of any length, are refused.
+  @Test func xmlCanStoreExactlyWhatItCanHold() {
+    var generator = SeededGenerator(seed: 13)
+    let pool: [String] = [
+      "a", "plain text ", "\t", "\n", "\r", "\u{0}", "\u{1F}", "\u{7}", " ", "\u{7F}", "é",
+      "\u{EFFF}", "\u{F000}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "🛒", "\u{FEFF}",
+    ]
+    for _ in 0..<5_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...12, using: &generator) {
+        text += pool.randomElement(using: &generator) ?? "a"
+      }
+      let expected = !text.unicodeScalars.contains {
+        ($0.value < 0x20 && $0.value != 0x09 && $0.value != 0x0A && $0.value != 0x0D)
+          || $0.value == 0xFFFE || $0.value == 0xFFFF
+      }
+      #expect(XMLPlistWriter.canStore(text) == expected, "\(Array(text.unicodeScalars))")
+    }
+    #expect(XMLPlistWriter.canStore(Date(timeIntervalSinceReferenceDate: 0)))
+    #expect(!XMLPlistWriter.canStore(Date(timeIntervalSinceReferenceDate: .infinity)))
+    #expect(!XMLPlistWriter.canStore(Date(timeIntervalSinceReferenceDate: 252_423_993_600)))
+    #expect(XMLPlistWriter.canStore(Date(timeIntervalSinceReferenceDate: -63_113_904_000)))
+    #expect(!XMLPlistWriter.canStore(Date(timeIntervalSinceReferenceDate: -63_113_904_001)))
+  }
+
   /// The one-pass proof of the usual file accepts only what the walk accepts: random graphs of
   /// arrays, dictionaries and shared scalars, in writer order or not, some with cycles, deep
   /// chains, unreachable damage or references past the end, give the same verdict both ways.

@@ -43,6 +43,9 @@ struct XMLPlistWriter {
   /// Whether XML 1.0 can hold every character of `string` (tab, LF and CR are the only C0
   /// controls it allows; U+FFFE and U+FFFF are not characters).
   static func canStore(_ string: String) -> Bool {
+    var string = string
+    let suspect = string.withUTF8 { mayNotStore($0) }
+    guard suspect else { return true }
     var mayHoldNonCharacter = false
     for byte in string.utf8 {
       if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
@@ -52,9 +55,34 @@ struct XMLPlistWriter {
     return !string.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
   }
 
+  /// False when `utf8` surely has no byte below 0x20 and no 0xEF (which starts U+F000…U+FFFF),
+  /// looked at eight bytes at a time; true sends it to the exact look.
+  private static func mayNotStore(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    let raw = UnsafeRawBufferPointer(utf8)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = 0
+    while index + 8 <= utf8.count {
+      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      // A byte below 0x20 (bytes from 0x80 up cannot match), or a byte equal to 0xEF.
+      let below = (word &- ones &* 0x20) & ~word & highs
+      let ef = word ^ (ones &* 0xEF)
+      if below != 0 || (ef &- ones) & ~ef & highs != 0 { return true }
+      index += 8
+    }
+    while index < utf8.count {
+      if utf8[index] < 0x20 || utf8[index] == 0xEF { return true }
+      index += 1
+    }
+    return false
+  }
+
   /// Whether an XML date can hold `date` (finite, years 1–9999).
   static func canStore(_ date: Date) -> Bool {
-    PlistDateFormat.format(date.timeIntervalSinceReferenceDate) != nil
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PlistDateFormat.textLength) {
+      guard let base = $0.baseAddress else { return false }
+      return PlistDateFormat.write(date.timeIntervalSinceReferenceDate, into: base)
+    }
   }
 
   /// Whether XML can hold every string, key and date inside `value`.
