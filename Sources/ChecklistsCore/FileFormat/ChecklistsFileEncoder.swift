@@ -71,33 +71,15 @@ enum ChecklistsFileEncoder {
     let top = writer.reserve()
     // The known item keys, shared by every item without unknown keys.
     let itemKeyRefs = itemKeys.map { writer.string($0.string) }
-    var listRefs: [Int] = []
-    listRefs.reserveCapacity(lists.count)
-    for list in lists {
-      let listRef = writer.reserve()
-      listRefs.append(listRef)
-      var keyRefs: [Int] = []
-      var valueRefs: [Int] = []
-      let names = keys(known: listKeys, unknown: list.unknownFields)
-      for key in names { keyRefs.append(writer.string(key.string)) }
-      for key in names {
-        switch key {
-        case "name": valueRefs.append(writer.string(list.name))
-        case "iconName": valueRefs.append(writer.string(list.iconName))
-        case "items":
-          let itemsRef = writer.reserve()
-          var itemRefs: [Int] = []
-          itemRefs.reserveCapacity(list.items.count)
-          for item in list.items {
-            itemRefs.append(binaryItem(item, itemKeyRefs, texts, &writer))
-          }
-          writer.setArray(itemsRef, itemRefs)
-          valueRefs.append(itemsRef)
-        default:
-          if let value = list.unknownFields[key] { valueRefs.append(writer.value(value)) }
-        }
+    let listRefs = binaryLists(lists, &writer) { list, writer in
+      let itemsRef = writer.reserve()
+      var itemRefs: [Int] = []
+      itemRefs.reserveCapacity(list.items.count)
+      for item in list.items {
+        itemRefs.append(binaryItem(item, itemKeyRefs, texts, &writer))
       }
-      writer.setDictionary(listRef, keys: keyRefs, values: valueRefs)
+      writer.setArray(itemsRef, itemRefs)
+      return itemsRef
     }
     writer.setArray(top, listRefs)
     return writer.finish(top: top)
@@ -134,32 +116,13 @@ enum ChecklistsFileEncoder {
     // Each list's first item object and reference slot: 4 objects and 12 slots an item.
     var firstObjects: [Int] = []
     var firstSlots: [Int] = []
-    var listRefs: [Int] = []
-    listRefs.reserveCapacity(lists.count)
-    for list in lists {
-      let listRef = writer.reserve()
-      listRefs.append(listRef)
-      var keyRefs: [Int] = []
-      var valueRefs: [Int] = []
-      let names = self.keys(known: listKeys, unknown: list.unknownFields)
-      for key in names { keyRefs.append(writer.string(key.string)) }
-      for key in names {
-        switch key {
-        case "name": valueRefs.append(writer.string(list.name))
-        case "iconName": valueRefs.append(writer.string(list.iconName))
-        case "items":
-          let itemsRef = writer.reserve()
-          let first = writer.reserveObjects(4 * list.items.count)
-          firstObjects.append(first)
-          firstSlots.append(writer.reserveRefs(12 * list.items.count))
-          writer.setArray(
-            itemsRef, Array(stride(from: first, to: first + 4 * list.items.count, by: 4)))
-          valueRefs.append(itemsRef)
-        default:
-          if let value = list.unknownFields[key] { valueRefs.append(writer.value(value)) }
-        }
-      }
-      writer.setDictionary(listRef, keys: keyRefs, values: valueRefs)
+    let listRefs = binaryLists(lists, &writer) { list, writer in
+      let itemsRef = writer.reserve()
+      let first = writer.reserveObjects(4 * list.items.count)
+      firstObjects.append(first)
+      firstSlots.append(writer.reserveRefs(12 * list.items.count))
+      writer.setArray(itemsRef, Array(stride(from: first, to: first + 4 * list.items.count, by: 4)))
+      return itemsRef
     }
     writer.setArray(top, listRefs)
     let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: max(parts, 1))
@@ -245,6 +208,35 @@ enum ChecklistsFileEncoder {
       }
       return out
     }
+  }
+
+  /// Adds the lists' dictionaries in order, their keys in `PlistKeyOrder`; `items` adds a
+  /// list's items array and returns its object index. Returns the lists' object indexes.
+  private static func binaryLists(
+    _ lists: [Checklist], _ writer: inout BinaryPlistWriter,
+    items: (Checklist, inout BinaryPlistWriter) -> Int
+  ) -> [Int] {
+    var listRefs: [Int] = []
+    listRefs.reserveCapacity(lists.count)
+    for list in lists {
+      let listRef = writer.reserve()
+      listRefs.append(listRef)
+      var keyRefs: [Int] = []
+      var valueRefs: [Int] = []
+      let names = keys(known: listKeys, unknown: list.unknownFields)
+      for key in names { keyRefs.append(writer.string(key.string)) }
+      for key in names {
+        switch key {
+        case "name": valueRefs.append(writer.string(list.name))
+        case "iconName": valueRefs.append(writer.string(list.iconName))
+        case "items": valueRefs.append(items(list, &writer))
+        default:
+          if let value = list.unknownFields[key] { valueRefs.append(writer.value(value)) }
+        }
+      }
+      writer.setDictionary(listRef, keys: keyRefs, values: valueRefs)
+    }
+    return listRefs
   }
 
   /// The item's text as a new object: copied from `texts` when they were encoded ahead.
@@ -468,45 +460,49 @@ enum ChecklistsFileEncoder {
     if tail { writer.close(dictionary: true, level: 1) }
   }
 
+  /// The keys an item's own fields are written under.
+  private enum XMLItemKey: String {
+    case checked, dueDate, hasDueDate, itemID, shouldRemind, text
+
+    /// The usual item's keys, in `PlistKeyOrder`.
+    static let usual: [XMLItemKey] = [.checked, .dueDate, .itemID, .shouldRemind, .text]
+
+    /// The key's text, which needs no escape.
+    var name: StaticString {
+      switch self {
+      case .checked: "checked"
+      case .dueDate: "dueDate"
+      case .hasDueDate: "hasDueDate"
+      case .itemID: "itemID"
+      case .shouldRemind: "shouldRemind"
+      case .text: "text"
+      }
+    }
+
+    /// Writes the key and the item's value for it.
+    func write(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
+      writer.key(name, level: 4)
+      switch self {
+      case .checked: writer.bool(item.checked, level: 4)
+      case .dueDate: writer.date(item.dueDate, level: 4)
+      case .hasDueDate: writer.bool(true, level: 4)
+      case .itemID: writer.integer(Int64(item.itemID), level: 4)
+      case .shouldRemind: writer.bool(item.shouldRemind, level: 4)
+      case .text: writer.string(item.text, level: 4)
+      }
+    }
+  }
+
   private static func xmlItem(_ item: ChecklistItem, _ writer: inout XMLPlistWriter) {
     writer.open(dictionary: true, level: 3)
     if item.unknownFields.isEmpty && !item.hasDueDate {
-      // The usual item: the five known keys in `itemKeys` order, without matching key names.
-      writer.key("checked", level: 4)
-      writer.bool(item.checked, level: 4)
-      writer.key("dueDate", level: 4)
-      writer.date(item.dueDate, level: 4)
-      writer.key("itemID", level: 4)
-      writer.integer(Int64(item.itemID), level: 4)
-      writer.key("shouldRemind", level: 4)
-      writer.bool(item.shouldRemind, level: 4)
-      writer.key("text", level: 4)
-      writer.string(item.text, level: 4)
-      writer.close(dictionary: true, level: 3)
-      return
-    }
-    for key in keys(known: knownKeys(item), unknown: item.unknownFields) {
-      switch key {
-      case "checked":
-        writer.key(key.string, level: 4)
-        writer.bool(item.checked, level: 4)
-      case "dueDate":
-        writer.key(key.string, level: 4)
-        writer.date(item.dueDate, level: 4)
-      case "hasDueDate":
-        writer.key(key.string, level: 4)
-        writer.bool(true, level: 4)
-      case "itemID":
-        writer.key(key.string, level: 4)
-        writer.integer(Int64(item.itemID), level: 4)
-      case "shouldRemind":
-        writer.key(key.string, level: 4)
-        writer.bool(item.shouldRemind, level: 4)
-      case "text":
-        writer.key(key.string, level: 4)
-        writer.string(item.text, level: 4)
-      default:
-        if let value = item.unknownFields[key] {
+      // The usual item: its five keys in order, without matching key names.
+      for key in XMLItemKey.usual { key.write(item, &writer) }
+    } else {
+      for key in keys(known: knownKeys(item), unknown: item.unknownFields) {
+        if let known = XMLItemKey(rawValue: key.string) {
+          known.write(item, &writer)
+        } else if let value = item.unknownFields[key] {
           writer.key(key.string, level: 4)
           writer.value(value, level: 4)
         }

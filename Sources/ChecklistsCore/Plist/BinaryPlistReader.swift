@@ -112,21 +112,25 @@ struct BinaryPlistReader: PlistNodeSource {
   @inline(__always)
   private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
     precondition(position >= 0 && position + size <= bytes.count)
-    return bytes.withUnsafeBytes { raw in
-      switch size {
-      case 1: return UInt64(raw[position])
-      case 2:
-        return UInt64(
-          UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-      case 4:
-        return UInt64(
-          UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-      case 8: return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-      default:
-        var value: UInt64 = 0
-        for index in position..<(position + size) { value = value << 8 | UInt64(raw[index]) }
-        return value
-      }
+    return bytes.withUnsafeBytes { readUInt($0, at: position, size: size) }
+  }
+
+  /// Reads a big-endian unsigned integer of `size` bytes (1 to 8) from `raw`.
+  @inline(__always)
+  private static func readUInt(_ raw: UnsafeRawBufferPointer, at position: Int, size: Int)
+    -> UInt64
+  {
+    switch size {
+    case 1: return UInt64(raw[position])
+    case 2:
+      return UInt64(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+    case 4:
+      return UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+    case 8: return UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+    default:
+      var value: UInt64 = 0
+      for index in position..<(position + size) { value = value << 8 | UInt64(raw[index]) }
+      return value
     }
   }
 
@@ -245,23 +249,6 @@ struct BinaryPlistReader: PlistNodeSource {
             let type = raw[Int(offsets[object])] >> 4
             return type == 0xA || type == 0xD
           }
-          func reference(at position: Int) -> UInt64 {
-            switch refSize {
-            case 1: return UInt64(raw[position])
-            case 2:
-              return UInt64(
-                UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-            case 4:
-              return UInt64(
-                UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-            default:
-              var value: UInt64 = 0
-              for index in position..<(position + refSize) {
-                value = value << 8 | UInt64(raw[index])
-              }
-              return value
-            }
-          }
           var object = count
           while object > 0 {
             object -= 1
@@ -271,7 +258,7 @@ struct BinaryPlistReader: PlistNodeSource {
             var deepest: UInt16 = 0
             var position = header.start
             for _ in 0..<slots {
-              let value = reference(at: position)
+              let value = Self.readUInt(raw, at: position, size: refSize)
               position += refSize
               guard value < UInt64(count) else { return false }
               let child = Int(value)
@@ -630,6 +617,13 @@ enum UTF8Text {
     var index = 0
     var ascii = true
     func continues(_ at: Int) -> Bool { at < count && bytes[at] & 0xC0 == 0x80 }
+    /// Moves past a sequence of `length` bytes whose second is in `second`, if it is one.
+    func sequence(_ length: Int, second: ClosedRange<UInt8>) -> Bool {
+      guard index + 1 < count, second.contains(bytes[index + 1]) else { return false }
+      for at in (index + 2)..<(index + length) where !continues(at) { return false }
+      index += length
+      return true
+    }
     while index < count {
       if index + 8 <= count,
         raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
@@ -648,21 +642,11 @@ enum UTF8Text {
         guard continues(index + 1) else { return nil }
         index += 2
       case 0xE0...0xEF:
-        guard index + 1 < count else { return nil }
-        let second = bytes[index + 1]
         let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
-        let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
-        guard second >= low, second <= high, continues(index + 2) else { return nil }
-        index += 3
+        guard sequence(3, second: low...(lead == 0xED ? 0x9F : 0xBF)) else { return nil }
       case 0xF0...0xF4:
-        guard index + 1 < count else { return nil }
-        let second = bytes[index + 1]
         let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
-        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
-        guard second >= low, second <= high, continues(index + 2), continues(index + 3) else {
-          return nil
-        }
-        index += 4
+        guard sequence(4, second: low...(lead == 0xF4 ? 0x8F : 0xBF)) else { return nil }
       default:
         return nil
       }
