@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChecklistsCore
@@ -12,6 +13,25 @@ import Testing
 
   private func hash(_ bytes: [UInt8]) -> UInt64 {
     bytes.withUnsafeBytes { ContentHash.of($0) }
+  }
+
+  /// A big file's hash is taken on a thread of its own; a failed save or an unreadable file
+  /// drops it unasked. Its owner still joins that thread when dropping it (the thread, left
+  /// the last holder, could not join itself and would never be joined).
+  @Test func workDroppedUnaskedIsJoinedByItsOwner() {
+    let go = DispatchSemaphore(value: 0)
+    let finished = Atomic(false)
+    do {
+      let work = ThreadedWork { () -> UInt64 in
+        _ = go.wait(timeout: .now() + 30)
+        finished.store(true, ordering: .sequentiallyConsistent)
+        return 1
+      }
+      withExtendedLifetime(work) { DispatchQueue.global().async { go.signal() } }
+      // `work` is dropped here without `result()`: that waits for its thread.
+    }
+    let joined = finished.load(ordering: .sequentiallyConsistent)
+    #expect(joined)
   }
 
   @Test func fixedInputsKeepTheirValues() {

@@ -5,16 +5,22 @@
 /// Work run on a thread of its own while the caller goes on, its result waited for with
 /// `result()`: a second core's share where the caller will block on it, so it must never wait
 /// behind a pool that may be busy.
+///
+/// Only the owner uses it (`result()` and the end of its life are not for several threads); the
+/// new thread holds the work and a slot for its result, never the `ThreadedWork`, so the owner
+/// always joins the thread, even when it drops the work without asking for the result.
 final class ThreadedWork<Value>: @unchecked Sendable {
   private let work: () -> Value
-  private var value: Value?
+  /// Written by the thread; read by the owner once the thread is joined.
+  private let slot = Slot()
   private var thread = pthread_t()
   private var running = false
 
   /// Starts `work` on a new thread; where no thread can be made it runs in `result()`.
   init(_ work: @escaping () -> Value) {
     self.work = work
-    let body = ThreadBody { [self] in value = work() }
+    let slot = slot
+    let body = ThreadBody { slot.value = work() }
     let argument = Unmanaged.passRetained(body).toOpaque()
     running =
       pthread_create(
@@ -29,7 +35,7 @@ final class ThreadedWork<Value>: @unchecked Sendable {
 
   private init(value: Value) {
     work = { value }
-    self.value = value
+    slot.value = value
   }
 
   /// Work already done, for callers that start a thread only when it pays.
@@ -43,14 +49,19 @@ final class ThreadedWork<Value>: @unchecked Sendable {
       pthread_join(thread, nil)
       running = false
     }
-    if let value { return value }
+    if let value = slot.value { return value }
     let computed = work()
-    value = computed
+    slot.value = computed
     return computed
   }
 
   deinit {
     if running { pthread_join(thread, nil) }
+  }
+
+  /// Where the thread leaves the work's result.
+  private final class Slot: @unchecked Sendable {
+    var value: Value?
   }
 }
 
