@@ -52,7 +52,7 @@ extension PlistNodeSource {
 ///
 /// A checklist item in the usual form may arrive already decoded (see `XMLPlistReader`); it
 /// still reads as the dictionary it was written as.
-struct PlistTree {
+struct PlistTree: Sendable {
   private enum Storage {
     case node(PlistShape<PlistTree>)
     case item(ChecklistItem)
@@ -115,3 +115,5 @@ struct PlistTreeSource: PlistNodeSource {
 
   func decodedItem(_ node: PlistTree) -> ChecklistItem? { node.item }
 }
+
+extension PlistShape: Sendable where Node: Sendable {}

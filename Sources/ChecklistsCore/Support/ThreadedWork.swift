@@ -6,18 +6,19 @@
 /// `result()`: a second core's share where the caller will block on it, so it must never wait
 /// behind a pool that may be busy.
 ///
-/// Only the owner uses it (`result()` and the end of its life are not for several threads); the
-/// new thread holds the work and a slot for its result, never the `ThreadedWork`, so the owner
-/// always joins the thread, even when it drops the work without asking for the result.
-final class ThreadedWork<Value>: @unchecked Sendable {
-  private let work: () -> Value
+/// Not `Sendable`: only its owner uses it. The work is `@Sendable` and its result `Sendable`,
+/// as they cross to the new thread and back. The new thread holds the work and a slot for its
+/// result, never the `ThreadedWork`, so the owner always joins the thread, even when it drops
+/// the work without asking for the result.
+final class ThreadedWork<Value: Sendable> {
+  private let work: @Sendable () -> Value
   /// Written by the thread; read by the owner once the thread is joined.
   private let slot = Slot()
   private var thread = pthread_t()
   private var running = false
 
   /// Starts `work` on a new thread; where no thread can be made it runs in `result()`.
-  init(_ work: @escaping () -> Value) {
+  init(_ work: @escaping @Sendable () -> Value) {
     self.work = work
     let slot = slot
     let body = ThreadBody { slot.value = work() }
