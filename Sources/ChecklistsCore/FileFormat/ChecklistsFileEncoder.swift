@@ -325,11 +325,6 @@ enum ChecklistsFileEncoder {
     return nil
   }
 
-  /// An XML file of the lists; the caller checked `xmlProblem` first.
-  static func xml(_ lists: [Checklist]) -> Data {
-    xml(lists, concurrent: false) ?? Data()
-  }
-
   /// The XML document of the lists; a big model is written on every core, each thread one
   /// contiguous part of the document (the bytes are the same either way). Nil when
   /// `xmlProblem` has something to say (checked on the way, part by part, when concurrent).
