@@ -104,11 +104,15 @@ import Testing
         },
         unknownFields: list.unknownFields)
     }
+    // Big files are compared outside `#expect`, whose diff of two unequal ones takes minutes.
     let whole = ChecklistsFileEncoder.binaryOfUsualItems(lists, parts: 1)
-    #expect(ChecklistsFileEncoder.binary(lists, concurrent: false) == whole)
-    #expect(ChecklistsFileEncoder.binary(lists) == whole)
+    let inOrder = ChecklistsFileEncoder.binary(lists, concurrent: false) == whole
+    #expect(inOrder)
+    let concurrent = ChecklistsFileEncoder.binary(lists) == whole
+    #expect(concurrent)
     for parts in [2, 3, 7] {
-      #expect(ChecklistsFileEncoder.binaryOfUsualItems(lists, parts: parts) == whole, "\(parts)")
+      let same = ChecklistsFileEncoder.binaryOfUsualItems(lists, parts: parts) == whole
+      #expect(same, "\(parts)")
     }
     #expect(try ChecklistsFileCoding.decode(whole).lists == lists, "read back")
     #expect(try BinaryPlistReader(whole).provenInWriterOrder)
@@ -142,11 +146,15 @@ import Testing
   /// however the parts fall: inside a list, at its edges, beside empty lists, past the end.
   @Test func xmlWrittenInPartsIsTheSameBytes() throws {
     let big = Self.bigLists()
+    // Compared outside `#expect`, whose diff of two big unequal documents takes minutes.
     let whole = try #require(ChecklistsFileEncoder.xml(big, parts: 1))
-    #expect(whole == ChecklistsFileEncoder.xml(big, concurrent: false))
-    #expect(ChecklistsFileEncoder.xml(big, concurrent: true) == whole)
+    let inOrder = whole == ChecklistsFileEncoder.xml(big, concurrent: false)
+    #expect(inOrder)
+    let concurrent = ChecklistsFileEncoder.xml(big, concurrent: true) == whole
+    #expect(concurrent)
     for parts in [2, 3, 7] {
-      #expect(ChecklistsFileEncoder.xml(big, parts: parts) == whole, "\(parts) parts")
+      let same = ChecklistsFileEncoder.xml(big, parts: parts) == whole
+      #expect(same, "\(parts) parts")
     }
     // Small layouts, every number of parts up to more parts than items.
     let layouts: [[Int]] = [

@@ -72,6 +72,9 @@ struct PlannerSmartListTests {
     #expect(groups[3].section == .day(GregorianDays.days(year: 2026, month: 12, day: 19)))
     #expect(smart.scheduledCount(model()) == 7)
     #expect(groups.reduce(0) { $0 + $1.rows.count } == 7)
+    // All Lists takes both counts from one pass.
+    let counts = smart.counts(model(), now: now)
+    #expect(counts.today == 3 && counts.scheduled == 7)
   }
 
   @Test func emptyViewsAreEmpty() {

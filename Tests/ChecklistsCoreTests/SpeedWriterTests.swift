@@ -96,6 +96,48 @@ import Testing
     #expect((foundation as? [Any])?.count == objects - 1)
   }
 
+  /// The same writer calls give the same file whatever the number of runs `finish` writes
+  /// the collections and the offset table in: runs split anywhere, collections of 14, 15 and
+  /// 70,000 entries (one-byte and longer counts), more runs than objects.
+  @Test(arguments: [1, 3, 70_000])
+  func finishingInRunsGivesTheSameBytes(width: Int) throws {
+    func written(parts: Int) -> Data {
+      var writer = BinaryPlistWriter()
+      let top = writer.reserve()
+      var children: [Int] = []
+      for row in 0..<max(width / 1_000, 1) {
+        let array = writer.reserve()
+        let count = [0, 14, 15, 1_000][row % 4]
+        let elements = (0..<count).map { writer.uniqueString("row \(row) item \($0) ö") }
+        writer.setArray(array, elements)
+        let dictionary = writer.reserve()
+        writer.setDictionary(
+          dictionary, keys: [writer.string("k"), writer.string("l")],
+          values: [array, writer.integer(Int64(row))])
+        children.append(dictionary)
+      }
+      if width >= 70_000 {
+        let big = writer.reserve()
+        writer.setArray(big, (0..<width).map { writer.integer(Int64($0) + 1_000) })
+        children.append(big)
+      }
+      writer.setArray(top, children)
+      return writer.finish(top: top, parts: parts)
+    }
+    let one = written(parts: 1)
+    for parts in [2, 3, 7, 1_000_000] {
+      // Compared outside `#expect`, whose diff of two big unequal files would take minutes.
+      let same = written(parts: parts) == one
+      #expect(same, "\(parts) runs")
+    }
+    let (ours, foundation) = try readBack(one)
+    guard case .array(let rows) = ours else {
+      Issue.record("not an array: \(ours)")
+      return
+    }
+    #expect(rows.count == (foundation as? [Any])?.count)
+  }
+
   @Test(arguments: [200, 240, 250, 255, 256, 300])
   func anOffsetTableNearByte256StaysReadableByFoundation(textLength: Int) throws {
     var writer = BinaryPlistWriter()

@@ -64,8 +64,8 @@ enum ChecklistsFileEncoder {
       for item in list.items { scalarBytes += 2 * item.text.utf8.count + 24 }
     }
     var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 3 + 16, scalarByteCapacity: scalarBytes,
-      refCapacity: itemCount * 11 + lists.count * 6 + 16)
+      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: scalarBytes,
+      refCapacity: itemCount * 11 + lists.count * 7 + 16)
     // Texts of a big model are encoded on every core first; the writer copies them in.
     let texts = concurrent ? ConcurrentTextEncoding(lists, itemCount: itemCount) : nil
     let top = writer.reserve()
@@ -82,7 +82,8 @@ enum ChecklistsFileEncoder {
       return itemsRef
     }
     writer.setArray(top, listRefs)
-    return writer.finish(top: top)
+    let big = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
+    return writer.finish(top: top, parts: big ? ItemSlices.threads : 1)
   }
 
   /// `binary` of lists whose items hold no unknown keys, the items' objects made in `parts`
@@ -105,9 +106,12 @@ enum ChecklistsFileEncoder {
         if item.hasDueDate { dated = true }
       }
     }
+    // Exact room, so that neither array is copied while it grows: an item's 4 objects, 12
+    // reference slots and its place in the list's array; a list's dictionary, items array, name
+    // and icon name, and its 6 references and place in the top array.
     var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 3 + 16, scalarByteCapacity: scalarBytes,
-      refCapacity: itemCount * 12 + lists.count * 6 + 16)
+      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: scalarBytes,
+      refCapacity: itemCount * 13 + lists.count * 7 + 16)
     let top = writer.reserve()
     let keys = itemKeys.map { writer.string($0.string) }
     let datedKeys = dated ? datedItemKeys.map { writer.string($0.string) } : keys
@@ -150,7 +154,7 @@ enum ChecklistsFileEncoder {
         }
       }
     }
-    return writer.finish(top: top)
+    return writer.finish(top: top, parts: slices.count)
   }
 
   /// The objects every usual item shares: its keys and the two booleans.

@@ -25,7 +25,7 @@ public struct DataModel: Equatable, Sendable {
     for (offset, list) in lists.enumerated() {
       var list = list
       list.id = offset + 1
-      for item in list.items where item.itemID > maxItemID { maxItemID = item.itemID }
+      maxItemID = max(maxItemID, Self.maximumItemID(of: list))
       numbered.append(list)
     }
     self.nextListID = lists.count + 1
@@ -40,12 +40,24 @@ public struct DataModel: Equatable, Sendable {
     var maxListID = 0
     for list in lists {
       maxListID = max(maxListID, list.id)
-      for item in list.items where item.itemID > maxItemID { maxItemID = item.itemID }
+      maxItemID = max(maxItemID, Self.maximumItemID(of: list))
     }
     self.nextListID = max(nextListID, maxListID + 1)
     self.nextItemID = max(nextItemID, maxItemID == Int.max ? maxItemID : maxItemID + 1)
     self.lists = lists
     self.lists.sort { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+  }
+
+  /// The largest item ID in `list`, or -1; read in place (a copy of each item would retain and
+  /// release its text).
+  private static func maximumItemID(of list: Checklist) -> Int {
+    list.items.withUnsafeBufferPointer { items in
+      var largest = -1
+      for index in items.indices where items[index].itemID > largest {
+        largest = items[index].itemID
+      }
+      return largest
+    }
   }
 
   /// The run-time id the next new list gets.

@@ -35,7 +35,7 @@ extension DataModel {
   public var hasPhotos: Bool {
     lists.contains { list in
       list.items.withUnsafeBufferPointer { items in
-        items.indices.contains { items[$0].photo != nil }
+        items.indices.contains { !items[$0].unknownFields.isEmpty && items[$0].photo != nil }
       }
     }
   }
@@ -47,6 +47,8 @@ extension DataModel {
       // Read in place: a copy of each item would retain and release all its texts.
       list.items.withUnsafeBufferPointer { items in
         for index in items.indices {
+          // Most items have no extra keys: no lookup for them.
+          guard !items[index].unknownFields.isEmpty else { continue }
           if let photo = items[index].photo { names.insert(photo) }
         }
       }

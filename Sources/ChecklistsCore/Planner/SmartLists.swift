@@ -76,14 +76,30 @@ public struct SmartLists: Sendable {
 
   /// How many items Today has (the count on All Lists), without building rows.
   public func todayCount(_ model: DataModel, now: Date) -> Int {
-    let clock = ZonedWallClock(timeZone: timeZone)
-    let endOfToday = clock.date(days: clock.day(of: now) + 1, hour: 0, minute: 0)
-    return count(model) { $0 < endOfToday }
+    counts(model, now: now).today
   }
 
   /// How many items Scheduled has: every unchecked item with a due date.
   public func scheduledCount(_ model: DataModel) -> Int {
-    count(model) { _ in true }
+    counts(model, now: Date(timeIntervalSinceReferenceDate: 0)).scheduled
+  }
+
+  /// Today's and Scheduled's counts (the ones on All Lists) in one pass over the items.
+  public func counts(_ model: DataModel, now: Date) -> (today: Int, scheduled: Int) {
+    let clock = ZonedWallClock(timeZone: timeZone)
+    let endOfToday = clock.date(days: clock.day(of: now) + 1, hour: 0, minute: 0)
+    var today = 0
+    var scheduled = 0
+    for list in model.lists where list.uncheckedCount > 0 {
+      // Read in place: a copy of each item would retain and release all its texts.
+      list.items.withUnsafeBufferPointer { items in
+        for index in items.indices where !items[index].checked && items[index].showsDueDate {
+          scheduled += 1
+          if items[index].dueDate < endOfToday { today += 1 }
+        }
+      }
+    }
+    return (today, scheduled)
   }
 
   /// Scheduled: every unchecked item with a due date, grouped Overdue, Today, Tomorrow, then
@@ -122,20 +138,6 @@ public struct SmartLists: Sendable {
       groups.append(Group(section: section, title: title, rows: [row]))
     }
     return groups
-  }
-
-  private func count(_ model: DataModel, _ keep: (Date) -> Bool) -> Int {
-    var total = 0
-    for list in model.lists where list.uncheckedCount > 0 {
-      // Read in place: a copy of each item would retain and release all its texts.
-      list.items.withUnsafeBufferPointer { items in
-        for index in items.indices
-        where !items[index].checked && items[index].showsDueDate && keep(items[index].dueDate) {
-          total += 1
-        }
-      }
-    }
-    return total
   }
 
   private func rows(_ model: DataModel, _ keep: (Date) -> Bool) -> [PlannerRow] {

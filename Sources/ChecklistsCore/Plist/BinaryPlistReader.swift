@@ -670,61 +670,75 @@ enum UTF16BigEndianText {
   /// The string, or nil when a surrogate is unpaired; `bytes.count` is even.
   ///
   /// The UTF-8 is built here, scalar by scalar from checked surrogate pairs, so it is valid by
-  /// construction and handed to `String` without a second validation.
+  /// construction and handed to `String` without a second validation. Each sequence is stored
+  /// as one little-endian word (a 3-byte one as 4 bytes, the last overwritten next).
   static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let count = bytes.count / 2
-    if count == 0 { return "" }
-    // A BMP unit takes at most 3 UTF-8 bytes, a surrogate pair 4 for 2 units.
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 3) { out in
+    guard count > 0, let source = bytes.baseAddress else { return "" }
+    let input = UnsafeRawPointer(source)
+    func unit(_ at: Int) -> UInt32 {
+      UInt32(UInt16(bigEndian: input.loadUnaligned(fromByteOffset: 2 * at, as: UInt16.self)))
+    }
+    // A BMP unit takes at most 3 UTF-8 bytes, a surrogate pair 4 for 2 units; one more byte
+    // for the word stored for a 3-byte sequence at the very end.
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 3 + 1) { out in
+      guard let base = out.baseAddress else { return "" }
+      let output = UnsafeMutableRawPointer(base)
       var written = 0
       var index = 0
       var ascii = true
-      let raw = UnsafeRawBufferPointer(bytes)
-      func unit(_ at: Int) -> UInt32 { UInt32(bytes[2 * at]) << 8 | UInt32(bytes[2 * at + 1]) }
       while index < count {
         // Four ASCII units at a time: a zero high byte and a low byte below 0x80 each.
-        if index + 4 <= count,
-          raw.loadUnaligned(fromByteOffset: 2 * index, as: UInt64.self) & asciiUnits == 0
-        {
-          out[written] = bytes[2 * index + 1]
-          out[written + 1] = bytes[2 * index + 3]
-          out[written + 2] = bytes[2 * index + 5]
-          out[written + 3] = bytes[2 * index + 7]
-          written += 4
-          index += 4
-          continue
+        if index + 4 <= count {
+          let word = UInt64(
+            littleEndian: input.loadUnaligned(fromByteOffset: 2 * index, as: UInt64.self))
+          if word & asciiUnits == 0 {
+            let low =
+              (word >> 8) & 0xFF | (word >> 16) & 0xFF00 | (word >> 24) & 0xFF_0000
+              | (word >> 32) & 0xFF00_0000
+            output.storeBytes(
+              of: UInt32(truncatingIfNeeded: low).littleEndian, toByteOffset: written,
+              as: UInt32.self)
+            written += 4
+            index += 4
+            continue
+          }
         }
         var value = unit(index)
         index += 1
-        if value & 0xFC00 == 0xD800 {
-          guard index < count, unit(index) & 0xFC00 == 0xDC00 else { return nil }
-          value = 0x10000 + ((value - 0xD800) << 10) + (unit(index) - 0xDC00)
-          index += 1
-        } else if value & 0xFC00 == 0xDC00 {
-          return nil
-        }
         if value < 0x80 {
-          out[written] = UInt8(value)
+          output.storeBytes(of: UInt8(value), toByteOffset: written, as: UInt8.self)
           written += 1
           continue
         }
         ascii = false
         if value < 0x800 {
-          out[written] = UInt8(0xC0 | value >> 6)
-          out[written + 1] = UInt8(0x80 | value & 0x3F)
+          let pair = (0xC0 | value >> 6) | (0x80 | value & 0x3F) << 8
+          output.storeBytes(
+            of: UInt16(truncatingIfNeeded: pair).littleEndian, toByteOffset: written,
+            as: UInt16.self)
           written += 2
-        } else if value < 0x10000 {
-          out[written] = UInt8(0xE0 | value >> 12)
-          out[written + 1] = UInt8(0x80 | (value >> 6) & 0x3F)
-          out[written + 2] = UInt8(0x80 | value & 0x3F)
-          written += 3
-        } else {
-          out[written] = UInt8(0xF0 | value >> 18)
-          out[written + 1] = UInt8(0x80 | (value >> 12) & 0x3F)
-          out[written + 2] = UInt8(0x80 | (value >> 6) & 0x3F)
-          out[written + 3] = UInt8(0x80 | value & 0x3F)
-          written += 4
+          continue
         }
+        if value & 0xF800 != 0xD800 {
+          let triple =
+            (0xE0 | value >> 12) | (0x80 | (value >> 6) & 0x3F) << 8
+            | (0x80 | value & 0x3F) << 16
+          output.storeBytes(of: triple.littleEndian, toByteOffset: written, as: UInt32.self)
+          written += 3
+          continue
+        }
+        // A high surrogate followed by a low one; anything else is broken.
+        guard value < 0xDC00, index < count else { return nil }
+        let low = unit(index)
+        guard low & 0xFC00 == 0xDC00 else { return nil }
+        index += 1
+        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        let quad =
+          (0xF0 | value >> 18) | (0x80 | (value >> 12) & 0x3F) << 8
+          | (0x80 | (value >> 6) & 0x3F) << 16 | (0x80 | value & 0x3F) << 24
+        output.storeBytes(of: quad.littleEndian, toByteOffset: written, as: UInt32.self)
+        written += 4
       }
       let utf8 = UnsafeBufferPointer(rebasing: out[0..<written])
       return String(copying: UTF8Span(unchecked: utf8.span, isKnownASCII: ascii))

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -301,45 +302,119 @@ struct BinaryPlistWriter {
   }
 
   /// The file's bytes, with `top` as the top object; the writer is spent afterwards.
-  mutating func finish(top: Int) -> Data {
+  ///
+  /// The collections and the offset table are written in `parts` contiguous runs of objects,
+  /// each on its own thread when there are several; the bytes are the same for any number.
+  mutating func finish(top: Int, parts: Int = 1) -> Data {
     // Apple's reader wants references that can count all objects, and offsets that reach
     // the offset table itself.
     let refSize = Self.byteCount(for: UInt64(objects.count))
     // Collections go after the scalars, in object order; sizes first, so that the buffer
-    // grows once to the file's exact size.
+    // grows once to the file's exact size, and each run knows where its collections start.
     let scalarEnd = scalarBytes.count
+    let objectCount = objects.count
+    let runCount = max(min(parts, objectCount), 1)
+    let runs = (0..<runCount).map { run in
+      (objectCount * run / runCount)..<(objectCount * (run + 1) / runCount)
+    }
+    var runStarts: [Int] = []
     var tableOffset = scalarEnd
-    for object in objects where object.kind != 0 {
-      tableOffset += Self.size(of: object, refSize: refSize)
+    for run in runs {
+      runStarts.append(tableOffset)
+      for object in objects[run] where object.kind != 0 {
+        tableOffset += Self.size(of: object, refSize: refSize)
+      }
     }
     let offsetSize = Self.byteCount(for: UInt64(tableOffset))
+    let collectionStarts = runStarts
     let out = scalarBytes
-    out.reserve(tableOffset + objects.count * offsetSize + 32)
-    refs.withUnsafeBufferPointer { refBuffer in
-      for object in objects where object.kind != 0 {
-        Self.appendMarker(object.kind, count: object.count, to: out)
-        let slots = object.kind == 0xD ? object.count * 2 : object.count
-        for ref in refBuffer[object.start..<(object.start + slots)] {
-          out.appendUInt(UInt64(ref), size: refSize)
+    let trailerStart = tableOffset + objectCount * offsetSize
+    out.reserve(trailerStart + 32)
+    out.append(uninitialized: trailerStart - scalarEnd) { tail in
+      objects.withUnsafeBufferPointer { objects in
+        refs.withUnsafeBufferPointer { refs in
+          let layout = CollectionLayout(
+            objects: objects, refs: refs, file: tail, fileStart: scalarEnd, refSize: refSize,
+            tableOffset: tableOffset, offsetSize: offsetSize)
+          if runs.count == 1 {
+            layout.write(runs[0], collectionsAt: collectionStarts[0])
+          } else {
+            DispatchQueue.concurrentPerform(iterations: runs.count) { run in
+              layout.write(runs[run], collectionsAt: collectionStarts[run])
+            }
+          }
         }
       }
     }
-    var position = scalarEnd
-    for object in objects {
-      if object.kind == 0 {
-        out.appendUInt(UInt64(object.start), size: offsetSize)
-      } else {
-        out.appendUInt(UInt64(position), size: offsetSize)
-        position += Self.size(of: object, refSize: refSize)
-      }
-    }
     out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-    out.appendUInt(UInt64(objects.count), size: 8)
+    out.appendUInt(UInt64(objectCount), size: 8)
     out.appendUInt(UInt64(top), size: 8)
     out.appendUInt(UInt64(tableOffset), size: 8)
     objects = []
     refs = []
     return out.takeData()
+  }
+
+  /// Where `finish` writes the collections and the offset table: the part of the file after
+  /// the scalars, shared by the threads, each writing the bytes of its own run of objects.
+  private struct CollectionLayout: @unchecked Sendable {
+    let objects: UnsafeBufferPointer<Object>
+    let refs: UnsafeBufferPointer<UInt32>
+    /// The file from `fileStart` (the end of the scalars) to the trailer.
+    let file: UnsafeMutableRawBufferPointer
+    let fileStart: Int
+    let refSize: Int
+    let tableOffset: Int
+    let offsetSize: Int
+
+    /// Writes the collections of `run` from file position `start` on, and the run's entries of
+    /// the offset table.
+    func write(_ run: Range<Int>, collectionsAt start: Int) {
+      var position = start
+      for index in run {
+        let object = objects[index]
+        let entry = tableOffset + index * offsetSize - fileStart
+        if object.kind == 0 {
+          store(UInt64(object.start), size: offsetSize, at: entry)
+          continue
+        }
+        store(UInt64(position), size: offsetSize, at: entry)
+        var at = position - fileStart
+        let count = object.count
+        if count < 15 {
+          file[at] = object.kind << 4 | UInt8(count)
+          at += 1
+        } else {
+          let size = BinaryPlistWriter.byteCount(for: UInt64(count))
+          file[at] = object.kind << 4 | 0xF
+          file[at + 1] = 0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)
+          store(UInt64(count), size: size, at: at + 2)
+          at += 2 + size
+        }
+        let slots = object.kind == 0xD ? count * 2 : count
+        for ref in refs[object.start..<(object.start + slots)] {
+          store(UInt64(ref), size: refSize, at: at)
+          at += refSize
+        }
+        position += BinaryPlistWriter.size(of: object, refSize: refSize)
+      }
+    }
+
+    /// Stores `value` big-endian in `size` bytes (1, 2, 4 or 8) at `at`.
+    @inline(__always)
+    private func store(_ value: UInt64, size: Int, at: Int) {
+      switch size {
+      case 1:
+        file.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: at, as: UInt8.self)
+      case 2:
+        file.storeBytes(
+          of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt16.self)
+      case 4:
+        file.storeBytes(
+          of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt32.self)
+      default: file.storeBytes(of: value.bigEndian, toByteOffset: at, as: UInt64.self)
+      }
+    }
   }
 
   /// The bytes an object takes in the file.
@@ -360,17 +435,6 @@ struct BinaryPlistWriter {
     if value <= 0xFFFF { return 2 }
     if value <= 0xFFFF_FFFF { return 4 }
     return 8
-  }
-
-  private static func appendMarker(_ type: UInt8, count: Int, to out: OutputBuffer) {
-    if count < 15 {
-      out.append(type << 4 | UInt8(count))
-      return
-    }
-    out.append(type << 4 | 0xF)
-    let size = byteCount(for: UInt64(count))
-    out.append(0x10 | (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3))
-    out.appendUInt(UInt64(count), size: size)
   }
 
   private static func writeMarker(_ type: UInt8, count: Int, to out: OutputBuffer) {

@@ -41,10 +41,10 @@ extension ChecklistsApp {
   mutating func refreshSmartCounts(now: Date) {
     guard open == nil, planner == nil else { return }
     guard smartCounts.version != version || now >= smartCounts.validUntil else { return }
-    let smart = smartLists
+    let counts = smartLists.counts(dataModel, now: now)
     smartCounts = SmartCounts(
-      today: smart.todayCount(dataModel, now: now), scheduled: smart.scheduledCount(dataModel),
-      version: version, validUntil: nextMidnight(after: now))
+      today: counts.today, scheduled: counts.scheduled, version: version,
+      validUntil: nextMidnight(after: now))
   }
 
   // MARK: - Opening and closing

@@ -200,7 +200,12 @@ public struct ChecklistsApp: TerminalProgram {
     if case .key(let key) = event, !key.isControl {
       status = nil
     }
-    effects += fireReminders(now: now)
+    // A resize only lays the screen out again. Reminders wait for the tick that follows at
+    // once, so building their index does not hold up the first screen, which the driver
+    // draws after its first resize.
+    var firesReminders = true
+    if case .resize = event { firesReminders = false }
+    if firesReminders { effects += fireReminders(now: now) }
     switch event {
     case .key(let key):
       photosHidden = false
@@ -242,7 +247,7 @@ public struct ChecklistsApp: TerminalProgram {
     }
     refreshPlannerIfNeeded(event: event, now: now)
     clampSelections()
-    effects += fireReminders(now: now)
+    if firesReminders { effects += fireReminders(now: now) }
     redrawAt = nextRedraw(after: now)
     effects += photoLoads()
     return effects
