@@ -287,7 +287,23 @@ import Testing
       let walked = Result { () throws(PlistError) in
         try BinaryPlistReader(bytes: bytes, walkingOnly: true)
       }
-      let either = Result { () throws(PlistError) in try BinaryPlistReader(bytes: bytes) }
+      let either = Result { () throws(PlistError) in
+        try BinaryPlistReader(bytes: bytes, proofRuns: 1)
+      }
+      // The proof in runs, one per thread, reaches the same verdict as in one run.
+      for runs in [2, 3, 5] {
+        let inRuns = Result { () throws(PlistError) in
+          try BinaryPlistReader(bytes: bytes, proofRuns: runs)
+        }
+        switch (either, inRuns) {
+        case (.success(let one), .success(let split)):
+          #expect(one.provenInWriterOrder == split.provenInWriterOrder, "round \(round) \(runs)")
+        case (.failure(let one), .failure(let split)):
+          #expect(one == split, "round \(round) \(runs)")
+        default:
+          Issue.record("round \(round): the proof in \(runs) runs disagrees on \(objects)")
+        }
+      }
       switch (walked, either) {
       case (.success, .success(let reader)):
         if reader.provenInWriterOrder { proven += 1 }
@@ -303,8 +319,16 @@ import Testing
     let depth = PlistLimits.maximumDepth + 1
     let chain = (0..<depth).map { [0xA1] + FileFormatCompatibilityTests.be(UInt64($0 + 1), 2) }
     let deep = [UInt8](bplist(chain + [[0x09]], refSize: 2))
-    #expect(throws: PlistError("nesting deeper than 512 levels")) {
-      try BinaryPlistReader(bytes: deep)
+    for runs in [1, 2, 3, 7] {
+      #expect(throws: PlistError("nesting deeper than 512 levels")) {
+        try BinaryPlistReader(bytes: deep, proofRuns: runs)
+      }
+      // One level less is within the limit, and proven across the runs' edges.
+      let allowed = (0..<(depth - 1)).map {
+        [0xA1] + FileFormatCompatibilityTests.be(UInt64($0 + 1), 2)
+      }
+      let deepest = [UInt8](bplist(allowed + [[0x09]], refSize: 2))
+      #expect(try BinaryPlistReader(bytes: deepest, proofRuns: runs).provenInWriterOrder)
     }
   }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -41,8 +42,9 @@ struct BinaryPlistReader: PlistNodeSource {
   }
 
   /// Parses the trailer and offset table of `bytes` (shared, not copied) and validates the
-  /// object graph (`walkingOnly` skips the one-pass proof, for tests that compare the two).
-  init(bytes: [UInt8], walkingOnly: Bool = false) throws(PlistError) {
+  /// object graph (`walkingOnly` skips the one-pass proof, and `proofRuns` sets its number of
+  /// runs, for tests that compare them).
+  init(bytes: [UInt8], walkingOnly: Bool = false, proofRuns: Int? = nil) throws(PlistError) {
     self.bytes = bytes
     let truncated = PlistError("binary property list is truncated")
     guard bytes.count >= 8 + 32 + 1 else { throw truncated }
@@ -88,7 +90,8 @@ struct BinaryPlistReader: PlistNodeSource {
     self.dataEnd = table
     self.root = Int(top)
     self.budget = ExpansionBudget(limit: count * 16 + 65_536)
-    if !walkingOnly, soundInWriterOrder() {
+    let runs = proofRuns ?? (count >= Self.minimumObjectsForRuns ? ItemSlices.threads : 1)
+    if !walkingOnly, soundInWriterOrder(runs: runs) {
       provenInWriterOrder = true
     } else {
       try walkGraph()
@@ -230,50 +233,124 @@ struct BinaryPlistReader: PlistNodeSource {
     var deepest: UInt16
   }
 
+  /// Files of fewer objects are proven on one thread: starting threads would cost more.
+  static var minimumObjectsForRuns: Int { 1 << 16 }
+
   /// Writers number a collection before what it holds, so the usual file is proven sound in
   /// one pass from the last object back; only other files are walked (`walkGraph`).
   ///
   /// True when every collection has a sound header, refers only to existing objects, refers to
   /// other collections only after itself (so there is no cycle) and nests less than the limit.
   /// Such a file passes the walk; false says nothing, and the walk gives the verdict.
-  private func soundInWriterOrder() -> Bool {
+  ///
+  /// With several `runs`, each contiguous run of objects is proven on its own thread, from its
+  /// end back; a collection that holds a collection of a later run waits (`WriterOrderProof`),
+  /// and the waiting ones get their heights afterwards, from the last back, once every later
+  /// height is known.
+  private func soundInWriterOrder(runs: Int) -> Bool {
     let count = offsets.count
     // 0 for a scalar or an object not seen yet; a collection's nesting height, from 1.
     var height = [UInt16](repeating: 0, count: count)
-    let limit = UInt16(PlistLimits.maximumDepth)
-    let refSize = refSize
+    let runCount = max(min(runs, count), 1)
+    let bounds = (0...runCount).map { count * $0 / runCount }
     return bytes.withUnsafeBytes { raw in
       offsets.withUnsafeBufferPointer { offsets in
         height.withUnsafeMutableBufferPointer { height in
-          func isCollection(_ object: Int) -> Bool {
-            let type = raw[Int(offsets[object])] >> 4
-            return type == 0xA || type == 0xD
+          let proof = WriterOrderProof(
+            reader: self, raw: raw, offsets: offsets, height: height, refSize: refSize)
+          if runCount == 1 { return proof.prove(0..<count) }
+          let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: runCount)
+          verdicts.initialize(repeating: false)
+          defer { verdicts.deallocate() }
+          let shared = WriterOrderProof.Verdicts(slots: verdicts)
+          DispatchQueue.concurrentPerform(iterations: runCount) { run in
+            shared.slots[run] = proof.prove(bounds[run]..<bounds[run + 1])
           }
-          var object = count
-          while object > 0 {
-            object -= 1
-            guard isCollection(object) else { continue }
-            guard let header = try? header(object) else { return false }
-            let slots = header.type == 0xA ? header.count : header.count * 2
-            var deepest: UInt16 = 0
-            var position = header.start
-            for _ in 0..<slots {
-              let value = Self.readUInt(raw, at: position, size: refSize)
-              position += refSize
-              guard value < UInt64(count) else { return false }
-              let child = Int(value)
-              if child > object {
-                deepest = max(deepest, height[child])
-              } else if isCollection(child) {
-                return false
-              }
-            }
-            guard deepest < limit else { return false }
-            height[object] = deepest + 1
-          }
-          return true
+          guard verdicts.allSatisfy({ $0 }) else { return false }
+          return proof.settleWaiting(below: bounds[runCount - 1])
         }
       }
+    }
+  }
+
+  /// The one-pass proof over the shared buffers (see `soundInWriterOrder`); each thread writes
+  /// the heights of its own run only.
+  private struct WriterOrderProof: @unchecked Sendable {
+    /// The height of a collection that holds one of a later run, not known yet.
+    static let waiting = UInt16.max
+    let reader: BinaryPlistReader
+    let raw: UnsafeRawBufferPointer
+    let offsets: UnsafeBufferPointer<UInt32>
+    let height: UnsafeMutableBufferPointer<UInt16>
+    let refSize: Int
+
+    /// The threads' verdicts, one slot each.
+    struct Verdicts: @unchecked Sendable {
+      let slots: UnsafeMutableBufferPointer<Bool>
+    }
+
+    @inline(__always)
+    private func isCollection(_ object: Int) -> Bool {
+      let type = raw[Int(offsets[object])] >> 4
+      return type == 0xA || type == 0xD
+    }
+
+    /// Proves the objects of `run`, from its end back; the heights of objects after the run are
+    /// not read.
+    func prove(_ run: Range<Int>) -> Bool {
+      var object = run.upperBound
+      while object > run.lowerBound {
+        object -= 1
+        guard isCollection(object) else { continue }
+        guard let found = nestingHeight(object, knownBefore: run.upperBound) else { return false }
+        height[object] = found
+      }
+      return true
+    }
+
+    /// Gives the waiting collections before `end` their heights, from the last back: every
+    /// height after them is known by then.
+    func settleWaiting(below end: Int) -> Bool {
+      var object = end
+      while object > 0 {
+        object -= 1
+        guard height[object] == Self.waiting else { continue }
+        guard let found = nestingHeight(object, knownBefore: height.count) else { return false }
+        height[object] = found
+      }
+      return true
+    }
+
+    /// The nesting height of collection `object`, `waiting` when it holds a collection at
+    /// `known` or after (or one that waits), or nil when it is not sound.
+    @inline(__always)
+    private func nestingHeight(_ object: Int, knownBefore known: Int) -> UInt16? {
+      guard let header = try? reader.header(object) else { return nil }
+      let count = offsets.count
+      let slots = header.type == 0xA ? header.count : header.count * 2
+      var deepest: UInt16 = 0
+      var waits = false
+      var position = header.start
+      for _ in 0..<slots {
+        let value = BinaryPlistReader.readUInt(raw, at: position, size: refSize)
+        position += refSize
+        guard value < UInt64(count) else { return nil }
+        let child = Int(value)
+        if child > object {
+          if child >= known {
+            if isCollection(child) { waits = true }
+          } else if height[child] == Self.waiting {
+            waits = true
+          } else {
+            deepest = max(deepest, height[child])
+          }
+        } else if isCollection(child) {
+          return nil
+        }
+      }
+      if waits { return Self.waiting }
+      guard deepest < UInt16(PlistLimits.maximumDepth) else { return nil }
+      return deepest + 1
     }
   }
 
