@@ -403,17 +403,8 @@ struct BinaryPlistWriter {
     /// Stores `value` big-endian in `size` bytes (1, 2, 4 or 8) at `at`.
     @inline(__always)
     private func store(_ value: UInt64, size: Int, at: Int) {
-      switch size {
-      case 1:
-        file.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: at, as: UInt8.self)
-      case 2:
-        file.storeBytes(
-          of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt16.self)
-      case 4:
-        file.storeBytes(
-          of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt32.self)
-      default: file.storeBytes(of: value.bigEndian, toByteOffset: at, as: UInt64.self)
-      }
+      guard let base = file.baseAddress else { return }
+      OutputBuffer.storeUInt(value, size: size, to: base, at: at)
     }
   }
 

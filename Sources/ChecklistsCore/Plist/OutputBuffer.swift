@@ -86,19 +86,26 @@ final class OutputBuffer {
   @inline(__always)
   func appendUInt(_ value: UInt64, size: Int) {
     ensure(size)
-    let out = base.unsafelyUnwrapped
+    Self.storeUInt(value, size: size, to: base.unsafelyUnwrapped, at: count)
+    count += size
+  }
+
+  /// Stores `value` big-endian in `size` bytes (1, 2, 4 or 8) at byte `offset` of `out`.
+  @inline(__always)
+  static func storeUInt(
+    _ value: UInt64, size: Int, to out: UnsafeMutableRawPointer, at offset: Int
+  ) {
     switch size {
     case 1:
-      out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: count, as: UInt8.self)
+      out.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
     case 2:
       out.storeBytes(
-        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt16.self)
+        of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt16.self)
     case 4:
       out.storeBytes(
-        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt32.self)
-    default: out.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self)
+        of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
+    default: out.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
     }
-    count += size
   }
 
   /// Appends `extra` bytes and lets `body` fill them.
