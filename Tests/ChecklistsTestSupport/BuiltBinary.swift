@@ -30,6 +30,9 @@ public enum BuiltBinary {
     return found
   }
 
+  /// Whether `path` (from `fastestPath`) is a release build.
+  public static func isRelease(_ path: String) -> Bool { path.contains("/release/") }
+
   /// The release build of `name` when it is at least as new as the debug one (CI builds release
   /// before the tests), else the debug build: for tests that run a tool hundreds of times.
   public static func fastestPath(_ name: String) -> String {
