@@ -39,7 +39,7 @@ enum PlannerBenchmarks {
       row("Today view (ms)", Measure.milliseconds(runs: 21) { _ = smart.today(model, now: now) })
       row(
         "Today count (ms)",
-        Measure.milliseconds(runs: 21) { _ = smart.todayCount(model, now: now) })
+        Measure.milliseconds(runs: 21) { _ = smart.counts(model, now: now) })
       row(
         "Scheduled view (ms)",
         Measure.milliseconds(runs: 11) { _ = smart.scheduled(model, now: now) })

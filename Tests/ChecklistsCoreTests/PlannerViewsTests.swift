@@ -44,7 +44,7 @@ struct PlannerSmartListTests {
     let rows = smart.today(model(), now: now)
     #expect(rows.map(\.item.text) == ["Old bill", "Report", "Dinner"])
     #expect(rows.map(\.listName) == ["Home", "Work", "Home"])
-    #expect(smart.todayCount(model(), now: now) == 3)
+    #expect(smart.counts(model(), now: now).today == 3)
     // Each row says where its item lives.
     let report = rows[1]
     let list = model().lists[report.listIndex]
@@ -70,7 +70,7 @@ struct PlannerSmartListTests {
         ["Old bill", "Report"], ["Dinner"], ["Late", "Review"], ["Call"], ["Plan"],
       ])
     #expect(groups[3].section == .day(GregorianDays.days(year: 2026, month: 12, day: 19)))
-    #expect(smart.scheduledCount(model()) == 7)
+    #expect(smart.counts(model(), now: now).scheduled == 7)
     #expect(groups.reduce(0) { $0 + $1.rows.count } == 7)
     // All Lists takes both counts from one pass.
     let counts = smart.counts(model(), now: now)
@@ -84,7 +84,7 @@ struct PlannerSmartListTests {
     let smart = SmartLists(timeZone: F.berlin)
     #expect(smart.today(empty, now: now).isEmpty)
     #expect(smart.scheduled(empty, now: now).isEmpty)
-    #expect(smart.todayCount(empty, now: now) == 0)
+    #expect(smart.counts(empty, now: now).today == 0)
   }
 }
 

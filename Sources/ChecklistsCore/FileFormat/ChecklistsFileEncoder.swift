@@ -45,8 +45,7 @@ enum ChecklistsFileEncoder {
       }
     }
     if !itemsWithUnknownFields {
-      let threads = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
-      return binaryOfUsualItems(lists, parts: threads ? ItemSlices.threads : 1)
+      return binaryOfUsualItems(lists, parts: parts(itemCount, concurrent: concurrent))
     }
     return binaryInOrder(lists, concurrent: concurrent)
   }
@@ -82,8 +81,13 @@ enum ChecklistsFileEncoder {
       return itemsRef
     }
     writer.setArray(top, listRefs)
-    let big = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
-    return writer.finish(top: top, parts: big ? ItemSlices.threads : 1)
+    return writer.finish(top: top, parts: parts(itemCount, concurrent: concurrent))
+  }
+
+  /// How many parts a model of `itemCount` items is written in: one per core for a big model
+  /// written `concurrent`ly, else one.
+  private static func parts(_ itemCount: Int, concurrent: Bool) -> Int {
+    concurrent && itemCount >= ConcurrentTextEncoding.minimumItems ? ItemSlices.threads : 1
   }
 
   /// `binary` of lists whose items hold no unknown keys, the items' objects made in `parts`
@@ -136,8 +140,7 @@ enum ChecklistsFileEncoder {
           slices.pieces(of: slice), of: lists, firstObjects: firstObjects,
           firstSlots: firstSlots, into: storage)
       }
-      // One part stays on this thread: no pool of threads is started for a small file.
-      return slices.count == 1 ? [encode(0)] : slices.map(encode)
+      return slices.map(encode)
     }
     // Each part's scalars go after the lists'; its objects move with them.
     for (slice, buffer) in buffers.enumerated() {
@@ -334,8 +337,7 @@ enum ChecklistsFileEncoder {
   /// `xmlProblem` has something to say (checked on the way, part by part, when concurrent).
   static func xml(_ lists: [Checklist], concurrent: Bool) -> Data? {
     let itemCount = lists.reduce(0) { $0 + $1.items.count }
-    let threads = concurrent && itemCount >= ConcurrentTextEncoding.minimumItems
-    return xml(lists, parts: threads ? ItemSlices.threads : 1)
+    return xml(lists, parts: parts(itemCount, concurrent: concurrent))
   }
 
   /// `xml` written in `parts` parts, each on its own thread when there are several.

@@ -59,7 +59,14 @@ struct ItemSlices: @unchecked Sendable {
   /// `work(slice)` for every slice, each on its own thread; the results in slice order.
   ///
   /// `work` may only read what it shares with the other slices.
-  func map<Result>(_ work: (Int) -> Result) -> [Result] {
+  func map<Result>(_ work: (Int) -> Result) -> [Result] { Self.map(count, work) }
+
+  /// `work(run)` for runs 0 to `count` - 1, each on its own thread (a single run stays on this
+  /// thread: no pool of threads is started for it); the results in run order.
+  ///
+  /// `work` may only read what it shares with the other runs, and write what is its run's own.
+  static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
+    if count == 1 { return [work(0)] }
     let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: count)
     results.initialize(repeating: nil)
     defer {

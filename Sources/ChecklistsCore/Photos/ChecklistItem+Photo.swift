@@ -18,6 +18,8 @@ extension ChecklistItem {
   /// until a photo is set or removed. Setting nil removes the key.
   public var photo: PhotoName? {
     get {
+      // Most items have no extra keys: no lookup for them.
+      guard !unknownFields.isEmpty else { return nil }
       if case .string(let text)? = unknownFields[.photo] { return PhotoName(fileName: text) }
       return nil
     }
@@ -35,7 +37,7 @@ extension DataModel {
   public var hasPhotos: Bool {
     lists.contains { list in
       list.items.withUnsafeBufferPointer { items in
-        items.indices.contains { !items[$0].unknownFields.isEmpty && items[$0].photo != nil }
+        items.indices.contains { items[$0].photo != nil }
       }
     }
   }
@@ -47,8 +49,6 @@ extension DataModel {
       // Read in place: a copy of each item would retain and release all its texts.
       list.items.withUnsafeBufferPointer { items in
         for index in items.indices {
-          // Most items have no extra keys: no lookup for them.
-          guard !items[index].unknownFields.isEmpty else { continue }
           if let photo = items[index].photo { names.insert(photo) }
         }
       }

@@ -74,17 +74,9 @@ public struct SmartLists: Sendable {
     return rows(model) { $0 < endOfToday }
   }
 
-  /// How many items Today has (the count on All Lists), without building rows.
-  public func todayCount(_ model: DataModel, now: Date) -> Int {
-    counts(model, now: now).today
-  }
-
-  /// How many items Scheduled has: every unchecked item with a due date.
-  public func scheduledCount(_ model: DataModel) -> Int {
-    counts(model, now: Date(timeIntervalSinceReferenceDate: 0)).scheduled
-  }
-
-  /// Today's and Scheduled's counts (the ones on All Lists) in one pass over the items.
+  /// How many items Today and Scheduled have (the counts on All Lists), in one pass over the
+  /// items and without building rows: Scheduled every unchecked item with a due date, Today
+  /// those due before the end of today.
   public func counts(_ model: DataModel, now: Date) -> (today: Int, scheduled: Int) {
     let clock = ZonedWallClock(timeZone: timeZone)
     let endOfToday = clock.date(days: clock.day(of: now) + 1, hour: 0, minute: 0)

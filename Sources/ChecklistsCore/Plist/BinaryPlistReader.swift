@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -258,16 +257,11 @@ struct BinaryPlistReader: PlistNodeSource {
         height.withUnsafeMutableBufferPointer { height in
           let proof = WriterOrderProof(
             reader: self, raw: raw, offsets: offsets, height: height, refSize: refSize)
-          if runCount == 1 { return proof.prove(0..<count) }
-          let verdicts = UnsafeMutableBufferPointer<Bool>.allocate(capacity: runCount)
-          verdicts.initialize(repeating: false)
-          defer { verdicts.deallocate() }
-          let shared = WriterOrderProof.Verdicts(slots: verdicts)
-          DispatchQueue.concurrentPerform(iterations: runCount) { run in
-            shared.slots[run] = proof.prove(bounds[run]..<bounds[run + 1])
+          let verdicts = ItemSlices.map(runCount) { run in
+            proof.prove(bounds[run]..<bounds[run + 1])
           }
-          guard verdicts.allSatisfy({ $0 }) else { return false }
-          return proof.settleWaiting(below: bounds[runCount - 1])
+          // With one run nothing waits.
+          return verdicts.allSatisfy { $0 } && proof.settleWaiting(below: bounds[runCount - 1])
         }
       }
     }
@@ -275,7 +269,7 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// The one-pass proof over the shared buffers (see `soundInWriterOrder`); each thread writes
   /// the heights of its own run only.
-  private struct WriterOrderProof: @unchecked Sendable {
+  private struct WriterOrderProof {
     /// The height of a collection that holds one of a later run, not known yet.
     static let waiting = UInt16.max
     let reader: BinaryPlistReader
@@ -283,11 +277,6 @@ struct BinaryPlistReader: PlistNodeSource {
     let offsets: UnsafeBufferPointer<UInt32>
     let height: UnsafeMutableBufferPointer<UInt16>
     let refSize: Int
-
-    /// The threads' verdicts, one slot each.
-    struct Verdicts: @unchecked Sendable {
-      let slots: UnsafeMutableBufferPointer<Bool>
-    }
 
     @inline(__always)
     private func isCollection(_ object: Int) -> Bool {

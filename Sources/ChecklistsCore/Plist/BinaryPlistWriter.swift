@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -326,7 +325,6 @@ struct BinaryPlistWriter {
       }
     }
     let offsetSize = Self.byteCount(for: UInt64(tableOffset))
-    let collectionStarts = runStarts
     let out = scalarBytes
     let trailerStart = tableOffset + objectCount * offsetSize
     out.reserve(trailerStart + 32)
@@ -336,12 +334,8 @@ struct BinaryPlistWriter {
           let layout = CollectionLayout(
             objects: objects, refs: refs, file: tail, fileStart: scalarEnd, refSize: refSize,
             tableOffset: tableOffset, offsetSize: offsetSize)
-          if runs.count == 1 {
-            layout.write(runs[0], collectionsAt: collectionStarts[0])
-          } else {
-            DispatchQueue.concurrentPerform(iterations: runs.count) { run in
-              layout.write(runs[run], collectionsAt: collectionStarts[run])
-            }
+          _ = ItemSlices.map(runs.count) { run in
+            layout.write(runs[run], collectionsAt: runStarts[run])
           }
         }
       }
@@ -357,7 +351,7 @@ struct BinaryPlistWriter {
 
   /// Where `finish` writes the collections and the offset table: the part of the file after
   /// the scalars, shared by the threads, each writing the bytes of its own run of objects.
-  private struct CollectionLayout: @unchecked Sendable {
+  private struct CollectionLayout {
     let objects: UnsafeBufferPointer<Object>
     let refs: UnsafeBufferPointer<UInt32>
     /// The file from `fileStart` (the end of the scalars) to the trailer.

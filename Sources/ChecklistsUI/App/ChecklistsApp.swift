@@ -203,8 +203,7 @@ public struct ChecklistsApp: TerminalProgram {
     // A resize only lays the screen out again. Reminders wait for the tick that follows at
     // once, so building their index does not hold up the first screen, which the driver
     // draws after its first resize.
-    var firesReminders = true
-    if case .resize = event { firesReminders = false }
+    let firesReminders = if case .resize = event { false } else { true }
     if firesReminders { effects += fireReminders(now: now) }
     switch event {
     case .key(let key):
