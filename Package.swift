@@ -51,7 +51,7 @@ let staticLibstdcxxInstalled: Bool = {
   return false
 }()
 
-/// The release link of `checklists` (docs/architecture.md, "The release link"): lld, relative
+/// The release link of `checklists` (docs/architecture.md, "The release link"): relative
 /// relocations packed, the functions a session runs laid out together
 /// (`Sources/checklists/Linking/hot-functions.order`, made by `scripts/update-hot-functions`),
 /// libstdc++ linked statically, and no symbol table. A 1,000-item session then keeps about
@@ -60,7 +60,6 @@ let staticLibstdcxxInstalled: Bool = {
 let releaseLinkFlags: [String] = {
   let order = Context.packageDirectory + "/Sources/checklists/Linking/hot-functions.order"
   var flags = [
-    "-use-ld=lld",
     "-Xlinker", "--symbol-ordering-file=" + order, "-Xlinker", "--no-warn-symbol-ordering",
     // The toolchain's static link arguments export every symbol (`-export-dynamic`); ours
     // need none.
@@ -86,8 +85,7 @@ let functionSections: SwiftSetting = .unsafeFlags(
 
 let package = Package(
   name: "checklists",
-  // Linux only: the code uses glibc's pipe2, stat's st_mtim and inotify, and ncursesw through
-  // pkg-config. SwiftPM's `platforms` names only Apple platforms (with minimum versions), so it
+  // Linux only: the code uses glibc's pipe2, stat's st_mtim and inotify, and ncursesw. SwiftPM's `platforms` names only Apple platforms (with minimum versions), so it
   // is left out rather than claim a macOS build that does not exist.
   products: [
     .executable(name: "checklists", targets: ["checklists"]),
@@ -100,11 +98,10 @@ let package = Package(
     .target(
       name: "ChecklistsUI", dependencies: ["ChecklistsCore"], swiftSettings: [functionSections]),
     /// ncursesw, wide-character API, through the system library.
-    .systemLibrary(
-      name: "CNcursesw",
-      pkgConfig: "ncursesw",
-      providers: [.apt(["libncursesw5-dev"])]
-    ),
+    /// ncursesw, linked by its module map (Debian's libncursesw.so brings libtinfo). No
+    /// `pkgConfig`: its only flags are `-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`, which SwiftPM
+    /// refuses with a warning on every build; the shim defines `NCURSES_WIDECHAR` itself.
+    .systemLibrary(name: "CNcursesw"),
     /// Async-signal-safe C pieces: the signal pipe and the crash handler that restores the tty.
     .target(name: "CTerminalSupport"),
     /// The thin terminal layer: init/teardown, keys, colours, flushing the grid, signals, main loop.
@@ -143,7 +140,9 @@ let package = Package(
         .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])), functionSections,
       ],
       linkerSettings: [
-        .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+        // lld in every build: it reads the symbol order file, and it does not repeat glibc's
+        // link-time warning about `mktemp`, which FoundationEssentials' static library uses.
+        .unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux])),
         .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
       ]
     ),
