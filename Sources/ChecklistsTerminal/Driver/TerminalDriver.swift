@@ -76,10 +76,13 @@ public final class TerminalDriver<Program: TerminalProgram> {
     deliverResize(force: true)
     while true {
       if let reason = exitReason {
-        // The kernel's teardown of the file watch runs while the last save is written (the
+        // The kernel retires the file's watch while the last save is written, and the
+        // watcher is closed after it: closing it at once would wait for the retirement (the
         // final save compares the file itself, not the watch's events).
-        watcher?.closeInBackground()
+        let leaving = watcher
+        leaving?.stopWatching()
         watcher = nil
+        defer { leaving?.closeInBackground() }
         // Quitting by choice with a save that fails asks what to do instead of exiting.
         if reason == .quit, !rescueChosen, savedCopy == nil, program.isDirty {
           let outcome = hooks.save(program.dataModel)
