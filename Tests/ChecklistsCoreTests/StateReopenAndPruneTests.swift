@@ -84,4 +84,35 @@ struct StateReopenAndPruneTests {
         "Broken-00000000000000aa.json",
       ])
   }
+
+  @Test func theStateIsPrunedWhenItsFileIsNewAndWrittenWithoutFsync() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let stateFolder = folder.path + "/state"
+    try FileManager.default.createDirectory(atPath: stateFolder, withIntermediateDirectories: true)
+    let orphan = "state/Gone-0123456789abcdef.json"
+    let orphanJSON = Data("{\"dataFile\": \"\(folder.path)/gone.plist\"}".utf8)
+    let location = DataFileLocation(
+      dataFile: folder.path + "/Checklists.plist",
+      stateFile: stateFolder + "/Checklists-1111111111111111.json")
+    let faulty = FaultyFileSystem()
+    let (store, load) = try ChecklistsStore.open(location: location, fileSystem: faulty)
+    defer { store.close() }
+    // The state file exists: saving it again does not look at the others.
+    try store.saveState(load.state)
+    folder.write(orphan, orphanJSON)
+    var state = load.state
+    state.firstTime = false
+    try store.saveState(state)
+    #expect(folder.bytes(orphan) != nil)
+    // Written whole by a rename, without an fsync of the file or of its folder.
+    #expect(faulty.calls.contains { $0.hasPrefix("rename ") && $0.contains("Checklists-1111") })
+    #expect(!faulty.calls.contains { $0.hasPrefix("fsync ") })
+    // A new state file (its data file's first, or one removed) prunes the gone ones.
+    #expect(unlink(location.stateFile) == 0)
+    try store.saveState(state)
+    #expect(folder.bytes(orphan) == nil)
+    #expect(folder.bytes("state/Checklists-1111111111111111.json") != nil)
+  }
 }

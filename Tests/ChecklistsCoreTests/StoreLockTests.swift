@@ -31,6 +31,33 @@ struct StoreLockTests {
       saved.lists.first { $0.name == "Chores" }?.items.map(\.text) == ["Dishes", "Two", "One"])
   }
 
+  @Test func theLockFileHoldsOurPidAndIsWrittenOnlyWhenItDoesNot() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let dataFile = folder.path + "/Checklists.plist"
+    // A longer pid left by another process is replaced whole.
+    folder.write("Checklists.plist.lock", Data("4194304999\n".utf8))
+    let faulty = FaultyFileSystem()
+    let first = try DataFileLock.acquire(
+      dataFile: dataFile, shownPath: "Checklists.plist", fileSystem: faulty)
+    first.release()
+    #expect(
+      String(decoding: folder.bytes("Checklists.plist.lock") ?? Data(), as: UTF8.self)
+        == "\(getpid())\n")
+    let lockFile = dataFile + ".lock"
+    #expect(faulty.calls.filter { $0 == "write " + lockFile }.count == 1)
+    #expect(faulty.calls.filter { $0 == "ftruncate " + lockFile }.count == 1)
+    // Taken again by the same process: the file already says so and is not written.
+    let second = try DataFileLock.acquire(
+      dataFile: dataFile, shownPath: "Checklists.plist", fileSystem: faulty)
+    second.release()
+    #expect(faulty.calls.filter { $0 == "write " + lockFile }.count == 1)
+    #expect(faulty.calls.filter { $0 == "ftruncate " + lockFile }.count == 1)
+    #expect(
+      String(decoding: folder.bytes("Checklists.plist.lock") ?? Data(), as: UTF8.self)
+        == "\(getpid())\n")
+  }
+
   @Test func aSaveWaitsForAnotherWriterThenNamesIt() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }

@@ -15,8 +15,8 @@ struct AtomicWriteFailure: Error, Equatable {
 /// The sequence: a temporary file `.<name>.tmp-<pid>-<n>` in the same folder (created
 /// exclusively, mode 0600 or the old file's mode and owner), all bytes written, fsync, the old file kept as
 /// `<file>.bak` (hard link, else a copy, put in place by rename), rename over the file, fsync of
-/// the folder. On any failure before the rename the temporary files are removed and the old file
-/// is untouched.
+/// the folder (both fsyncs left out when the write is not `durable`). On any failure before the
+/// rename the temporary files are removed and the old file is untouched.
 struct AtomicFileWriter {
   var fileSystem: any FileSystem
 
@@ -28,9 +28,12 @@ struct AtomicFileWriter {
   /// - Parameters:
   ///   - keepBackup: whether the previous file (if any) is kept as `<path>.bak`.
   ///   - newFileMode: the permissions when there is no previous file.
-  func write(_ data: Data, to path: String, keepBackup: Bool, newFileMode: mode_t = 0o600)
-    throws(AtomicWriteFailure)
-  {
+  ///   - durable: whether the file and its folder are synced to disk (false only for files
+  ///     whose loss costs nothing but defaults, such as the state file).
+  func write(
+    _ data: Data, to path: String, keepBackup: Bool, newFileMode: mode_t = 0o600,
+    durable: Bool = true
+  ) throws(AtomicWriteFailure) {
     let folder = PathText.folder(of: path)
     let name = PathText.name(of: path)
     do {
@@ -81,7 +84,7 @@ struct AtomicFileWriter {
       throw fail(.writingTemporaryFile, error)
     }
     do {
-      try fileSystem.fsync(fd)
+      if durable { try fileSystem.fsync(fd) }
     } catch {
       throw fail(.syncingTemporaryFile, error)
     }
@@ -103,6 +106,7 @@ struct AtomicFileWriter {
     } catch {
       throw fail(.replacingFile, error)
     }
+    guard durable else { return }
     do {
       try syncFolder(folder)
     } catch {

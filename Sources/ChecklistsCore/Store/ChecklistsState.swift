@@ -129,11 +129,14 @@ struct StateFile {
     return (state, nil, true)
   }
 
-  /// Writes the state atomically (temporary file, fsync, rename), then removes the state files
-  /// of data files that no longer exist, so the folder does not grow without bound.
+  /// Writes the state atomically (temporary file, rename; no fsync: see `write`). A new state
+  /// file is a new entry in the folder: then the state files of data files that no longer
+  /// exist are removed, so the folder does not grow without bound (one look per new file, not
+  /// one per save).
   func save(_ state: ChecklistsState) throws(StoreError) {
+    let isNew = (try? fileSystem.lstat(location.stateFile)) == nil
     try write(state)
-    pruneOrphans()
+    if isNew { pruneOrphans() }
   }
 
   /// Removes the other state files (ours by name: `stem-<16 hex digits>.json`) whose data file
@@ -179,9 +182,12 @@ struct StateFile {
       throw StoreError(
         .encodingFailed, path: location.stateFile, shownPath: location.display(location.stateFile))
     }
+    // Not synced to disk: the state only says where the app was (a lost or torn state file
+    // gives the defaults, with a note), and its two fsyncs were a fifth of a small file's quit.
+    // The rename still replaces the old file whole.
     do {
       try AtomicFileWriter(fileSystem: fileSystem).write(
-        data, to: location.stateFile, keepBackup: false)
+        data, to: location.stateFile, keepBackup: false, durable: false)
     } catch {
       throw StoreError(
         .saveFailed(step: error.step), path: location.stateFile,

@@ -63,10 +63,7 @@ public final class DataFileLock: @unchecked Sendable {
       }
       throw StoreError(.lockFailed, path: path, shownPath: shownPath, cause: error)
     }
-    // Our pid, for the message another instance shows; failing to write it is harmless.
-    try? fileSystem.ftruncate(fd, length: 0)
-    _ = lseek(fd, 0, SEEK_SET)
-    try? fileSystem.write(fd, Data("\(getpid())\n".utf8))
+    writePid(fd, fileSystem: fileSystem)
     return DataFileLock(path: path, fileSystem: fileSystem, descriptor: fd)
   }
 
@@ -81,6 +78,18 @@ public final class DataFileLock: @unchecked Sendable {
   }
 
   deinit { release() }
+
+  /// Puts our pid in the lock file, for the message another instance shows; failing to is
+  /// harmless. A file that already holds it (every save after a process's first) is not
+  /// written again: truncating and writing cost the file system a journal entry each.
+  private static func writePid(_ fd: Int32, fileSystem: any FileSystem) {
+    let line = Data("\(getpid())\n".utf8)
+    _ = lseek(fd, 0, SEEK_SET)
+    if let held = try? fileSystem.readAll(fd, limit: 64), held == line { return }
+    try? fileSystem.ftruncate(fd, length: 0)
+    _ = lseek(fd, 0, SEEK_SET)
+    try? fileSystem.write(fd, line)
+  }
 
   private static func readPid(_ fd: Int32, fileSystem: any FileSystem) -> Int32? {
     _ = lseek(fd, 0, SEEK_SET)
