@@ -36,18 +36,39 @@ enum ChecklistsFileEncoder {
   /// A `bplist00` file of the lists; `concurrent: false` keeps a big model on one thread (the
   /// bytes are the same either way).
   static func binary(_ lists: [Checklist], concurrent: Bool = true) -> Data {
-    var itemCount = 0
-    var itemsWithUnknownFields = false
-    for list in lists {
-      itemCount += list.items.count
-      if !itemsWithUnknownFields {
-        itemsWithUnknownFields = list.items.contains { !$0.unknownFields.isEmpty }
-      }
-    }
-    if !itemsWithUnknownFields {
-      return binaryOfUsualItems(lists, parts: parts(itemCount, concurrent: concurrent))
+    let sizes = UsualSizes(lists)
+    if !sizes.unknownFields {
+      return binaryOfUsualItems(
+        lists, parts: parts(sizes.itemCount, concurrent: concurrent), sizes: sizes)
     }
     return binaryInOrder(lists, concurrent: concurrent)
+  }
+
+  /// What one pass over the items tells the usual-items writer ahead: counts, room, and
+  /// whether any item holds unknown keys (then that writer cannot be used).
+  private struct UsualSizes {
+    var itemCount = 0
+    var dated = false
+    var unknownFields = false
+    /// Room for the encoded scalars: a UTF-16 text takes at most 2 bytes per UTF-8 byte; the
+    /// date, the ID, the markers and booleans a few more.
+    var scalarBytes = 64
+
+    init(_ lists: [Checklist]) {
+      for list in lists {
+        itemCount += list.items.count
+        scalarBytes += 2 * list.name.utf8.count + list.iconName.utf8.count + 16
+        // Read in place: a copy of each item would retain and release its texts.
+        list.items.withUnsafeBufferPointer { items in
+          for index in items.indices {
+            let item = items[index]
+            scalarBytes += 2 * item.text.utf8.count + 24
+            if item.hasDueDate { dated = true }
+            if !item.unknownFields.isEmpty { unknownFields = true }
+          }
+        }
+      }
+    }
   }
 
   /// `binary` one object after the other (texts still encoded ahead on every core): for files
@@ -99,26 +120,22 @@ enum ChecklistsFileEncoder {
   /// room for their items; then each part encodes its items' scalars into a buffer of its own
   /// and fills in their objects; the buffers follow the lists' scalars in the file.
   static func binaryOfUsualItems(_ lists: [Checklist], parts: Int) -> Data {
-    var itemCount = 0
-    var dated = false
-    var scalarBytes = 64
-    for list in lists {
-      itemCount += list.items.count
-      scalarBytes += 2 * list.name.utf8.count + list.iconName.utf8.count + 16
-      for item in list.items {
-        scalarBytes += 2 * item.text.utf8.count + 24
-        if item.hasDueDate { dated = true }
-      }
-    }
+    binaryOfUsualItems(lists, parts: parts, sizes: UsualSizes(lists))
+  }
+
+  private static func binaryOfUsualItems(_ lists: [Checklist], parts: Int, sizes: UsualSizes)
+    -> Data
+  {
+    let itemCount = sizes.itemCount
     // Exact room, so that neither array is copied while it grows: an item's 4 objects, 12
     // reference slots and its place in the list's array; a list's dictionary, items array, name
     // and icon name, and its 6 references and place in the top array.
     var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: scalarBytes,
+      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: sizes.scalarBytes,
       refCapacity: itemCount * 13 + lists.count * 7 + 16)
     let top = writer.reserve()
     let keys = itemKeys.map { writer.string($0.string) }
-    let datedKeys = dated ? datedItemKeys.map { writer.string($0.string) } : keys
+    let datedKeys = sizes.dated ? datedItemKeys.map { writer.string($0.string) } : keys
     let shared = UsualItemObjects(
       keys: keys, datedKeys: datedKeys, yes: writer.bool(true), no: writer.bool(false))
     // Each list's first item object and reference slot: 4 objects and 12 slots an item.
@@ -129,7 +146,7 @@ enum ChecklistsFileEncoder {
       let first = writer.reserveObjects(4 * list.items.count)
       firstObjects.append(first)
       firstSlots.append(writer.reserveRefs(12 * list.items.count))
-      writer.setArray(itemsRef, Array(stride(from: first, to: first + 4 * list.items.count, by: 4)))
+      writer.setArray(itemsRef, first: first, count: list.items.count, step: 4)
       return itemsRef
     }
     writer.setArray(top, listRefs)
@@ -142,10 +159,14 @@ enum ChecklistsFileEncoder {
       }
       return slices.map(encode)
     }
-    // Each part's scalars go after the lists'; its objects move with them.
-    for (slice, buffer) in buffers.enumerated() {
-      let start = writer.appendScalars(UnsafeRawBufferPointer(buffer.bytes))
-      writer.withReserved { storage in
+    // Each part's scalars go after the lists', copied on every core; its objects move with
+    // them, each part's on its own core.
+    let starts = withExtendedLifetime(buffers) {
+      writer.appendScalars(buffers.map { UnsafeRawBufferPointer($0.bytes) })
+    }
+    writer.withReserved { storage in
+      _ = slices.map { slice in
+        let start = starts[slice]
         for piece in slices.pieces(of: slice) {
           let first = firstObjects[piece.list]
           for item in piece.items {

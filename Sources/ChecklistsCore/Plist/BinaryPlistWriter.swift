@@ -78,6 +78,9 @@ struct BinaryPlistWriter {
     scalarBytes = OutputBuffer(capacity: 8 + (scalarByteCapacity ?? capacity * 16))
     scalarBytes.append(contentsOf: Array("bplist00".utf8))
     refs.reserveCapacity(refCapacity ?? capacity * 2)
+    // Megabytes each at 100,000 items, filled from start to end.
+    HugePages.prefer(reservedOf: &objects)
+    HugePages.prefer(reservedOf: &refs)
     // Only shared values go in the table: keys, names, unknown fields.
     uniques = ScalarTable(capacity: min(capacity, 1 << 12))
     smallIntegers = [UInt32](repeating: 0, count: max(capacity / 4, 256))
@@ -121,6 +124,28 @@ struct BinaryPlistWriter {
     let start = scalarBytes.count
     scalarBytes.append(bytes)
     return start
+  }
+
+  /// Appends the scalars several parts encoded elsewhere, one after the other, each part
+  /// copied on its own core (megabytes at 100,000 items); returns where each part starts.
+  mutating func appendScalars(_ parts: [UnsafeRawBufferPointer]) -> [Int] {
+    let first = scalarBytes.count
+    var starts: [Int] = []
+    starts.reserveCapacity(parts.count)
+    var end = first
+    for part in parts {
+      starts.append(end)
+      end += part.count
+    }
+    scalarBytes.append(uninitialized: end - first) { tail in
+      _ = ItemSlices.map(parts.count) { index in
+        let offset = starts[index] - first
+        let part = parts[index]
+        UnsafeMutableRawBufferPointer(rebasing: tail[offset..<(offset + part.count)])
+          .copyMemory(from: part)
+      }
+    }
+    return starts
   }
 
   /// The reserved objects and references, to be filled on several threads at once (each
@@ -197,6 +222,17 @@ struct BinaryPlistWriter {
   mutating func reserve() -> Int {
     objects.append(Object(kind: 0xA, start: 0, count: 0))
     return objects.count - 1
+  }
+
+  /// Fills a reserved slot with an array of the `count` object indexes from `first`, `step`
+  /// apart.
+  mutating func setArray(_ index: Int, first: Int, count: Int, step: Int) {
+    objects[index] = Object(kind: 0xA, start: refs.count, count: count)
+    var element = first
+    for _ in 0..<count {
+      refs.append(UInt32(truncatingIfNeeded: element))
+      element += step
+    }
   }
 
   /// Fills a reserved slot with an array of object indexes.

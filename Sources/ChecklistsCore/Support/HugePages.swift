@@ -20,4 +20,16 @@ enum HugePages {
       _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     #endif
   }
+
+  /// Asks for 2 MB pages under the room `array` has reserved (its capacity), before it is
+  /// filled.
+  static func prefer<Element>(reservedOf array: inout [Element]) {
+    let bytes = array.capacity * MemoryLayout<Element>.stride
+    guard bytes >= minimumBytes else { return }
+    array.withUnsafeMutableBufferPointer { buffer in
+      // The storage is allocated for the whole capacity, filled or not.
+      guard let base = buffer.baseAddress else { return }
+      prefer(UnsafeMutableRawBufferPointer(start: base, count: bytes))
+    }
+  }
 }
