@@ -55,7 +55,13 @@ public enum ChecklistsFileCoding {
   }
 
   /// Decodes a file's bytes, binary or XML, reading straight from `bytes` without a copy.
-  static func decode(bytes: [UInt8]) throws(FileFormatError) -> ChecklistsDocument {
+  ///
+  /// With `release`, a big XML file's bytes are given back to the system as they are read
+  /// (they read as zeros afterwards: the caller must not use them again, and must decode a
+  /// fresh read when this fails after giving any back; see `ReadBytesRelease`).
+  static func decode(bytes: [UInt8], release: ReadBytesRelease? = nil) throws(FileFormatError)
+    -> ChecklistsDocument
+  {
     do {
       let format = try bytes.withUnsafeBytes { raw throws(PlistError) in
         try PlistFormatSniffer.format(of: raw)
@@ -70,7 +76,7 @@ public enum ChecklistsFileCoding {
         return ChecklistsDocument(lists: lists, format: .binary)
       case .xml:
         let tree = try bytes.withUnsafeBytes { raw throws(PlistError) in
-          try XMLPlistReader.parse(raw, decodingItems: true)
+          try XMLPlistReader.parse(raw, decodingItems: true, release: release)
         }
         let source = PlistTreeSource(root: tree)
         if let archive = try KeyedArchiveDecoder.archive(in: source) {

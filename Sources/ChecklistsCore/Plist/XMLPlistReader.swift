@@ -24,6 +24,9 @@ struct XMLPlistReader {
   private var depthOneIsDict = false
   /// Whether the second thread's levels were all joined in.
   private var joined = false
+  /// Where this reader gives bytes back as it leaves them behind: from `next` on, never at
+  /// `limit` or after (the second thread's share), `second` for the second thread's reader.
+  private var release: (shared: ReadBytesRelease, next: Int, limit: Int, second: Bool)?
 
   /// Parses the whole document into a tree; with `decodingItems`, item dictionaries of the
   /// usual form come back already decoded (`PlistTree.item`).
@@ -37,21 +40,24 @@ struct XMLPlistReader {
   }
 
   /// `parse` of the bytes in `raw`, which must stay valid during the call.
-  static func parse(_ raw: UnsafeRawBufferPointer, decodingItems: Bool = false)
-    throws(PlistError) -> PlistTree
-  {
-    try parseReportingSplit(raw, decodingItems: decodingItems).tree
+  static func parse(
+    _ raw: UnsafeRawBufferPointer, decodingItems: Bool = false, release: ReadBytesRelease? = nil
+  ) throws(PlistError) -> PlistTree {
+    try parseReportingSplit(raw, decodingItems: decodingItems, release: release).tree
   }
 
   /// `parse`, and whether the second thread's half was used; `splitting: false` reads in
-  /// order on this thread (for tests that compare the two).
+  /// order on this thread (for tests that compare the two). With `release`, a UTF-8 document
+  /// of checklists gives its bytes back as they are left behind (see `ReadBytesRelease`).
   static func parseReportingSplit(
-    _ raw: UnsafeRawBufferPointer, decodingItems: Bool, splitting: Bool = true
+    _ raw: UnsafeRawBufferPointer, decodingItems: Bool, splitting: Bool = true,
+    release: ReadBytesRelease? = nil
   ) throws(PlistError) -> (tree: PlistTree, split: Bool) {
     let (encoding, bomLength) = try XMLTextEncoding.detect(raw)
     if encoding == .utf8 {
       return try document(
-        of: raw.bindMemory(to: UInt8.self), decodingItems: decodingItems, splitting: splitting)
+        of: raw.bindMemory(to: UInt8.self), decodingItems: decodingItems, splitting: splitting,
+        release: decodingItems && raw.count >= ReadBytesRelease.minimumBytes ? release : nil)
     }
     let utf8 = try XMLTextEncoding.utf8(
       UnsafeRawBufferPointer(rebasing: raw[bomLength...]), encoding: encoding)
@@ -68,24 +74,35 @@ struct XMLPlistReader {
 
   /// The document in `bytes`; a big checklists file is read on two threads (`Split`).
   private static func document(
-    of bytes: UnsafeBufferPointer<UInt8>, decodingItems: Bool, splitting: Bool
+    of bytes: UnsafeBufferPointer<UInt8>, decodingItems: Bool, splitting: Bool,
+    release: ReadBytesRelease? = nil
   ) throws(PlistError) -> (tree: PlistTree, split: Bool) {
     var reader = XMLPlistReader(bytes: bytes, decodesItems: decodingItems)
     guard splitting, decodingItems, bytes.count >= minimumSplitBytes, ItemSlices.threads > 1,
       let position = splitPosition(in: bytes)
-    else { return (try reader.document(), false) }
+    else {
+      reader.release = release.map { ($0, 0, bytes.count, false) }
+      return (try reader.document(), false)
+    }
+    reader.release = release.map { ($0, 0, position, false) }
     // The second half is read from `position` while this thread reads from the start; the
     // bytes must outlive it, so it is always waited for before returning.
     let shared = SharedBytes(bytes: bytes)
     let second = ThreadedWork { () -> Continuation? in
       var tail = XMLPlistReader(bytes: shared.bytes, decodesItems: true)
       tail.position = position
+      tail.release = release.map { ($0, position, shared.bytes.count, true) }
       return try? tail.continuation()
     }
     defer { _ = second.result() }
     reader.split = Split(position: position, second: second)
     let tree = try reader.document()
-    return (tree, reader.split == nil && reader.joined)
+    let used = reader.split == nil && reader.joined
+    // Read here instead, the second half may have been given back: not to be trusted.
+    if !used, let release, release.secondReaderReleased {
+      throw PlistError("the second half was given back before it was read here")
+    }
+    return (tree, used)
   }
 
   /// Where an item dictionary starts near the middle, as Apple's writer and ours lay one out
@@ -472,6 +489,7 @@ struct XMLPlistReader {
         try endTag("array")
         return
       }
+      if depth == 2 { releaseBehind() }
       if depth == 2, let split, position == split.position, depthOneIsDict, depthZeroIsArray {
         self.split = nil
         if let continuation = split.second.result() {
@@ -491,6 +509,17 @@ struct XMLPlistReader {
         return
       }
     }
+  }
+
+  /// Gives back the bytes wholly behind the item about to be read, once there are two pieces
+  /// of them (see `ReadBytesRelease`): nothing before it is read again.
+  @inline(__always)
+  private mutating func releaseBehind() {
+    guard let current = release,
+      min(position, current.limit) - current.next >= 2 * ReadBytesRelease.pieceBytes
+    else { return }
+    release?.next = current.shared.release(
+      bytes, from: current.next, to: min(position, current.limit), second: current.second)
   }
 
   /// The UID a dictionary of the one key `CF$UID` with a non-negative integer stands for, as

@@ -586,6 +586,10 @@ public final class ChecklistsStore {
   }
 
   /// Reads and decodes the file; nil when there is none.
+  ///
+  /// A big XML file's bytes are given back to the system while it is decoded
+  /// (`ReadBytesRelease`); should that decoding fail, the file is read and decoded again
+  /// without, so that what is reported comes from intact bytes.
   private func readDocument() throws(StoreError) -> ChecklistsDocument? {
     let status: FileStatus
     do {
@@ -596,6 +600,17 @@ public final class ChecklistsStore {
         .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
     }
     try checkReadable(status)
+    let release = ReadBytesRelease()
+    do {
+      return try readAndDecode(release: release)
+    } catch {
+      guard error.kind == .invalidContent, release.releasedAny else { throw error }
+      return try readAndDecode(release: nil)
+    }
+  }
+
+  /// Reads the file once and decodes it (see `readDocument`).
+  private func readAndDecode(release: ReadBytesRelease?) throws(StoreError) -> ChecklistsDocument {
     // The file's bytes, read once into an array the decoder reads from without copying.
     let data: [UInt8]
     let openedStatus: FileStatus
@@ -618,11 +633,12 @@ public final class ChecklistsStore {
     } catch {
       throw StoreError(.unreadable, path: resolvedPath, shownPath: location.displayPath)
     }
-    // A big file's hash is taken on a thread of its own while it is decoded.
-    let contentHash = ContentHash.later(of: data)
+    // A big file's hash is taken on a thread of its own while it is decoded; the bytes are
+    // given back only once it is done.
+    let contentHash = ContentHash.later(of: data, then: release)
     let document: ChecklistsDocument
     do {
-      document = try ChecklistsFileCoding.decode(bytes: data)
+      document = try ChecklistsFileCoding.decode(bytes: data, release: release)
     } catch {
       throw StoreError(
         .invalidContent, path: resolvedPath, shownPath: location.fileName, formatError: error)

@@ -19,9 +19,21 @@ enum ContentHash {
 
   /// The hash of `bytes`, taken on a thread of its own for big ones (ask `result()`).
   static func later(of bytes: [UInt8]) -> ThreadedWork<UInt64> {
-    bytes.count >= threadedBytes
-      ? ThreadedWork { bytes.withUnsafeBytes { of($0) } }
-      : .finished(bytes.withUnsafeBytes { of($0) })
+    later(of: bytes, then: nil)
+  }
+
+  /// `later(of:)`, telling `release` when the bytes are no longer read here.
+  static func later(of bytes: [UInt8], then release: ReadBytesRelease?) -> ThreadedWork<UInt64> {
+    guard bytes.count >= threadedBytes else {
+      let hash = bytes.withUnsafeBytes { of($0) }
+      release?.markReady()
+      return .finished(hash)
+    }
+    return ThreadedWork {
+      let hash = bytes.withUnsafeBytes { of($0) }
+      release?.markReady()
+      return hash
+    }
   }
 
   /// The hash of `data`, taken on a thread of its own for big data (ask `result()`).
