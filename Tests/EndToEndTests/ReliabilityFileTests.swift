@@ -49,6 +49,44 @@ extension EndToEndProcesses {
       #expect(Harness.items(of: "Birthdays", in: session).contains("From the CLI"))
     }
 
+    @Test func onAFirstRunTheFileIsWatchedFromItsFirstSave() throws {
+      let app = try BuiltBinary.existingPath()
+      // No data file: the first run makes it (and its folder) at the first save.
+      let session = try TmuxSession(
+        command: "exec bash --norc --noprofile -i", environment: ["PS1": "READY$ "])
+      defer { session.close() }
+      try FileManager.default.removeItem(at: session.dataFile.deletingLastPathComponent())
+      try session.waitFor(text: "READY$")
+      try session.type(shellQuote(app))
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "No items yet")
+      #expect(!FileManager.default.fileExists(atPath: session.dataFile.path))
+      let pid = try #require(childProcesses(of: try session.panePID()).first)
+      try session.sendKeys("C-z")
+      try session.waitFor("the shell prompt after the stop") {
+        $0.contains("Stopped") && $0.components(separatedBy: "READY$").count >= 3
+      }
+      #expect(FileManager.default.fileExists(atPath: session.dataFile.path))
+      // Stopped, it already watches the file's folder: an inotify descriptor is open.
+      let descriptors =
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+      let watches = descriptors.filter {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))
+          == "anon_inode:inotify"
+      }
+      #expect(watches.count == 1)
+      let added = try BuiltBinary.run(
+        ["add", "List", "Made while stopped"], environment: cliEnvironment(session))
+      #expect(added.status == 0, "\(added.stderr)")
+      try session.type("fg")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Made while stopped")
+      try session.sendKeys("q")
+      try session.waitFor("the prompt after quitting") {
+        $0.contains("READY$") && !$0.contains("Made while stopped")
+      }
+    }
+
     /// What another program does to the data file.
     enum ForeignChange: String, CaseIterable, Sendable {
       case replacedWithOtherLists, truncated, garbage, replacedWithDirectory

@@ -156,6 +156,14 @@ public final class TerminalDriver<Program: TerminalProgram> {
     tickIfDue()
   }
 
+  /// Saves the model and tells the program. On a first run the save makes the file's folder,
+  /// so the file is watched from then on (before, a change made elsewhere, say while the app was
+  /// stopped, showed only at the next look, up to 2 s later).
+  private func saveNow() {
+    dispatch(.saveFinished(hooks.save(program.dataModel)))
+    if watcher == nil { watcher = hooks.makeWatcher() }
+  }
+
   /// Merges changes another program made to the file into the screen.
   private func mergeChangesMadeElsewhere() {
     lastFileCheck = clock()
@@ -282,7 +290,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
     for effect in effects {
       switch effect {
       case .save:
-        dispatch(.saveFinished(hooks.save(program.dataModel)))
+        saveNow()
       case .bell:
         terminal.ringBell()
       case .quit:
@@ -357,7 +365,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
   // MARK: - Suspend and exit
 
   private func suspend() {
-    if program.isDirty { dispatch(.saveFinished(hooks.save(program.dataModel))) }
+    if program.isDirty { saveNow() }
     hooks.persistState(program)
     // Nothing private stays on the terminal while the app is stopped.
     writer.removeImages(from: terminal)
