@@ -76,13 +76,9 @@ struct BinaryPlistReader: PlistNodeSource {
       throw PlistError(
         "binary property list claims \(count) objects, more than its size allows")
     }
-    var offsets = [UInt32](repeating: 0, count: count)
-    for index in 0..<count {
-      let offset = Self.readUInt(bytes, at: table + index * offsetSize, size: offsetSize)
-      guard offset >= 8, offset < UInt64(table) else {
-        throw PlistError("binary property list has a bad offset for object \(index)")
-      }
-      offsets[index] = UInt32(truncatingIfNeeded: offset)
+    let (offsets, bad) = Self.offsetTable(bytes, at: table, count: count, size: offsetSize)
+    if let bad {
+      throw PlistError("binary property list has a bad offset for object \(bad)")
     }
     self.offsets = offsets
     self.refSize = refSize
@@ -95,6 +91,42 @@ struct BinaryPlistReader: PlistNodeSource {
     } else {
       try walkGraph()
     }
+  }
+
+  /// The `count` object offsets of the table at `table` (checked to fit before the trailer),
+  /// read in one pass with the entry size fixed outside the loop (half a million entries in a
+  /// big file); `bad` is the first object whose offset lies outside the objects' data.
+  private static func offsetTable(_ bytes: [UInt8], at table: Int, count: Int, size: Int)
+    -> (offsets: [UInt32], bad: Int?)
+  {
+    var bad: Int?
+    let offsets = [UInt32](unsafeUninitializedCapacity: count) { offsets, initialized in
+      bytes.withUnsafeBytes { raw in
+        func fill(_ read: (Int) -> UInt64) {
+          var position = table
+          for index in 0..<count {
+            let offset = read(position)
+            guard offset >= 8, offset < UInt64(table) else {
+              bad = index
+              return
+            }
+            offsets[index] = UInt32(truncatingIfNeeded: offset)
+            position += size
+          }
+        }
+        switch size {
+        case 1: fill { UInt64(raw[$0]) }
+        case 2:
+          fill { UInt64(UInt16(bigEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt16.self))) }
+        case 4:
+          fill { UInt64(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
+        default: fill { readUInt(raw, at: $0, size: size) }
+        }
+      }
+      // The entries are plain integers: on a bad one, none need to count as set.
+      initialized = bad == nil ? count : 0
+    }
+    return (offsets, bad)
   }
 
   /// The expansion budget: a file whose lists share items, or item arrays, may not add up to
