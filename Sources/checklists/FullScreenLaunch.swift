@@ -65,8 +65,12 @@ enum FullScreenLaunch {
         next.sortByDue = app.sortByDue.sorted()
         next.nextItemID = app.dataModel.nextItemID
         next.firstTime = false
-        // Unchanged state is not written again (two fsyncs saved on most quits and suspends).
-        guard next != written.state, (try? store.saveState(next)) != nil else { return }
+        // Unchanged state is not written again, and a change only to where the app was (the
+        // open list, sorting) is written without fsyncs: two fsyncs saved on most quits.
+        guard next != written.state else { return }
+        let durable =
+          next.nextItemID != written.state?.nextItemID || next.notified != written.state?.notified
+        guard (try? store.saveState(next, durable: durable)) != nil else { return }
         written.state = next
       },
       saveCopy: { model, path in

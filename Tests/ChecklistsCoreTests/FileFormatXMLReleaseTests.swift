@@ -71,6 +71,15 @@ import Testing
       try ChecklistsFileCoding.decode(bytes: bytes)
     }
     #expect(expected?.message.hasPrefix("XML error at line ") == true)
+    // Given back while read, the same bytes give another message (the zeros count no lines):
+    // what the store's second reading is for.
+    let release = ReadBytesRelease()
+    release.markReady()
+    let spoiled = #expect(throws: FileFormatError.self) {
+      try ChecklistsFileCoding.decode(bytes: bytes.map { $0 }, release: release)
+    }
+    #expect(release.releasedAny)
+    #expect(spoiled != nil && spoiled?.message != expected?.message)
 
     // Through the store, which gives the bytes back as it reads.
     let folder = StoreTestFolder()
@@ -82,6 +91,50 @@ import Testing
       guard let message = (error as? StoreError)?.message, let expected else { return false }
       return message.contains(expected.message)
     }
+  }
+
+  /// A document whose middle is a long comment holding what looks like items: the second
+  /// thread starts there and reads (and gives back) megabytes of it, but the first thread
+  /// skips the comment and never takes that work, so it cannot trust the second half.
+  @Test func aSecondHalfNotTakenAfterItGaveBytesBackIsNotTrusted() throws {
+    let lists = [
+      Checklist(
+        name: "Real", iconName: "Folder",
+        items: [
+          ChecklistItem(text: "Milk", dueDate: Date(timeIntervalSinceReferenceDate: 0), itemID: 1)
+        ])
+    ]
+    let real = String(decoding: try Self.xml(lists), as: UTF8.self)
+    let fakeItem =
+      "\n\t\t\t<dict>\n\t\t\t\t<key>checked</key>\n\t\t\t\t<false/>\n"
+      + "\t\t\t\t<key>dueDate</key>\n\t\t\t\t<date>2001-01-01T00:00:00Z</date>\n"
+      + "\t\t\t\t<key>itemID</key>\n\t\t\t\t<integer>9</integer>\n"
+      + "\t\t\t\t<key>shouldRemind</key>\n\t\t\t\t<false/>\n"
+      + "\t\t\t\t<key>text</key>\n\t\t\t\t<string>Not an item</string>\n\t\t\t</dict>"
+    let comment =
+      "<!-- " + String(repeating: fakeItem, count: 40_000)
+      + "\n\t\t</array>\n\t</dict>\n</array>\n-->\n"
+    // The comment goes just before the end of the lists.
+    let end = try #require(real.range(of: "</array>\n</plist>", options: .backwards))
+    var document = real
+    document.insert(contentsOf: comment, at: end.lowerBound)
+    let bytes = Array(document.utf8)
+    #expect(bytes.count > ReadBytesRelease.minimumBytes + (1 << 20))
+
+    let release = ReadBytesRelease()
+    release.markReady()
+    #expect(throws: FileFormatError.self) {
+      try ChecklistsFileCoding.decode(bytes: bytes.map { $0 }, release: release)
+    }
+    #expect(release.releasedAny)
+    // Read whole, it is the one real list; and so the store reads it.
+    #expect(try ChecklistsFileCoding.decode(bytes: bytes).lists == lists)
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", Data(bytes))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    store.close()
+    #expect(load.model.lists == lists)
   }
 
   @Test func theStoreLoadsABigXMLFile() throws {

@@ -61,10 +61,9 @@ enum ChecklistsFileEncoder {
         // Read in place: a copy of each item would retain and release its texts.
         list.items.withUnsafeBufferPointer { items in
           for index in items.indices {
-            let item = items[index]
-            scalarBytes += 2 * item.text.utf8.count + 24
-            if item.hasDueDate { dated = true }
-            if !item.unknownFields.isEmpty { unknownFields = true }
+            scalarBytes += 2 * items[index].text.utf8.count + 24
+            if items[index].hasDueDate { dated = true }
+            if !items[index].unknownFields.isEmpty { unknownFields = true }
           }
         }
       }

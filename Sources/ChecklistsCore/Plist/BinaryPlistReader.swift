@@ -540,7 +540,7 @@ struct BinaryPlistReader: PlistNodeSource {
   /// Which item field each of a five-key dictionary's keys names, or nil when a key is not
   /// one of them. Files share one object per key, so the answer for the last key objects seen
   /// is remembered.
-  private func itemFields(_ header: Header) -> [ItemField]? {
+  private func itemFields(_ header: Header) -> ItemFieldOrder? {
     guard let first = try? ref(header, 0), let second = try? ref(header, 1),
       let third = try? ref(header, 2), let fourth = try? ref(header, 3),
       let fifth = try? ref(header, 4)
@@ -560,8 +560,9 @@ struct BinaryPlistReader: PlistNodeSource {
       guard let key, let field = ItemField(rawValue: key) else { return nil }
       fields.append(field)
     }
-    keyCache.rememberItemFields(fields, for: keyObjects)
-    return fields
+    let order = ItemFieldOrder(fields)
+    keyCache.rememberItemFields(order, for: keyObjects)
+    return order
   }
 
   /// An item dictionary of the usual form (exactly the five keys, values of the right types)
@@ -652,6 +653,34 @@ enum ItemField: String {
   case text, checked, dueDate, shouldRemind, itemID
 }
 
+/// The fields of a five-key item dictionary's keys, in order, packed in one word (three bits a
+/// field) so that reading them for each item allocates and counts nothing.
+struct ItemFieldOrder {
+  private static let all: [ItemField] = [.text, .checked, .dueDate, .shouldRemind, .itemID]
+  private let packed: UInt16
+
+  /// Packs the first five of `fields`.
+  init(_ fields: [ItemField]) {
+    var packed: UInt16 = 0
+    for (index, field) in fields.prefix(5).enumerated() {
+      packed |= UInt16(Self.all.firstIndex(of: field) ?? 0) << (3 * index)
+    }
+    self.packed = packed
+  }
+
+  /// The field of key `index` (0 to 4).
+  @inline(__always)
+  subscript(index: Int) -> ItemField {
+    switch (packed >> (3 * index)) & 7 {
+    case 0: return .text
+    case 1: return .checked
+    case 2: return .dueDate
+    case 3: return .shouldRemind
+    default: return .itemID
+    }
+  }
+}
+
 /// The key objects of a five-key dictionary, in order.
 struct ItemKeyObjects: Equatable {
   var first: Int
@@ -675,15 +704,15 @@ final class KeyCache {
   }
 
   private var itemKeyObjects: ItemKeyObjects?
-  private var itemFieldOrder: [ItemField] = []
+  private var itemFieldOrder = ItemFieldOrder([])
 
   /// The fields of an item whose key objects are `keyObjects`, if they were resolved before.
-  func itemFields(for keyObjects: ItemKeyObjects) -> [ItemField]? {
+  func itemFields(for keyObjects: ItemKeyObjects) -> ItemFieldOrder? {
     keyObjects == itemKeyObjects ? itemFieldOrder : nil
   }
 
   /// Remembers the fields of an item's key objects.
-  func rememberItemFields(_ fields: [ItemField], for keyObjects: ItemKeyObjects) {
+  func rememberItemFields(_ fields: ItemFieldOrder, for keyObjects: ItemKeyObjects) {
     itemKeyObjects = keyObjects
     itemFieldOrder = fields
   }

@@ -8,7 +8,9 @@
 ///
 /// The XML reader never looks back before the item it is on, so at each item of a list it
 /// hands the 2 MB pieces wholly behind it to `release`. The other reader of the bytes, the
-/// content hash, must be done first: nothing is given back before `markReady()`.
+/// content hash, must be done first: nothing is given back before `markReady()`, which a
+/// release waits for a little (the hash runs at memory speed, far ahead of the reading), and
+/// nothing at all after `markNever()`.
 ///
 /// Bytes given back read as zeros afterwards. So an error after anything was given back is not
 /// to be trusted: the caller reads the file again and decodes it without giving anything back
@@ -19,16 +21,47 @@ final class ReadBytesRelease: @unchecked Sendable {
   /// Smaller documents keep their bytes: there is little to gain.
   static let minimumBytes = 8 << 20
 
+  /// How long the first release waits for `markReady()` before giving up for good.
+  static let readyWait = 0.1
+
+  private enum Readiness { case waiting, ready, never }
   private let lock = ThreadLock()
-  private var ready = false
+  private var readiness = Readiness.waiting
   private var released = false
   private var releasedBySecond = false
 
   /// Allows giving back: every other reader of the bytes is done.
   func markReady() {
     lock.lock()
-    ready = true
+    if readiness == .waiting { readiness = .ready }
     lock.unlock()
+  }
+
+  /// Forbids giving anything back: another reader will read the bytes after the decoding.
+  func markNever() {
+    lock.lock()
+    readiness = .never
+    lock.unlock()
+  }
+
+  /// Whether giving back is allowed, after waiting up to `readyWait` for `markReady()` (once:
+  /// a hash that is not done by then makes this decoding give nothing back).
+  private func isReady() -> Bool {
+    var waited = 0.0
+    while true {
+      lock.lock()
+      let now = readiness
+      if now == .waiting && waited >= Self.readyWait { readiness = .never }
+      lock.unlock()
+      switch now {
+      case .ready: return true
+      case .never: return false
+      case .waiting:
+        guard waited < Self.readyWait else { return false }
+        usleep(200)
+        waited += 0.0002
+      }
+    }
   }
 
   /// Whether any bytes were given back (then a failed decoding must be tried again).
@@ -56,11 +89,13 @@ final class ReadBytesRelease: @unchecked Sendable {
       guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else {
         return from
       }
+      guard isReady() else { return from }
       lock.lock()
       defer { lock.unlock() }
-      guard ready, madvise(pointer, end - start, MADV_DONTNEED) == 0 else { return from }
+      // Counted as given back even if the call fails part way.
       released = true
       if second { releasedBySecond = true }
+      guard madvise(pointer, end - start, MADV_DONTNEED) == 0 else { return from }
       return end - address
     #else
       return from

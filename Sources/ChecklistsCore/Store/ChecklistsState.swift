@@ -129,13 +129,19 @@ struct StateFile {
     return (state, nil, true)
   }
 
-  /// Writes the state atomically (temporary file, rename; no fsync: see `write`). A new state
-  /// file is a new entry in the folder: then the state files of data files that no longer
-  /// exist are removed, so the folder does not grow without bound (one look per new file, not
-  /// one per save).
-  func save(_ state: ChecklistsState) throws(StoreError) {
+  /// Writes the state atomically (temporary file, fsync, rename, fsync of the folder). A new
+  /// state file is a new entry in the folder: then the state files of data files that no
+  /// longer exist are removed, so the folder does not grow without bound (one look per new
+  /// file, not one per save).
+  ///
+  /// `durable: false` leaves out both fsyncs (the rename still replaces the file whole): for a
+  /// state that differs from the one on disk only in where the app was (the open list, sorting,
+  /// the first run), whose loss in a power cut costs nothing but that. The next item ID and the
+  /// reminders already sent are kept durably: losing them could reuse a deleted item's ID or
+  /// send a reminder twice.
+  func save(_ state: ChecklistsState, durable: Bool = true) throws(StoreError) {
     let isNew = (try? fileSystem.lstat(location.stateFile)) == nil
-    try write(state)
+    try write(state, durable: durable)
     if isNew { pruneOrphans() }
   }
 
@@ -173,7 +179,7 @@ struct StateFile {
     return hash.count == 16 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
   }
 
-  private func write(_ state: ChecklistsState) throws(StoreError) {
+  private func write(_ state: ChecklistsState, durable: Bool) throws(StoreError) {
     var state = state
     state.dataFile = location.dataFile
     let encoder = JSONEncoder()
@@ -182,12 +188,9 @@ struct StateFile {
       throw StoreError(
         .encodingFailed, path: location.stateFile, shownPath: location.display(location.stateFile))
     }
-    // Not synced to disk: the state only says where the app was (a lost or torn state file
-    // gives the defaults, with a note), and its two fsyncs were a fifth of a small file's quit.
-    // The rename still replaces the old file whole.
     do {
       try AtomicFileWriter(fileSystem: fileSystem).write(
-        data, to: location.stateFile, keepBackup: false, durable: false)
+        data, to: location.stateFile, keepBackup: false, durable: durable)
     } catch {
       throw StoreError(
         .saveFailed(step: error.step), path: location.stateFile,

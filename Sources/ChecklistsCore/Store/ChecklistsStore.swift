@@ -391,9 +391,10 @@ public final class ChecklistsStore {
       merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
   }
 
-  /// Saves the state file atomically.
-  public func saveState(_ state: ChecklistsState) throws(StoreError) {
-    try StateFile(location: location, fileSystem: fileSystem).save(state)
+  /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state
+  /// whose loss costs only where the app was (see `StateFile.save`).
+  public func saveState(_ state: ChecklistsState, durable: Bool = true) throws(StoreError) {
+    try StateFile(location: location, fileSystem: fileSystem).save(state, durable: durable)
   }
 
   /// Writes `model` as `Checklists.rescue-YYYYMMDD-HHMMSS.plist` next to the file, else in

@@ -29,11 +29,15 @@ enum ContentHash {
       release?.markReady()
       return .finished(hash)
     }
-    return ThreadedWork {
+    let work = ThreadedWork {
       let hash = bytes.withUnsafeBytes { of($0) }
       release?.markReady()
       return hash
     }
+    // Without a thread the hash is taken in `result()`, after the decoding: nothing may be
+    // given back before that.
+    if !work.isThreaded { release?.markNever() }
+    return work
   }
 
   /// The hash of `data`, taken on a thread of its own for big data (ask `result()`).

@@ -100,7 +100,9 @@ public protocol FileSystem: Sendable {
   func write(_ fd: Int32, _ data: Data) throws(SystemCallError)
   /// `read(2)` until end of file, at most `limit` bytes.
   func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data
-  /// `read(2)` until end of file, at most `limit` bytes, into an array.
+  /// `read(2)` until end of file, at most `limit` bytes, into an array of its own: the store may
+  /// give the array's memory back to the system while it decodes it (`ReadBytesRelease`), so it
+  /// must share its storage with no other array.
   func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8]
   /// `fsync(2)`.
   func fsync(_ fd: Int32) throws(SystemCallError)

@@ -39,6 +39,10 @@ final class ThreadedWork<Value: Sendable> {
     slot.value = value
   }
 
+  /// Whether the work runs on a thread of its own (false: it runs in `result()`, where no
+  /// thread could be made, or it was done already).
+  var isThreaded: Bool { running }
+
   /// Work already done, for callers that start a thread only when it pays.
   static func finished(_ value: Value) -> ThreadedWork {
     ThreadedWork(value: value)
