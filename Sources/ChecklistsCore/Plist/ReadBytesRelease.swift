@@ -8,9 +8,8 @@
 ///
 /// The XML reader never looks back before the item it is on, so at each item of a list it
 /// hands the 2 MB pieces wholly behind it to `release`. The other reader of the bytes, the
-/// content hash, must be done first: nothing is given back before `markReady()`, which a
-/// release waits for a little (the hash runs at memory speed, far ahead of the reading), and
-/// nothing at all after `markNever()`.
+/// content hash, must be done first: nothing is given back before `markReady()` (the hash runs
+/// at memory speed, far ahead of the reading), and nothing at all after `markNever()`.
 ///
 /// Bytes given back read as zeros afterwards. So an error after anything was given back is not
 /// to be trusted: the caller reads the file again and decodes it without giving anything back
@@ -20,9 +19,6 @@ final class ReadBytesRelease: @unchecked Sendable {
   static let pieceBytes = 2 << 20
   /// Smaller documents keep their bytes: there is little to gain.
   static let minimumBytes = 8 << 20
-
-  /// How long the first release waits for `markReady()` before giving up for good.
-  static let readyWait = 0.1
 
   private enum Readiness { case waiting, ready, never }
   private let lock = ThreadLock()
@@ -44,24 +40,12 @@ final class ReadBytesRelease: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Whether giving back is allowed, after waiting up to `readyWait` for `markReady()` (once:
-  /// a hash that is not done by then makes this decoding give nothing back).
+  /// Whether giving back is allowed now (the reader tries again at its next item when not:
+  /// waiting here would hold the reading up behind the hash).
   private func isReady() -> Bool {
-    var waited = 0.0
-    while true {
-      lock.lock()
-      let now = readiness
-      if now == .waiting && waited >= Self.readyWait { readiness = .never }
-      lock.unlock()
-      switch now {
-      case .ready: return true
-      case .never: return false
-      case .waiting:
-        guard waited < Self.readyWait else { return false }
-        usleep(200)
-        waited += 0.0002
-      }
-    }
+    lock.lock()
+    defer { lock.unlock() }
+    return readiness == .ready
   }
 
   /// Whether any bytes were given back (then a failed decoding must be tried again).
