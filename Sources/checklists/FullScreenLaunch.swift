@@ -65,11 +65,11 @@ enum FullScreenLaunch {
         next.sortByDue = app.sortByDue.sorted()
         next.nextItemID = app.dataModel.nextItemID
         next.firstTime = false
-        // Unchanged state is not written again, and a change only to where the app was (the
-        // open list, sorting) is written without fsyncs: two fsyncs saved on most quits.
+        // Unchanged state is not written again. A state that holds nothing the data file
+        // cannot give back (no reminders sent by `due --notify`, a next item ID that follows
+        // the items) is written without fsyncs: two fsyncs saved on most quits.
         guard next != written.state else { return }
-        let durable =
-          next.nextItemID != written.state?.nextItemID || next.notified != written.state?.notified
+        let durable = !next.notified.isEmpty || !app.dataModel.listsGiveNextItemID
         guard (try? store.saveState(next, durable: durable)) != nil else { return }
         written.state = next
       },

@@ -47,6 +47,22 @@ import Testing
     #expect(DataModel(lists: [], nextItemID: 42).nextItemID == 42)
   }
 
+  @Test func theListsGiveTheNextItemIDBackUnlessTheNewestItemsAreGone() throws {
+    var model = sample()
+    #expect(model.listsGiveNextItemID)
+    #expect(DataModel().listsGiveNextItemID)
+    #expect(!DataModel(lists: [], nextItemID: 42).listsGiveNextItemID)
+    // A new item keeps it so; deleting that newest item does not (its ID must not come back).
+    let groceries = try #require(model.lists.first { $0.name == "Groceries" })
+    let item = model.makeItem(text: "Bread")
+    model.apply(try #require(model.insertItem(item, listID: groceries.id)))
+    #expect(model.listsGiveNextItemID)
+    let index = try #require(
+      model.lists.first { $0.id == groceries.id }?.items.firstIndex { $0.itemID == item.itemID })
+    model.apply(try #require(model.deleteItem(listID: groceries.id, at: index)))
+    #expect(!model.listsGiveNextItemID)
+  }
+
   @Test func subtitlesFollowTheApp() {
     let model = sample()
     #expect(model.lists.map(\.subtitle) == ["(No Items)", "1 Remaining", "1 Remaining"])

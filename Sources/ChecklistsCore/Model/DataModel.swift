@@ -48,6 +48,14 @@ public struct DataModel: Equatable, Sendable {
     self.lists.sort { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
   }
 
+  /// Whether the lists alone give `nextItemID` back: it is one past their largest item ID (or 0
+  /// without items), as a model read from them with no remembered next ID has it.
+  public var listsGiveNextItemID: Bool {
+    var largest = -1
+    for list in lists { largest = max(largest, Self.maximumItemID(of: list)) }
+    return nextItemID == (largest == Int.max ? largest : largest + 1)
+  }
+
   /// The largest item ID in `list`, or -1; read in place (a copy of each item would retain and
   /// release its text).
   private static func maximumItemID(of list: Checklist) -> Int {

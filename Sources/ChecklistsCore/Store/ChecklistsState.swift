@@ -135,10 +135,10 @@ struct StateFile {
   /// file, not one per save).
   ///
   /// `durable: false` leaves out both fsyncs (the rename still replaces the file whole): for a
-  /// state that differs from the one on disk only in where the app was (the open list, sorting,
-  /// the first run), whose loss in a power cut costs nothing but that. The next item ID and the
-  /// reminders already sent are kept durably: losing them could reuse a deleted item's ID or
-  /// send a reminder twice.
+  /// state that holds nothing but where the app was (the open list, sorting, the first run), so
+  /// that its loss in a power cut costs nothing else. A state with reminders already sent, or a
+  /// next item ID its data file cannot give back, must be durable: losing it could send a
+  /// reminder twice or reuse a deleted item's ID.
   func save(_ state: ChecklistsState, durable: Bool = true) throws(StoreError) {
     let isNew = (try? fileSystem.lstat(location.stateFile)) == nil
     try write(state, durable: durable)
