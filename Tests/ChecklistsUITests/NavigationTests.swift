@@ -5,6 +5,26 @@ import Testing
 @testable import ChecklistsUI
 
 @Suite struct AllListsTests {
+  /// Jumping from the last of many lists to Today shows the first lists again under Today and
+  /// Scheduled, and the title's "n/total" counts lists only, so it is not shown there.
+  @Test func jumpingToTodayShowsTheFirstListsAndNoListCount() {
+    let lists = (1...40).map { Checklist(name: "List \($0)", iconName: "Folder") }
+    var app = makeApp(DataModel(lists: lists))
+    app.press(.end)
+    #expect(app.screen().contains("List 40"))
+    #expect(app.screen().contains("40/40"))
+    app.press(.home)
+    #expect(app.smartSelected == .today)
+    let screen = app.screen()
+    #expect(screen.contains("List 1 ") && screen.contains("List 2 "))
+    #expect(!screen.contains("List 40"))
+    #expect(!screen.contains("/40"))
+    // The next row down is the first list, after Scheduled.
+    app.press(.down, .down)
+    #expect(app.smartSelected == nil && app.allLists.selected == 0)
+    #expect(app.screen().contains("1/40"))
+  }
+
   @Test func startsOnAllListsOrOnTheSavedList() {
     #expect(makeApp().checklistIndex == -1)
     let app = makeApp(checklistIndex: 1)

@@ -186,6 +186,10 @@ extension ChecklistsApp {
     let target = motion.target(from: from, count: count, page: listRows)
     if target < smart.count {
       smartSelected = smart[target]
+      // Today and Scheduled sit above the first list: the lists show from the top under them,
+      // and the first list is the next row down.
+      allLists.selected = 0
+      allLists.top = 0
     } else {
       smartSelected = nil
       allLists.selected = target - smart.count

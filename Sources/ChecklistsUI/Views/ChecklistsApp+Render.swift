@@ -158,7 +158,8 @@ extension ChecklistsApp {
     let count = allLists.rowCount(total: lists.count)
     let rows = grid.height - 4
     var right = filterNote(allLists)
-    if let position = positionNote(allLists, count: count, rows: rows) {
+    // "12/1000" counts lists: none is selected on Today or Scheduled.
+    if smartSelected == nil, let position = positionNote(allLists, count: count, rows: rows) {
       right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
     }
     renderTitle("Checklists", right: right, into: &grid)
