@@ -63,6 +63,7 @@ enum FullScreenLaunch {
         var next = state
         next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
+        next.openView = app.openView
         next.nextItemID = app.dataModel.nextItemID
         next.firstTime = false
         // Unchanged state is not written again. A state that holds nothing the data file
@@ -109,6 +110,7 @@ enum FullScreenLaunch {
       var app = ChecklistsApp(
         model: load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model,
         checklistIndex: state.openListIndex(in: load.model),
+        openView: state.openView,
         sortByDue: Set(state.sortByDue),
         isFirstRun: load.isFirstRun,
         options: options,

@@ -48,11 +48,13 @@ struct StateReopenAndPruneTests {
     let (store, load) = try ChecklistsStore.open(location: folder.location())
     var state = load.state
     state.remember(openList: 1, in: load.model)
+    state.openView = "scheduled"
     try store.saveState(state)
     store.close()
     let (_, again) = try ChecklistsStore.open(location: folder.location())
     #expect(again.state.checklistName == load.model.lists[1].name)
     #expect(again.state.openListIndex(in: again.model) == 1)
+    #expect(again.state.openView == "scheduled")
   }
 
   @Test func savingTheStateRemovesTheStatesOfDataFilesThatAreGone() throws {

@@ -5,6 +5,24 @@ import Testing
 @testable import ChecklistsUI
 
 @Suite struct AllListsTests {
+  /// Today or Scheduled open at quit opens again at the next start; a search, a list or All
+  /// Lists is remembered as before (the list by its index).
+  @Test func todayAndScheduledAreRememberedForTheNextStart() {
+    var app = makeApp()
+    #expect(app.openView == nil)
+    app.press(.home)
+    app.press(.enter)
+    #expect(app.planner?.kind == .today && app.openView == "today")
+    var again = makeApp(checklistIndex: app.checklistIndex, openView: app.openView)
+    #expect(again.planner?.kind == .today)
+    again.press(.escape)
+    #expect(again.planner == nil && again.smartSelected == .today && again.openView == nil)
+    #expect(makeApp(openView: "scheduled").planner?.kind == .scheduled)
+    // A list to reopen wins; an unknown name opens nothing.
+    #expect(makeApp(checklistIndex: 1, openView: "today").planner == nil)
+    #expect(makeApp(openView: "search").planner == nil)
+  }
+
   /// Jumping from the last of many lists to Today shows the first lists again under Today and
   /// Scheduled, and the title's "n/total" counts lists only, so it is not shown there.
   @Test func jumpingToTodayShowsTheFirstListsAndNoListCount() {

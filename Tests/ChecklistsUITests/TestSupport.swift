@@ -38,11 +38,12 @@ func sampleModel() -> DataModel {
 }
 
 func makeApp(
-  _ model: DataModel = sampleModel(), checklistIndex: Int = -1, width: Int = 60, height: Int = 15,
-  ascii: Bool = false, bell: Bool = true, sortByDue: Set<String> = [], now: Date = testNow
+  _ model: DataModel = sampleModel(), checklistIndex: Int = -1, openView: String? = nil,
+  width: Int = 60, height: Int = 15, ascii: Bool = false, bell: Bool = true,
+  sortByDue: Set<String> = [], now: Date = testNow
 ) -> ChecklistsApp {
   ChecklistsApp(
-    model: model, checklistIndex: checklistIndex, sortByDue: sortByDue,
+    model: model, checklistIndex: checklistIndex, openView: openView, sortByDue: sortByDue,
     options: AppOptions(asciiGlyphs: ascii, bellEnabled: bell, timeZone: .utc),
     size: (width, height), now: now)
 }

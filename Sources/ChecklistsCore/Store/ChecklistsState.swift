@@ -22,6 +22,8 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   public var sortByDue: [String]
   /// Reminders already sent by `due --notify`, as "itemID@dueDateEpoch".
   public var notified: [String]
+  /// The view open on All Lists' behalf, "today" or "scheduled", or nil (a list or All Lists).
+  public var openView: String?
   /// The data file this state belongs to (absolute path).
   public var dataFile: String?
 
@@ -29,7 +31,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   public init(
     checklistIndex: Int = -1, checklistName: String? = nil, firstTime: Bool = true,
     nextItemID: Int = 0, sortByDue: [String] = [], notified: [String] = [],
-    dataFile: String? = nil
+    openView: String? = nil, dataFile: String? = nil
   ) {
     self.checklistIndex = checklistIndex
     self.checklistName = checklistName
@@ -37,11 +39,13 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     self.nextItemID = nextItemID
     self.sortByDue = sortByDue
     self.notified = notified
+    self.openView = openView
     self.dataFile = dataFile
   }
 
   enum CodingKeys: String, CodingKey {
-    case checklistIndex, checklistName, firstTime, nextItemID, sortByDue, notified, dataFile
+    case checklistIndex, checklistName, firstTime, nextItemID, sortByDue, notified, openView
+    case dataFile
   }
 
   /// Decodes a state, using the default for each key that is missing.
@@ -56,6 +60,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
       try container.decodeIfPresent(Int.self, forKey: .nextItemID) ?? defaults.nextItemID
     sortByDue = try container.decodeIfPresent([String].self, forKey: .sortByDue) ?? []
     notified = try container.decodeIfPresent([String].self, forKey: .notified) ?? []
+    openView = try container.decodeIfPresent(String.self, forKey: .openView)
     dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
   }
 

@@ -92,14 +92,16 @@ public struct ChecklistsApp: TerminalProgram {
   ///
   /// - Parameters:
   ///   - checklistIndex: the list to open at start (the saved `ChecklistIndex`), -1 for All Lists.
+  ///   - openView: on All Lists, the view to open at start: "today" or "scheduled" (as
+  ///     `openView` gave it when the app last quit); anything else opens none.
   ///   - sortByDue: names of lists shown by due date.
   ///   - isFirstRun: on the very first run with no lists, a list named "List" is made and opened,
   ///     as the iPhone app does.
   ///   - size: the terminal's size in columns and rows.
   ///   - now: the time; reminders already due at start do not fire (their rows show overdue).
   public init(
-    model: DataModel, checklistIndex: Int = -1, sortByDue: Set<String> = [],
-    isFirstRun: Bool = false, options: AppOptions = AppOptions(),
+    model: DataModel, checklistIndex: Int = -1, openView: String? = nil,
+    sortByDue: Set<String> = [], isFirstRun: Bool = false, options: AppOptions = AppOptions(),
     size: (width: Int, height: Int), now: Date
   ) {
     self.dataModel = model
@@ -134,7 +136,25 @@ public struct ChecklistsApp: TerminalProgram {
     }
     clampSelections()
     refreshSmartCounts(now: now)
+    if open == nil, let openView,
+      let kind = PlannerKind.allCases.first(where: { Self.name(of: $0) == openView })
+    {
+      openPlanner(kind, now: now)
+    }
     redrawAt = nextRedraw(after: now)
+  }
+
+  /// The view open on All Lists' behalf, to open again at the next start: "today",
+  /// "scheduled", or nil (a list, All Lists, or a search, which is not kept).
+  public var openView: String? { planner.flatMap { Self.name(of: $0.kind) } }
+
+  /// The name a view is remembered by; nil for a search.
+  private static func name(of kind: PlannerKind) -> String? {
+    switch kind {
+    case .today: return "today"
+    case .scheduled: return "scheduled"
+    case .search: return nil
+    }
   }
 
   /// Whether `dataModel` changed since it was loaded or last saved.
