@@ -37,6 +37,22 @@ import Testing
     #expect(app.statusMessage == "Undid: edit \"Bins\"")
   }
 
+  /// In Today a checked item leaves the view: the status line says so, and undo brings it back.
+  @Test func checkingInTodaySaysWhatLeftTheViewAndUndoBringsItBack() throws {
+    var app = makeApp(repeatingModel())
+    app.press(.home, .enter)
+    #expect(app.planner?.kind == .today)
+    #expect(app.screen().contains("Pay rent"))
+    // The first item row of Today (past any heading).
+    let rent = try #require(app.planner?.selectable.firstIndex { _ in true })
+    app.planner?.selected = rent
+    app.press(.character(" "))
+    let text = try #require(app.statusMessage)
+    #expect(text.hasPrefix("Checked \"") && text.hasSuffix("(u undoes)"))
+    app.press(.character("u"))
+    #expect(app.dataModel == repeatingModel())
+  }
+
   @Test func rowsOfRepeatingItemsShowTheRepeatMark() {
     let app = makeApp(repeatingModel(), checklistIndex: 1)
     #expect(app.screen().contains("↻"))

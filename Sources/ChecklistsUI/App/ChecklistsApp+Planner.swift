@@ -114,7 +114,20 @@ extension ChecklistsApp {
     case .open:
       jumpFromPlanner(now: now)
     case .toggle:
-      if let place { checkItem(listID: place.listID, at: place.itemIndex, now: now) }
+      guard let place else { break }
+      let before = status
+      checkItem(listID: place.listID, at: place.itemIndex, now: now)
+      // Today and Scheduled show unchecked items only: the checked one leaves the view, so
+      // say what happened and how to bring it back (unless checking said something itself,
+      // as a repeating item's next date).
+      if view.kind != .search, status == before, place.listIndex < dataModel.lists.count,
+        place.itemIndex < dataModel.lists[place.listIndex].items.count
+      {
+        let item = dataModel.lists[place.listIndex].items[place.itemIndex]
+        if item.checked {
+          status = StatusMessage(text: "Checked \(quoted(item.text))\(undoNote)", isError: false)
+        }
+      }
     case .editItem:
       guard let place else { break }
       let item = dataModel.lists[place.listIndex].items[place.itemIndex]
