@@ -41,11 +41,11 @@ enum ChecklistsFileEncoder {
       return binaryOfUsualItems(
         lists, parts: parts(sizes.itemCount, concurrent: concurrent), sizes: sizes)
     }
-    return binaryInOrder(lists, concurrent: concurrent)
+    return binaryInOrder(lists, concurrent: concurrent, sizes: sizes)
   }
 
-  /// What one pass over the items tells the usual-items writer ahead: counts, room, and
-  /// whether any item holds unknown keys (then that writer cannot be used).
+  /// What one pass over the items tells either writer ahead: counts, room, and whether any
+  /// item holds unknown keys (then only the in-order writer can be used).
   private struct UsualSizes {
     var itemCount = 0
     var dated = false
@@ -72,18 +72,12 @@ enum ChecklistsFileEncoder {
 
   /// `binary` one object after the other (texts still encoded ahead on every core): for files
   /// with items that hold unknown keys, whose objects are not known in advance.
-  static func binaryInOrder(_ lists: [Checklist], concurrent: Bool = true) -> Data {
-    var itemCount = 0
-    // Encoded scalars per item: a UTF-16 text takes at most 2 bytes per UTF-8 byte, the date
-    // 9, the ID up to 9, the markers and booleans a few more.
-    var scalarBytes = 64
-    for list in lists {
-      itemCount += list.items.count
-      scalarBytes += 2 * list.name.utf8.count + list.iconName.utf8.count + 16
-      for item in list.items { scalarBytes += 2 * item.text.utf8.count + 24 }
-    }
+  private static func binaryInOrder(_ lists: [Checklist], concurrent: Bool, sizes: UsualSizes)
+    -> Data
+  {
+    let itemCount = sizes.itemCount
     var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: scalarBytes,
+      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: sizes.scalarBytes,
       refCapacity: itemCount * 11 + lists.count * 7 + 16)
     // Texts of a big model are encoded on every core first; the writer copies them in.
     let texts = concurrent ? ConcurrentTextEncoding(lists, itemCount: itemCount) : nil

@@ -671,13 +671,7 @@ struct ItemFieldOrder {
   /// The field of key `index` (0 to 4).
   @inline(__always)
   subscript(index: Int) -> ItemField {
-    switch (packed >> (3 * index)) & 7 {
-    case 0: return .text
-    case 1: return .checked
-    case 2: return .dueDate
-    case 3: return .shouldRemind
-    default: return .itemID
-    }
+    Self.all[Int((packed >> (3 * index)) & 7)]
   }
 }
 

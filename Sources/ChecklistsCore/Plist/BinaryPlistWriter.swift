@@ -119,15 +119,9 @@ struct BinaryPlistWriter {
     return first
   }
 
-  /// Appends scalars encoded elsewhere (see `withReserved`); returns where they start.
-  mutating func appendScalars(_ bytes: UnsafeRawBufferPointer) -> Int {
-    let start = scalarBytes.count
-    scalarBytes.append(bytes)
-    return start
-  }
-
-  /// Appends the scalars several parts encoded elsewhere, one after the other, each part
-  /// copied on its own core (megabytes at 100,000 items); returns where each part starts.
+  /// Appends the scalars several parts encoded elsewhere (see `withReserved`), one after the
+  /// other, each part copied on its own core (megabytes at 100,000 items); returns where each
+  /// part starts.
   mutating func appendScalars(_ parts: [UnsafeRawBufferPointer]) -> [Int] {
     let first = scalarBytes.count
     var starts: [Int] = []

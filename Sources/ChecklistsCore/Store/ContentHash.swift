@@ -18,11 +18,7 @@ enum ContentHash {
   static let threadedBytes = 1 << 20
 
   /// The hash of `bytes`, taken on a thread of its own for big ones (ask `result()`).
-  static func later(of bytes: [UInt8]) -> ThreadedWork<UInt64> {
-    later(of: bytes, then: nil)
-  }
-
-  /// `later(of:)`, telling `release` when the bytes are no longer read here.
+  /// `release`, if any, is told when the bytes are no longer read here.
   static func later(of bytes: [UInt8], then release: ReadBytesRelease?) -> ThreadedWork<UInt64> {
     guard bytes.count >= threadedBytes else {
       let hash = bytes.withUnsafeBytes { of($0) }
