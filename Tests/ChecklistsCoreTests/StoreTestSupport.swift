@@ -87,6 +87,8 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
   private var fault: Fault?
   private var matchCount = 0
   private(set) var calls: [String] = []
+  /// The ranges handed to `startWriteback`, in order.
+  private(set) var writebacks: [Range<Int64>] = []
   /// Whether `link` works; without hard links it fails with EPERM, as on some file systems.
   let hardLinks: Bool
 
@@ -130,6 +132,14 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
   func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
     try check("write", path(of: fd))
     try real.write(fd, data)
+  }
+  func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {
+    let path = path(of: fd)
+    lock.lock()
+    calls.append("startWriteback \(path)")
+    writebacks.append(offset..<(offset + length))
+    lock.unlock()
+    real.startWriteback(fd, offset: offset, length: length)
   }
   func readAll(_ fd: Int32, limit: Int) throws(SystemCallError) -> Data {
     try check("read", path(of: fd))

@@ -106,6 +106,9 @@ public protocol FileSystem: Sendable {
   func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8]
   /// `fsync(2)`.
   func fsync(_ fd: Int32) throws(SystemCallError)
+  /// Asks the system to start writing `length` bytes at `offset` of the file to disk now,
+  /// without waiting (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`); a hint, never an error.
+  func startWriteback(_ fd: Int32, offset: Int64, length: Int64)
   /// `fchmod(2)`.
   func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError)
   /// `fchown(2)`.
@@ -145,6 +148,9 @@ extension FileSystem {
   public func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
     [UInt8](try readAll(fd, limit: limit))
   }
+
+  /// No early writeback, for file systems that do not offer it: `fsync` does all the work.
+  public func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {}
 
   /// `fchown(2)` on the real file system, for file systems written before the store kept owners.
   public func fchown(_ fd: Int32, owner: uid_t, group: gid_t) throws(SystemCallError) {
@@ -264,6 +270,12 @@ public struct SystemFileSystem: FileSystem {
     }
   }
 
+  /// `sync_file_range(2)` on the real file system (Linux only; looked up once by name, as the C
+  /// library's header hides it from Swift); elsewhere nothing.
+  public func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {
+    _ = EarlyWriteback.function?(fd, offset, length, EarlyWriteback.write)
+  }
+
   /// `fchmod` on the real file system.
   public func fchmod(_ fd: Int32, mode: mode_t) throws(SystemCallError) {
     if Glibc.fchmod(fd, mode) != 0 { throw SystemCallError(errno, call: "fchmod") }
@@ -366,3 +378,18 @@ public struct SystemFileSystem: FileSystem {
 // File-scope wrappers: inside `SystemFileSystem` the names `stat` and `flock` mean its methods.
 private func callStat(_ path: String, _ record: inout stat) -> Int32 { stat(path, &record) }
 private func callFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+
+/// The C library's `sync_file_range`, found by name at first use.
+enum EarlyWriteback {
+  typealias Function = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+  /// `SYNC_FILE_RANGE_WRITE`: start writing the range's dirty pages, do not wait.
+  static let write: UInt32 = 2
+  static let function: Function? = {
+    #if os(Linux)
+      guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+      return unsafeBitCast(symbol, to: Function.self)
+    #else
+      return nil
+    #endif
+  }()
+}
