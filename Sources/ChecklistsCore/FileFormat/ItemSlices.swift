@@ -56,13 +56,15 @@ struct ItemSlices: @unchecked Sendable {
     return pieces
   }
 
-  /// `work(slice)` for every slice, each on its own thread; the results in slice order.
+  /// `work(slice)` for every slice, spread over the cores (each thread takes the next slice
+  /// left); the results in slice order.
   ///
   /// `work` may only read what it shares with the other slices.
   func map<Result>(_ work: (Int) -> Result) -> [Result] { Self.map(count, work) }
 
-  /// `work(run)` for runs 0 to `count` - 1, each on its own thread (a single run stays on this
-  /// thread: no pool of threads is started for it); the results in run order.
+  /// `work(run)` for runs 0 to `count` - 1 spread over the cores, each thread taking the next
+  /// run left (a single run stays on this thread: no pool of threads is started for it); the
+  /// results in run order.
   ///
   /// `work` may only read what it shares with the other runs, and write what is its run's own.
   static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
