@@ -302,4 +302,40 @@ extension ChecklistsApp {
     #expect(app.openList?.items[0].checked == true)
     #expect(app.openList?.items[0].text == "Oat milk")
   }
+
+  /// The lists as another program left them, merged in.
+  private func merge(_ model: DataModel, into app: inout ChecklistsApp) {
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+  }
+
+  @Test func anUndoWhoseListWasDeletedElsewhereSaysSo() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character(" "))
+    let listID = try #require(app.open?.listID)
+    var model = app.dataModel
+    let list = try #require(model.list(withID: listID))
+    let deleted = model.apply(.deleteList(list))
+    #expect(deleted)
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.status?.text == "Could not undo check \"Milk\": its list was deleted elsewhere")
+    #expect(app.status?.isError == true)
+  }
+
+  @Test func anUndoWhoseItemWasDeletedElsewhereSaysSo() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character(" "))
+    let listID = try #require(app.open?.listID)
+    var model = app.dataModel
+    let milk = try #require(model.list(withID: listID)?.items.first)
+    let deleted = model.apply(.deleteItem(listID: listID, index: 0, item: milk))
+    #expect(deleted)
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.status?.text.hasSuffix(": the item was changed or deleted elsewhere") == true)
+    #expect(app.status?.isError == true)
+  }
 }

@@ -125,6 +125,22 @@ extension ChecklistsApp {
         new: ChecklistItem.rebase(from: from, to: to, onto: current)))
   }
 
+  /// Why `entry` could not be applied. Only a merge of changes made elsewhere changes the lists
+  /// behind the history's back: either a list it touches is gone, or the item is.
+  func whyNotApplied(_ entry: UndoEntry) -> String {
+    let changes: [ModelChange]
+    switch entry {
+    case .single(let change): changes = [change]
+    case .group(let compound): changes = compound.changes
+    }
+    let listGone = changes.contains { change in
+      if case .insertList = change { return false }
+      return dataModel.index(ofList: change.listID) == nil
+    }
+    return listGone
+      ? "its list was deleted elsewhere" : "the item was changed or deleted elsewhere"
+  }
+
   /// Undoes the last change, showing where it happened.
   mutating func undo(now: Date) {
     guard let entry = undoStack.popLast() else {
@@ -133,7 +149,8 @@ extension ChecklistsApp {
     }
     let words = describe(entry)
     guard applyEntry(rebased(entry.inverse), now: now) else {
-      status = StatusMessage(text: "Could not undo \(words)", isError: true)
+      status = StatusMessage(
+        text: "Could not undo \(words): \(whyNotApplied(entry.inverse))", isError: true)
       return
     }
     redoStack.append(entry)
@@ -152,7 +169,8 @@ extension ChecklistsApp {
       return
     }
     guard applyEntry(rebased(entry), now: now) else {
-      status = StatusMessage(text: "Could not redo \(describe(entry))", isError: true)
+      status = StatusMessage(
+        text: "Could not redo \(describe(entry)): \(whyNotApplied(entry))", isError: true)
       return
     }
     undoStack.append(entry)
