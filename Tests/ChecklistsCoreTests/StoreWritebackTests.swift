@@ -75,9 +75,21 @@ struct StoreWritebackTests {
     #expect(faulty.writebacks.count == 2)
   }
 
-  @Test func theSystemsEarlyWritebackIsFound() throws {
+  @Test func theSystemsEarlyWritebackIsFoundAndTakesItsArguments() throws {
     #if os(Linux)
-      #expect(EarlyWriteback.function != nil)
+      let function = try #require(EarlyWriteback.function)
+      // The arguments arrive as the C function expects them: a real range with the flag to
+      // start writing is accepted, an unknown flag refused with EINVAL, a bad descriptor with
+      // EBADF.
+      let file = StoreTestFolder()
+      defer { file.remove() }
+      file.write("Range.plist", bytes(3 * AtomicFileWriter.pieceBytes))
+      let fd = open(file.path + "/Range.plist", O_WRONLY)
+      #expect(fd >= 0)
+      defer { close(fd) }
+      #expect(function(fd, 4096, Int64(AtomicFileWriter.pieceBytes), EarlyWriteback.write) == 0)
+      #expect(function(fd, 0, 4096, 0x80) == -1 && errno == EINVAL)
+      #expect(function(-1, 0, 4096, EarlyWriteback.write) == -1 && errno == EBADF)
       // A hint on a real file: it neither fails nor changes what is written.
       let folder = StoreTestFolder()
       defer { folder.remove() }

@@ -321,7 +321,7 @@ extension ChecklistsApp {
     #expect(deleted)
     merge(model, into: &app)
     app.press(.character("u"))
-    #expect(app.status?.text == "Could not undo check \"Milk\": its list was deleted elsewhere")
+    #expect(app.status?.text == "Could not undo check \"Milk\": the list was deleted elsewhere")
     #expect(app.status?.isError == true)
   }
 
@@ -335,7 +335,30 @@ extension ChecklistsApp {
     #expect(deleted)
     merge(model, into: &app)
     app.press(.character("u"))
-    #expect(app.status?.text.hasSuffix(": the item was changed or deleted elsewhere") == true)
+    #expect(app.status?.text.hasSuffix(": the item was deleted elsewhere") == true)
     #expect(app.status?.isError == true)
+    // Redo has nothing to say: the undo did not happen.
+    app.press(.control("r"))
+    #expect(app.status?.text == "Nothing to redo")
+  }
+
+  @Test func anUndoOfADeletedListThatAMergeKeptSaysSo() throws {
+    var app = makeApp(checklistIndex: 1)
+    let before = app.dataModel
+    let listID = try #require(app.open?.listID)
+    let name = try #require(before.list(withID: listID)?.name)
+    // Back on All Lists, where the open list stays selected, it is deleted here…
+    app.press(.escape)
+    #expect(app.open == nil)
+    app.press(.character("d"), .character("y"))
+    #expect(app.dataModel.list(withID: listID) == nil)
+    // …while another program changed it, so the merge keeps it, and undo cannot put it back.
+    merge(before, into: &app)
+    #expect(app.dataModel.list(withID: listID) != nil)
+    app.press(.character("u"))
+    #expect(
+      app.status?.text
+        == "Could not undo delete list \"\(name)\": the list is there again, kept after a change "
+        + "elsewhere")
   }
 }

@@ -5,8 +5,9 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// The items of several lists cut into contiguous, nearly equal slices, one per thread: how the
-/// codec spreads the items of a big file over the cores.
+/// The items of several lists cut into contiguous, nearly equal slices: how the codec spreads
+/// the items of a big file over the cores (one slice per core, or several, each taken by
+/// whichever thread is free).
 struct ItemSlices: @unchecked Sendable {
   /// One list's part of a slice: the list's index and the range of its items.
   struct Piece {
@@ -14,7 +15,7 @@ struct ItemSlices: @unchecked Sendable {
     var items: Range<Int>
   }
 
-  /// The number of slices: one per core, at most eight.
+  /// The number of slices.
   let count: Int
   /// The lists' item counts.
   private let itemCounts: [Int]
@@ -62,7 +63,7 @@ struct ItemSlices: @unchecked Sendable {
   /// `work` may only read what it shares with the other slices.
   func map<Result>(_ work: (Int) -> Result) -> [Result] { Self.map(count, work) }
 
-  /// `work(run)` for runs 0 to `count` - 1 spread over the cores, each thread taking the next
+  /// `work(run)` for runs 0 to `count` - 1 on at most `threads` threads, each taking the next
   /// run left (a single run stays on this thread: no pool of threads is started for it); the
   /// results in run order.
   ///
@@ -77,17 +78,39 @@ struct ItemSlices: @unchecked Sendable {
     }
     withoutActuallyEscaping(work) { work in
       let shared = SharedSlots(work: work, results: results)
-      DispatchQueue.concurrentPerform(iterations: count) { slice in shared.run(slice) }
+      // As many workers as cores we use, never more (Dispatch would start one per CPU it sees,
+      // which a container's CPU quota does not limit).
+      DispatchQueue.concurrentPerform(iterations: min(count, max(threads, 1))) { _ in
+        shared.runUntilDone()
+      }
     }
     return results.compactMap { $0 }
   }
 
-  /// What the threads share: the work, and one result slot per slice, each written by its own
-  /// thread only.
-  private struct SharedSlots<Result>: @unchecked Sendable {
+  /// What the threads share: the work, the next run to take, and one result slot per run, each
+  /// written by the thread that took it only.
+  private final class SharedSlots<Result>: @unchecked Sendable {
     let work: (Int) -> Result
     let results: UnsafeMutableBufferPointer<Result?>
+    private let lock = ThreadLock()
+    private var next = 0
 
-    func run(_ slice: Int) { results[slice] = work(slice) }
+    init(work: @escaping (Int) -> Result, results: UnsafeMutableBufferPointer<Result?>) {
+      self.work = work
+      self.results = results
+    }
+
+    /// Takes runs until none is left.
+    func runUntilDone() {
+      while let run = take() { results[run] = work(run) }
+    }
+
+    private func take() -> Int? {
+      lock.lock()
+      defer { lock.unlock() }
+      guard next < results.count else { return nil }
+      next += 1
+      return next - 1
+    }
   }
 }

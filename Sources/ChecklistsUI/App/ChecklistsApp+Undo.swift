@@ -126,19 +126,25 @@ extension ChecklistsApp {
   }
 
   /// Why `entry` could not be applied. Only a merge of changes made elsewhere changes the lists
-  /// behind the history's back: either a list it touches is gone, or the item is.
+  /// behind the history's back: a list deleted here is there again (changed elsewhere, so the
+  /// merge kept it), a list it touches is gone, or an item it touches is (an item changed
+  /// elsewhere is no obstacle: the undo takes back only what the edit changed).
   func whyNotApplied(_ entry: UndoEntry) -> String {
     let changes: [ModelChange]
     switch entry {
     case .single(let change): changes = [change]
     case .group(let compound): changes = compound.changes
     }
-    let listGone = changes.contains { change in
-      if case .insertList = change { return false }
-      return dataModel.index(ofList: change.listID) == nil
+    for change in changes {
+      if case .insertList = change {
+        if dataModel.index(ofList: change.listID) != nil {
+          return "the list is there again, kept after a change elsewhere"
+        }
+      } else if dataModel.index(ofList: change.listID) == nil {
+        return "the list was deleted elsewhere"
+      }
     }
-    return listGone
-      ? "its list was deleted elsewhere" : "the item was changed or deleted elsewhere"
+    return "the item was deleted elsewhere"
   }
 
   /// Undoes the last change, showing where it happened.
