@@ -53,6 +53,22 @@ import Testing
     #expect(app.dataModel == repeatingModel())
   }
 
+  /// A click in the check column of Today checks the item, and says so as the key does.
+  @Test func clickingToCheckInTodaySaysWhatLeftTheView() throws {
+    var app = makeApp(repeatingModel())
+    app.press(.home, .enter)
+    #expect(app.planner?.kind == .today)
+    let view = try #require(app.planner)
+    let rent = try #require(view.selectable.first)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: rent - view.top + 1, column: 1))),
+      now: testNow)
+    let text = try #require(app.statusMessage)
+    #expect(text.hasPrefix("Checked \"") && text.hasSuffix("(u undoes)"))
+    app.press(.character("u"))
+    #expect(app.dataModel == repeatingModel())
+  }
+
   @Test func rowsOfRepeatingItemsShowTheRepeatMark() {
     let app = makeApp(repeatingModel(), checklistIndex: 1)
     #expect(app.screen().contains("↻"))

@@ -7,7 +7,8 @@ import FoundationEssentials
 /// Reads a big file's items on all cores.
 ///
 /// The lists are read in order on this thread; the items, nearly all of the work, are split
-/// into `ItemSlices`, `slicesPerThread` per core, each read by its own copy of the source. Items not in the usual five-key form are read afterwards on this thread.
+/// into `ItemSlices`, `slicesPerThread` per core, each read by its own copy of the source. Items
+/// not in the usual five-key form are read afterwards on this thread.
 ///
 /// Any error sends the file back to reading in order, so that the message is the one reading in
 /// order gives. Which values count against the source's expansion budget does not change either:

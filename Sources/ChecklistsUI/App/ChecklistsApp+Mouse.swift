@@ -109,7 +109,7 @@ extension ChecklistsApp {
       view.selected = position
       planner = view
       if mouse.position.column < 4, let line = view.selectedLine, let place = place(of: line) {
-        checkItem(listID: place.listID, at: place.itemIndex, now: now)
+        checkInPlanner(place, kind: view.kind, now: now)
       } else if wasSelected {
         jumpFromPlanner(now: now)
       }

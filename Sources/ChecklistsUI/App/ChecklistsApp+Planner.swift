@@ -103,6 +103,18 @@ extension ChecklistsApp {
     return PlannerPlace(listID: listID, listIndex: listIndex, itemIndex: itemIndex)
   }
 
+  /// Checks an item from a row of Today, Scheduled or a search (a key or a click). Today and
+  /// Scheduled show unchecked items only, so an item checked there leaves the view: the status
+  /// line names it and says how to bring it back (a repeating item says its next date instead,
+  /// and stays).
+  mutating func checkInPlanner(_ place: PlannerPlace, kind: PlannerKind, now: Date) {
+    guard let check = checkItem(listID: place.listID, at: place.itemIndex, now: now),
+      kind != .search, check.nextDueDate == nil,
+      case .replaceItem(_, _, _, let item) = check.change, item.checked
+    else { return }
+    status = StatusMessage(text: "Checked \(quoted(item.text))\(undoNote)", isError: false)
+  }
+
   // MARK: - Keys
 
   /// An item action on the selected row of Today, Scheduled or a search: done in the item's
@@ -114,20 +126,7 @@ extension ChecklistsApp {
     case .open:
       jumpFromPlanner(now: now)
     case .toggle:
-      guard let place else { break }
-      let before = status
-      checkItem(listID: place.listID, at: place.itemIndex, now: now)
-      // Today and Scheduled show unchecked items only: the checked one leaves the view, so
-      // say what happened and how to bring it back (unless checking said something itself,
-      // as a repeating item's next date).
-      if view.kind != .search, status == before, place.listIndex < dataModel.lists.count,
-        place.itemIndex < dataModel.lists[place.listIndex].items.count
-      {
-        let item = dataModel.lists[place.listIndex].items[place.itemIndex]
-        if item.checked {
-          status = StatusMessage(text: "Checked \(quoted(item.text))\(undoNote)", isError: false)
-        }
-      }
+      if let place { checkInPlanner(place, kind: view.kind, now: now) }
     case .editItem:
       guard let place else { break }
       let item = dataModel.lists[place.listIndex].items[place.itemIndex]

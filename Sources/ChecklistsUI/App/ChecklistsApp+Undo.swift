@@ -16,15 +16,17 @@ extension ChecklistsApp {
   }
 
   /// Checks or unchecks an item; checking a repeating item moves it to its next due date
-  /// instead, saying so on the status line ("Next: Tue 8 Dec").
-  mutating func checkItem(listID: Checklist.ID, at index: Int, now: Date) {
+  /// instead, saying so on the status line ("Next: Tue 8 Dec"). Returns what was done, or nil.
+  @discardableResult
+  mutating func checkItem(listID: Checklist.ID, at index: Int, now: Date) -> ItemCheck? {
     let schedule = RepeatSchedule(timeZone: options.timeZone)
     guard let check = dataModel.checkItem(listID: listID, at: index, schedule: schedule),
       commit(check.change, now: now)
-    else { return }
+    else { return nil }
     if let text = check.statusText(formatter: formatter, now: now) {
       status = StatusMessage(text: text, isError: false)
     }
+    return check
   }
 
   /// Applies several changes as one and records them for undo as one; returns whether they
