@@ -145,6 +145,24 @@ final class FaultyFileSystem: FileSystem, @unchecked Sendable {
     try check("read", path(of: fd))
     return try real.readAll(fd, limit: limit)
   }
+  /// Recorded as "map <path>", then "mapped <path>" when the system mapped the file; a fault on
+  /// "map" refuses the mapping, as the system does when it grants no lease.
+  func withLeasedMapping<Result, Failure: Error>(
+    _ fd: Int32, size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    let path = path(of: fd)
+    do {
+      try check("map", path)
+    } catch {
+      return nil
+    }
+    return try real.withLeasedMapping(fd, size: size) { bytes throws(Failure) in
+      lock.lock()
+      calls.append("mapped \(path)")
+      lock.unlock()
+      return try body(bytes)
+    }
+  }
   func fsync(_ fd: Int32) throws(SystemCallError) {
     try check("fsync", path(of: fd))
     try real.fsync(fd)

@@ -57,18 +57,29 @@ public enum ChecklistsFileCoding {
   /// Decodes a file's bytes, binary or XML, reading straight from `bytes` without a copy.
   ///
   /// With `release`, a big XML file's bytes are given back to the system as they are read
-  /// (they read as zeros afterwards: the caller must not use them again, and must decode a
+  /// (read bytes then read as zeros: the caller must not use them again, and must decode a
   /// fresh read when this fails after giving any back; see `ReadBytesRelease`).
   static func decode(bytes: [UInt8], release: ReadBytesRelease? = nil) throws(FileFormatError)
     -> ChecklistsDocument
   {
+    try bytes.withUnsafeBufferPointer { buffer throws(FileFormatError) in
+      try decode(buffer: buffer, release: release)
+    }
+  }
+
+  /// Decodes the bytes in `buffer`, binary or XML, which must stay valid during the call (the
+  /// document holds none of them); `release` as for `decode(bytes:release:)`.
+  static func decode(buffer: UnsafeBufferPointer<UInt8>, release: ReadBytesRelease? = nil)
+    throws(FileFormatError) -> ChecklistsDocument
+  {
+    let bytes = DocumentBytes(borrowing: buffer)
     do {
       let format = try bytes.withUnsafeBytes { raw throws(PlistError) in
         try PlistFormatSniffer.format(of: raw)
       }
       switch format {
       case .binary:
-        let reader = try BinaryPlistReader(bytes: bytes)
+        let reader = try BinaryPlistReader(bytes)
         if let archive = try KeyedArchiveDecoder.archive(in: reader) {
           return try keyedArchive(archive)
         }

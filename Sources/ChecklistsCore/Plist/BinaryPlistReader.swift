@@ -10,7 +10,7 @@ import FoundationEssentials
 /// (bounds, references, cycles, nesting depth), so walking the file later cannot run away;
 /// scalars are checked as they are read.
 struct BinaryPlistReader: PlistNodeSource {
-  private let bytes: [UInt8]
+  private let bytes: DocumentBytes
   /// Each object's position; 32 bits, as the reader refuses files of 4 GiB or more.
   private let offsets: [UInt32]
   private let refSize: Int
@@ -40,10 +40,18 @@ struct BinaryPlistReader: PlistNodeSource {
     try self.init(bytes: [UInt8](data))
   }
 
-  /// Parses the trailer and offset table of `bytes` (shared, not copied) and validates the
-  /// object graph (`walkingOnly` skips the one-pass proof, and `proofRuns` sets its number of
-  /// runs, for tests that compare them).
+  /// Parses the trailer and offset table of a copy of `bytes` and validates the object graph
+  /// (`walkingOnly` skips the one-pass proof, and `proofRuns` sets its number of runs, for tests
+  /// that compare them).
   init(bytes: [UInt8], walkingOnly: Bool = false, proofRuns: Int? = nil) throws(PlistError) {
+    try self.init(DocumentBytes(copying: bytes), walkingOnly: walkingOnly, proofRuns: proofRuns)
+  }
+
+  /// Parses the trailer and offset table of `bytes` (shared, not copied: borrowed bytes must
+  /// outlive the reader and its copies) and validates the object graph.
+  init(_ bytes: DocumentBytes, walkingOnly: Bool = false, proofRuns: Int? = nil)
+    throws(PlistError)
+  {
     self.bytes = bytes
     let truncated = PlistError("binary property list is truncated")
     guard bytes.count >= 8 + 32 + 1 else { throw truncated }
@@ -96,7 +104,7 @@ struct BinaryPlistReader: PlistNodeSource {
   /// The `count` object offsets of the table at `table` (checked to fit before the trailer),
   /// read in one pass with the entry size fixed outside the loop (half a million entries in a
   /// big file); `bad` is the first object whose offset lies outside the objects' data.
-  private static func offsetTable(_ bytes: [UInt8], at table: Int, count: Int, size: Int)
+  private static func offsetTable(_ bytes: DocumentBytes, at table: Int, count: Int, size: Int)
     -> (offsets: [UInt32], bad: Int?)
   {
     var bad: Int?
@@ -144,7 +152,7 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// Reads a big-endian unsigned integer; the caller has checked the bounds.
   @inline(__always)
-  private static func readUInt(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
+  private static func readUInt(_ bytes: DocumentBytes, at position: Int, size: Int) -> UInt64 {
     precondition(position >= 0 && position + size <= bytes.count)
     return bytes.withUnsafeBytes { readUInt($0, at: position, size: size) }
   }
@@ -522,10 +530,7 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// A UTF-16 (type 0x6) string's text; nil when a surrogate is unpaired.
   private func utf16String(_ header: Header) -> String? {
-    bytes.withUnsafeBufferPointer { buffer in
-      UTF16BigEndianText.string(
-        UnsafeBufferPointer(rebasing: buffer[header.start..<(header.start + 2 * header.count)]))
-    }
+    UTF16BigEndianText.string(bytes[header.start..<(header.start + 2 * header.count)])
   }
 
   /// The text of a string object (ASCII or UTF-16), or nil.
@@ -773,11 +778,6 @@ enum UTF8Text {
       }
     }
     return ascii
-  }
-
-  /// The string, or nil when the bytes are not valid UTF-8.
-  static func string(_ bytes: ArraySlice<UInt8>) -> String? {
-    bytes.withUnsafeBufferPointer { string($0) }
   }
 }
 

@@ -87,11 +87,11 @@ struct XMLPlistReader {
     reader.release = release.map { ($0, 0, position, false) }
     // The second half is read from `position` while this thread reads from the start; the
     // bytes must outlive it, so it is always waited for before returning.
-    let shared = SharedBytes(bytes: bytes)
+    let shared = DocumentBytes(borrowing: bytes)
     let second = ThreadedWork { () -> Continuation? in
-      var tail = XMLPlistReader(bytes: shared.bytes, decodesItems: true)
+      var tail = XMLPlistReader(bytes: shared.buffer, decodesItems: true)
       tail.position = position
-      tail.release = release.map { ($0, position, shared.bytes.count, true) }
+      tail.release = release.map { ($0, position, shared.count, true) }
       return try? tail.continuation()
     }
     defer { _ = second.result() }
@@ -125,11 +125,6 @@ struct XMLPlistReader {
       index += 1
     }
     return nil
-  }
-
-  /// The document's bytes handed to the second thread (read-only while both run).
-  private struct SharedBytes: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
   }
 
   /// The second thread's share: where it started, and its work.

@@ -611,41 +611,69 @@ public final class ChecklistsStore {
   }
 
   /// Reads the file once and decodes it (see `readDocument`).
+  ///
+  /// A big file is decoded where it lies in memory, mapped under a read lease
+  /// (`LeasedMapping`); a small one, or one the system will not lease, is read into an array.
   private func readAndDecode(release: ReadBytesRelease?) throws(StoreError) -> ChecklistsDocument {
-    // The file's bytes, read once into an array the decoder reads from without copying.
-    let data: [UInt8]
+    let fd: Int32
     let openedStatus: FileStatus
     do {
-      let fd = try fileSystem.open(resolvedPath, flags: O_RDONLY | O_NONBLOCK, mode: 0)
-      defer { try? fileSystem.close(fd) }
+      fd = try fileSystem.open(resolvedPath, flags: O_RDONLY | O_NONBLOCK, mode: 0)
+    } catch {
+      throw StoreError(
+        .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
+    }
+    defer { try? fileSystem.close(fd) }
+    do {
       openedStatus = try fileSystem.fstat(fd)
-      try checkReadable(openedStatus)
-      data = try fileSystem.readAllBytes(fd, limit: Int(Self.sizeLimit))
+    } catch {
+      throw StoreError(
+        .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
+    }
+    try checkReadable(openedStatus)
+    let decoded: (document: ChecklistsDocument, hash: UInt64)
+    if let mapped = try fileSystem.withLeasedMapping(
+      fd, size: Int(openedStatus.size),
+      { bytes throws(StoreError) in try decode(bytes, release: release) })
+    {
+      decoded = mapped
+    } else {
+      let data: [UInt8]
+      do {
+        data = try fileSystem.readAllBytes(fd, limit: Int(Self.sizeLimit))
+      } catch {
+        throw StoreError(
+          .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
+      }
       if data.count > Self.sizeLimit {
         throw StoreError(
           .tooLarge, path: resolvedPath, shownPath: location.displayPath,
           detail: "it grew past 1 GiB while being read")
       }
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SystemCallError {
-      throw StoreError(
-        .unreadable, path: resolvedPath, shownPath: location.displayPath, cause: error)
-    } catch {
-      throw StoreError(.unreadable, path: resolvedPath, shownPath: location.displayPath)
+      decoded = try data.withUnsafeBufferPointer { bytes throws(StoreError) in
+        try decode(bytes, release: release)
+      }
     }
+    diskFingerprint = DiskFingerprint(status: openedStatus, contentHash: decoded.hash)
+    return decoded.document
+  }
+
+  /// The document in `bytes` and their content hash; the bytes are read by no one once this
+  /// returns.
+  private func decode(_ bytes: UnsafeBufferPointer<UInt8>, release: ReadBytesRelease?)
+    throws(StoreError) -> (document: ChecklistsDocument, hash: UInt64)
+  {
     // A big file's hash is taken on a thread of its own while it is decoded; the bytes are
     // given back only once it is done.
-    let contentHash = ContentHash.later(of: data, then: release)
+    let contentHash = ContentHash.later(of: bytes, then: release)
     let document: ChecklistsDocument
     do {
-      document = try ChecklistsFileCoding.decode(bytes: data, release: release)
+      document = try ChecklistsFileCoding.decode(buffer: bytes, release: release)
     } catch {
       throw StoreError(
         .invalidContent, path: resolvedPath, shownPath: location.fileName, formatError: error)
     }
-    diskFingerprint = DiskFingerprint(status: openedStatus, contentHash: contentHash.result())
-    return document
+    return (document, contentHash.result())
   }
 
   private func checkReadable(_ status: FileStatus) throws(StoreError) {

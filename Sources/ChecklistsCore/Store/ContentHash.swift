@@ -17,9 +17,15 @@ enum ContentHash {
   /// Bytes from which the hash is worth a thread of its own (about 0.2 ms of hashing).
   static let threadedBytes = 1 << 20
 
-  /// The hash of `bytes`, taken on a thread of its own for big ones (ask `result()`).
-  /// `release`, if any, is told when the bytes are no longer read here.
-  static func later(of bytes: [UInt8], then release: ReadBytesRelease?) -> ThreadedWork<UInt64> {
+  /// The hash of the bytes in `buffer`, taken on a thread of its own for big ones (ask
+  /// `result()`); `release`, if any, is told when the bytes are no longer read here.
+  ///
+  /// The bytes must stay valid until the work is done: until its `result()` returns, or it is
+  /// dropped (which waits for the thread).
+  static func later(of buffer: UnsafeBufferPointer<UInt8>, then release: ReadBytesRelease?)
+    -> ThreadedWork<UInt64>
+  {
+    let bytes = DocumentBytes(borrowing: buffer)
     guard bytes.count >= threadedBytes else {
       let hash = bytes.withUnsafeBytes { of($0) }
       release?.markReady()

@@ -104,6 +104,12 @@ public protocol FileSystem: Sendable {
   /// give the array's memory back to the system while it decodes it (`ReadBytesRelease`), so it
   /// must share its storage with no other array.
   func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8]
+  /// Runs `body` on the `size` bytes of the big regular file open read-only at `fd`, mapped
+  /// into memory under a read lease (`LeasedMapping`); nil, without running `body`, when the
+  /// file is not mapped so (the caller reads it instead).
+  func withLeasedMapping<Result, Failure: Error>(
+    _ fd: Int32, size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result?
   /// `fsync(2)`.
   func fsync(_ fd: Int32) throws(SystemCallError)
   /// Asks the system to start writing `length` bytes at `offset` of the file to disk now,
@@ -148,6 +154,11 @@ extension FileSystem {
   public func readAllBytes(_ fd: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
     [UInt8](try readAll(fd, limit: limit))
   }
+
+  /// No mapping, for file systems that do not offer it: the file is read.
+  public func withLeasedMapping<Result, Failure: Error>(
+    _ fd: Int32, size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? { nil }
 
   /// No early writeback, for file systems that do not offer it: `fsync` does all the work.
   public func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {}
@@ -274,6 +285,13 @@ public struct SystemFileSystem: FileSystem {
   /// library's header hides it from Swift); elsewhere nothing.
   public func startWriteback(_ fd: Int32, offset: Int64, length: Int64) {
     _ = EarlyWriteback.function?(fd, offset, length, EarlyWriteback.write)
+  }
+
+  /// `mmap` under a read lease on the real file system (Linux only); elsewhere nil.
+  public func withLeasedMapping<Result, Failure: Error>(
+    _ fd: Int32, size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try LeasedMapping.run(fd, size: size, body)
   }
 
   /// `fchmod` on the real file system.

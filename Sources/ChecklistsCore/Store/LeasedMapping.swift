@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A big data file's bytes mapped into memory for the time of one call, under a read lease,
+/// so that it is decoded where it already lies in the page cache instead of being copied into
+/// fresh memory: a 100,000-item file (12 MB) took 4–6 ms to read, and up to 40 ms where the
+/// host had to supply that memory first; mapping and touching it takes under 1.5 ms.
+///
+/// A mapped file that another program shortens in place kills the reader (`SIGBUS`) when it
+/// touches a page that is gone. The read lease rules that out: while it is held, the kernel
+/// makes every other open for writing and every truncation of the file wait until it is given
+/// up (at most `/proc/sys/fs/lease-break-time` seconds, 45 by default), which happens as soon as
+/// `body` returns, tens of milliseconds later; an open with `O_NONBLOCK` fails with `EAGAIN`
+/// meanwhile. Writers that replace the file by renaming (this program, editors, sync tools) are
+/// not held up at all: the mapping keeps the old file.
+///
+/// No lease, no mapping: when the file is open for writing anywhere, belongs to another user
+/// (without `CAP_LEASE`), or lies on a file system without leases, `run` returns nil and the
+/// caller reads the file as before. The one risk left is the disk's: a page that cannot be
+/// read from it stops the program, where `read` would have reported `EIO`.
+enum LeasedMapping {
+  /// Smaller files are read: there is little to gain.
+  static let minimumBytes = 1 << 20
+
+  /// Runs `body` on the `size` bytes of the regular file open read-only at `fd`, mapped under a
+  /// read lease; the bytes are valid only during the call. Nil, without running `body`, when the
+  /// file is smaller than `minimumBytes`, cannot be leased or mapped, or its size is no longer
+  /// `size` once leased.
+  static func run<Result, Failure: Error>(
+    _ fd: Int32, size: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+      guard size >= minimumBytes else { return nil }
+      // A lease that another process breaks signals its holder, with SIGIO unless told
+      // otherwise, and SIGIO would end this program. SIGURG is ignored unless handled, and
+      // nothing here handles it: the break needs no answer, as the lease ends with `body`.
+      guard fcntl(fd, Self.setSignal, SIGURG) == 0 else { return nil }
+      defer { _ = fcntl(fd, Self.setSignal, 0) }
+      guard fcntl(fd, Self.setLease, Int32(F_RDLCK)) == 0 else { return nil }
+      defer { _ = fcntl(fd, Self.setLease, Int32(F_UNLCK)) }
+      // The file cannot change now; it must still be the one the caller measured.
+      var status = stat()
+      guard fstat(fd, &status) == 0, status.st_size == size else { return nil }
+      guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0),
+        Int(bitPattern: base) != -1
+      else { return nil }
+      defer { munmap(base, size) }
+      // Start reading a file that is not in memory yet in big pieces, not page by page as the
+      // decoding threads touch it.
+      _ = madvise(base, size, MADV_WILLNEED)
+      return try body(
+        UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size))
+    #else
+      return nil
+    #endif
+  }
+
+  /// `F_SETLEASE` and `F_SETSIG`, which the C library declares only for GNU sources.
+  private static let setLease: Int32 = 1024
+  private static let setSignal: Int32 = 10
+}
