@@ -193,6 +193,73 @@ import Testing
     #expect(try ChecklistsFileCoding.encode(lists, format: .binary).data == data)
   }
 
+  /// Lists of usual items whose scalars the room overestimates least (short texts) or most.
+  private static func roomCases() -> [(name: String, lists: [Checklist])] {
+    let due = Date(timeIntervalSinceReferenceDate: 800_000_000)
+    func list(_ name: String, _ count: Int, dated: Bool = false, text: (Int) -> String)
+      -> Checklist
+    {
+      let items = (0..<count).map { index in
+        ChecklistItem(
+          text: text(index), checked: index.isMultiple(of: 2), dueDate: due,
+          shouldRemind: index.isMultiple(of: 3), hasDueDate: dated, itemID: index)
+      }
+      return Checklist(name: name, iconName: "Folder", items: items)
+    }
+    return [
+      ("nothing", []),
+      ("empty texts, one big list", [list("Big", 70_000) { _ in "" }]),
+      ("one-letter texts, dated", [list("Dated", 20_000, dated: true) { _ in "a" }]),
+      ("many small lists", (0..<3_000).map { list("L\($0)", 3) { _ in "" } }),
+      ("lists of 14, 15 and 16", [14, 15, 16].map { list("\($0)", $0) { _ in "" } }),
+      ("CJK and emoji", [list("漢字", 5_000) { $0.isMultiple(of: 2) ? "日本語のテキスト" : "🙂👍🏽" }]),
+      ("long ASCII", [list("Long", 2_000) { String(repeating: "x", count: 200 + $0 % 50) }]),
+    ]
+  }
+
+  /// The room for exact counts holds the file: an array of `count` distinct short strings, its
+  /// marker 1 byte below 15 elements and 3 to 4 from there.
+  @Test(arguments: [1, 14, 15, 255, 256, 70_000])
+  func theRoomForExactCountsHoldsTheFile(count: Int) {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    let texts = (0..<count).map { "s\($0)" }
+    writer.setArray(top, texts.map { writer.uniqueString($0) })
+    let size = writer.finish(top: top).count
+    let scalars = texts.reduce(0) { $0 + 1 + $1.utf8.count }
+    let room = BinaryPlistWriter.fileRoom(objects: count + 1, refs: count, scalarBytes: scalars)
+    #expect(room >= size)
+  }
+
+  /// The room holds collections whose markers take more than a byte: a thousand arrays of 15
+  /// and of 16 references to the same strings.
+  @Test(arguments: [15, 16])
+  func theRoomHoldsLongCollectionMarkers(length: Int) {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    let shared = (0..<length).map { writer.uniqueString("\($0 % 10)") }
+    let arrays = (0..<1_000).map { _ in
+      let array = writer.reserve()
+      writer.setArray(array, shared)
+      return array
+    }
+    writer.setArray(top, arrays)
+    let size = writer.finish(top: top).count
+    let room = BinaryPlistWriter.fileRoom(
+      objects: 1 + length + 1_000, refs: 1_000 * length + 1_000, scalarBytes: 2 * length)
+    #expect(room >= size)
+  }
+
+  /// The encoder's room for usual items holds every shape of file: the saving of a quit that
+  /// comes from not moving 8 MB to a bigger buffer holds for all of them.
+  @Test func theWriterMakesRoomForTheWholeFileAtOnce() {
+    for (name, lists) in Self.roomCases() {
+      let room = ChecklistsFileEncoder.UsualSizes(lists).fileRoom
+      let size = ChecklistsFileEncoder.binary(lists).count
+      #expect(room >= size, "\(name): room \(room) for \(size) bytes")
+    }
+  }
+
   @Test func outputBufferGrowsAndHandsOverItsBytes() {
     let buffer = OutputBuffer(capacity: 3)
     var expected: [UInt8] = []

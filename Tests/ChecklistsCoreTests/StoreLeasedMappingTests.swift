@@ -31,7 +31,7 @@ struct StoreLeasedMappingTests {
   ) {
     folder.write("Big.plist", data)
     let path = folder.path + "/Big.plist"
-    let fd = Glibc.open(path, O_RDONLY)
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     try #require(fd >= 0)
     return (path, fd)
   }
@@ -40,6 +40,25 @@ struct StoreLeasedMappingTests {
   private func mappings(of path: String) -> [String] {
     let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
     return maps.split(separator: "\n").filter { $0.contains(path) }.map(String.init)
+  }
+
+  /// Waits until `/proc/locks` shows the lease on `path` being broken (a writer held back), for
+  /// at most 10 seconds; whether it did.
+  private static func waitUntilLeaseBreaking(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return false }
+    let inode = ":\(status.st_ino) "
+    let deadline = now() + 10_000
+    while now() < deadline {
+      let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+      if locks.split(separator: "\n").contains(where: {
+        $0.contains("LEASE") && $0.contains("BREAKING") && $0.contains(inode)
+      }) {
+        return true
+      }
+      usleep(1_000)
+    }
+    return false
   }
 
   /// Milliseconds on the monotonic clock.
@@ -70,7 +89,7 @@ struct StoreLeasedMappingTests {
     // Nothing of the file stays mapped, and the lease is given up: an open for writing that
     // would wait for a lease fails with EAGAIN instead, and this one must not.
     #expect(mappings(of: folder.path).isEmpty)
-    let writable = Glibc.open(path, O_WRONLY | O_NONBLOCK)
+    let writable = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
     #expect(writable >= 0)
     if writable >= 0 { Glibc.close(writable) }
     // The file's fingerprint is its own: a save finds no change made elsewhere.
@@ -87,19 +106,20 @@ struct StoreLeasedMappingTests {
       var nonBlockingOpen: Int32
       var nonBlockingError: Int32
       var writer: ThreadedWork<Double>
+      var breaking: Bool
       var hash: UInt64
       var endOfCall: Double
     }
     let held = try #require(
       LeasedMapping.run(fd, size: data.count) { bytes in
         // An open for writing that would not wait fails at once.
-        let nonBlocking = Glibc.open(path, O_WRONLY | O_NONBLOCK)
+        let nonBlocking = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         let error = errno
         if nonBlocking >= 0 { Glibc.close(nonBlocking) }
         // One that waits, emptying the file (which would make the pages behind `bytes` vanish
         // and end this process with SIGBUS on the next read of them, were it not held up).
         let writer = ThreadedWork { () -> Double in
-          let fd = Glibc.open(path, O_WRONLY | O_TRUNC)
+          let fd = Glibc.open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
           let opened = Self.now()
           if fd >= 0 {
             _ = Glibc.write(fd, "x", 1)
@@ -107,15 +127,16 @@ struct StoreLeasedMappingTests {
           }
           return opened
         }
-        // Long enough for the writer to have emptied the file many times over.
-        usleep(150_000)
+        // Until the kernel holds the writer back, breaking the lease (or 10 s).
+        let breaking = Self.waitUntilLeaseBreaking(path)
         let hash = ContentHash.of(UnsafeRawBufferPointer(bytes))
         return Held(
-          nonBlockingOpen: nonBlocking, nonBlockingError: error, writer: writer, hash: hash,
-          endOfCall: Self.now())
+          nonBlockingOpen: nonBlocking, nonBlockingError: error, writer: writer,
+          breaking: breaking, hash: hash, endOfCall: Self.now())
       })
     #expect(held.nonBlockingOpen == -1)
     #expect(held.nonBlockingError == EAGAIN)
+    #expect(held.breaking)
     #expect(held.hash == ContentHash.of(data))
     // The writer got its file only once the mapping was gone, and wrote it.
     #expect(held.writer.result() >= held.endOfCall)
@@ -131,7 +152,7 @@ struct StoreLeasedMappingTests {
     defer { Glibc.close(fd) }
     var ran = 0
     // Open for writing elsewhere: no lease.
-    let writer = Glibc.open(path, O_WRONLY)
+    let writer = Glibc.open(path, O_WRONLY | O_CLOEXEC)
     try #require(writer >= 0)
     #expect(LeasedMapping.run(fd, size: data.count) { _ in ran += 1 } == nil)
     Glibc.close(writer)
@@ -141,12 +162,12 @@ struct StoreLeasedMappingTests {
     // The same file with nothing in the way is mapped, and the lease given up after.
     #expect(LeasedMapping.run(fd, size: data.count) { _ in ran += 1 } != nil)
     #expect(ran == 1)
-    let again = Glibc.open(path, O_WRONLY | O_NONBLOCK)
+    let again = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
     #expect(again >= 0)
     if again >= 0 { Glibc.close(again) }
     // A small file is read.
     folder.write("Small.plist", bytes(LeasedMapping.minimumBytes - 1))
-    let small = Glibc.open(folder.path + "/Small.plist", O_RDONLY)
+    let small = Glibc.open(folder.path + "/Small.plist", O_RDONLY | O_CLOEXEC)
     try #require(small >= 0)
     defer { Glibc.close(small) }
     #expect(LeasedMapping.run(small, size: LeasedMapping.minimumBytes - 1) { _ in ran += 1 } == nil)
@@ -165,6 +186,37 @@ struct StoreLeasedMappingTests {
     #expect(!faulty.calls.contains("mapped \(path)"))
     let same = load.model.lists == expected.lists
     #expect(same)
+  }
+
+  @Test func aBigFileOpenForWritingElsewhereIsReadAndGivesTheSameLists() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let expected = model(items: 12_000)
+    folder.write("Checklists.plist", encodedBytes(expected, format: .binary))
+    let path = folder.path + "/Checklists.plist"
+    let writer = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+    try #require(writer >= 0)
+    defer { Glibc.close(writer) }
+    let faulty = FaultyFileSystem()
+    let (_, load) = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
+    #expect(faulty.calls.contains("map \(path)"))
+    #expect(!faulty.calls.contains("mapped \(path)"))
+    #expect(faulty.calls.contains("read \(path)"))
+    let same = load.model.lists == expected.lists
+    #expect(same)
+  }
+
+  @Test func onlyFilesOnLocalFileSystemsAreMapped() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let (_, fd) = try written(bytes(16), in: folder)
+    defer { Glibc.close(fd) }
+    #expect(LeasedMapping.isLocal(fd))
+    // procfs is no disk.
+    let proc = Glibc.open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    try #require(proc >= 0)
+    defer { Glibc.close(proc) }
+    #expect(!LeasedMapping.isLocal(proc))
   }
 
   @Test func aDamagedBigFileSaysWhatIsWrongAsWhenRead() throws {

@@ -179,8 +179,9 @@ extension EndToEndProcesses {
       }
       try FileManager.default.removeItem(at: session.directory.appendingPathComponent("status"))
       try session.type("fg; echo $? > status")
-      try session.sendKeys("Enter")
+      // Measured before the key: the app may send the image again before the key returns.
       let resumed = session.loggedOutput().count
+      try session.sendKeys("Enter")
       try session.waitUntil("the image sent again after fg") {
         !offsets(of: "\u{1B}_Ga=T,f=32,", in: session.loggedOutput(), from: resumed).isEmpty
       }

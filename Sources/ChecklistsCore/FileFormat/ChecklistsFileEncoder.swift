@@ -46,15 +46,36 @@ enum ChecklistsFileEncoder {
 
   /// What one pass over the items tells either writer ahead: counts, room, and whether any
   /// item holds unknown keys (then only the in-order writer can be used).
-  private struct UsualSizes {
+  struct UsualSizes {
     var itemCount = 0
+    var listCount = 0
     var dated = false
     var unknownFields = false
     /// Room for the encoded scalars: a UTF-16 text takes at most 2 bytes per UTF-8 byte; the
     /// date, the ID, the markers and booleans a few more.
     var scalarBytes = 64
 
+    /// Exact room for usual items, so that neither array is copied while it grows: an item's 4
+    /// objects, 12 reference slots (11 in order) and its place in the list's array; a list's
+    /// dictionary, items array, name and icon name, and its 6 references and place in the top
+    /// array. Items with unknown keys take more, and the arrays grow.
+    var objectCapacity: Int { itemCount * 4 + listCount * 4 + 16 }
+    var refCapacity: Int { itemCount * (unknownFields ? 11 : 13) + listCount * 7 + 16 }
+
+    /// A writer with that room, and room for the whole file (`BinaryPlistWriter.fileRoom`).
+    func makeWriter() -> BinaryPlistWriter {
+      BinaryPlistWriter(
+        capacity: objectCapacity, scalarByteCapacity: scalarBytes, refCapacity: refCapacity)
+    }
+
+    /// The room made for the whole file.
+    var fileRoom: Int {
+      BinaryPlistWriter.fileRoom(
+        objects: objectCapacity, refs: refCapacity, scalarBytes: scalarBytes)
+    }
+
     init(_ lists: [Checklist]) {
+      listCount = lists.count
       for list in lists {
         itemCount += list.items.count
         scalarBytes += 2 * list.name.utf8.count + list.iconName.utf8.count + 16
@@ -76,9 +97,7 @@ enum ChecklistsFileEncoder {
     -> Data
   {
     let itemCount = sizes.itemCount
-    var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: sizes.scalarBytes,
-      refCapacity: itemCount * 11 + lists.count * 7 + 16)
+    var writer = sizes.makeWriter()
     // Texts of a big model are encoded on every core first; the writer copies them in.
     let texts = concurrent ? ConcurrentTextEncoding(lists, itemCount: itemCount) : nil
     let top = writer.reserve()
@@ -119,13 +138,7 @@ enum ChecklistsFileEncoder {
   private static func binaryOfUsualItems(_ lists: [Checklist], parts: Int, sizes: UsualSizes)
     -> Data
   {
-    let itemCount = sizes.itemCount
-    // Exact room, so that neither array is copied while it grows: an item's 4 objects, 12
-    // reference slots and its place in the list's array; a list's dictionary, items array, name
-    // and icon name, and its 6 references and place in the top array.
-    var writer = BinaryPlistWriter(
-      capacity: itemCount * 4 + lists.count * 4 + 16, scalarByteCapacity: sizes.scalarBytes,
-      refCapacity: itemCount * 13 + lists.count * 7 + 16)
+    var writer = sizes.makeWriter()
     let top = writer.reserve()
     let keys = itemKeys.map { writer.string($0.string) }
     let datedKeys = sizes.dated ? datedItemKeys.map { writer.string($0.string) } : keys

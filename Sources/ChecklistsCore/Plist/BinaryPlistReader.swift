@@ -37,7 +37,7 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// Parses the trailer and offset table and validates the object graph.
   init(_ data: Data) throws(PlistError) {
-    try self.init(bytes: [UInt8](data))
+    try self.init(DocumentBytes(copying: data))
   }
 
   /// Parses the trailer and offset table of a copy of `bytes` and validates the object graph

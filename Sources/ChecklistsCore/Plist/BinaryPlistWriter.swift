@@ -74,10 +74,13 @@ struct BinaryPlistWriter {
   /// Creates a writer with room for about `capacity` objects, `scalarByteCapacity` bytes of
   /// encoded scalars and `refCapacity` collection references.
   init(capacity: Int = 0, scalarByteCapacity: Int? = nil, refCapacity: Int? = nil) {
+    let refRoom = refCapacity ?? capacity * 2
     objects.reserveCapacity(capacity)
-    scalarBytes = OutputBuffer(capacity: 8 + (scalarByteCapacity ?? capacity * 16))
+    scalarBytes = OutputBuffer(
+      capacity: Self.fileRoom(
+        objects: capacity, refs: refRoom, scalarBytes: scalarByteCapacity ?? capacity * 16))
     scalarBytes.append(contentsOf: Array("bplist00".utf8))
-    refs.reserveCapacity(refCapacity ?? capacity * 2)
+    refs.reserveCapacity(refRoom)
     // Megabytes each at 100,000 items, filled from start to end.
     HugePages.prefer(reservedOf: &objects)
     HugePages.prefer(reservedOf: &refs)
@@ -430,6 +433,19 @@ struct BinaryPlistWriter {
       guard let base = file.baseAddress else { return }
       OutputBuffer.storeUInt(value, size: size, to: base, at: at)
     }
+  }
+
+  /// Room for a whole file of at most `objects` objects, `refs` references and `scalarBytes`
+  /// bytes of scalars, so that `finish` adds the collections and the offset table where the
+  /// scalars already are: moving 8 MB of them into a bigger buffer of fresh memory took 5–7 ms
+  /// of a 100,000-item save. Room never written is never faulted in.
+  static func fileRoom(objects: Int, refs: Int, scalarBytes: Int) -> Int {
+    let refSize = byteCount(for: UInt64(objects))
+    // A collection's marker takes 1 byte, or up to 10 for 15 elements or more (so at most one
+    // such collection per 15 references); every object has an entry in the offset table.
+    let beforeTable = 8 + scalarBytes + refs * refSize + objects + refs / 15 * 9
+    let offsetSize = byteCount(for: UInt64(beforeTable))
+    return beforeTable + objects * offsetSize + 32
   }
 
   /// The bytes an object takes in the file.

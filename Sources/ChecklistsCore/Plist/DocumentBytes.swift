@@ -16,7 +16,7 @@ struct DocumentBytes: @unchecked Sendable {
   }
 
   /// A copy of `bytes` of its own.
-  init(copying bytes: [UInt8]) {
+  init(copying bytes: some Collection<UInt8>) {
     let copy = Copy(bytes)
     buffer = UnsafeBufferPointer(copy.storage)
     owner = copy
@@ -49,9 +49,9 @@ struct DocumentBytes: @unchecked Sendable {
   private final class Copy {
     let storage: UnsafeMutableBufferPointer<UInt8>
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: some Collection<UInt8>) {
       storage = .allocate(capacity: bytes.count)
-      _ = storage.initialize(from: bytes)
+      _ = storage.initialize(fromContentsOf: bytes)
     }
 
     deinit { storage.deallocate() }
