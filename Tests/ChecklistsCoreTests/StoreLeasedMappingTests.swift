@@ -174,30 +174,20 @@ struct StoreLeasedMappingTests {
     #expect(ran == 1)
   }
 
-  @Test func aFileThatCannotBeMappedIsReadAndGivesTheSameLists() throws {
+  /// A big file the system will not lease (open for writing elsewhere), or that the file system
+  /// does not map, is read instead, with the same lists.
+  @Test(arguments: [true, false])
+  func aBigFileThatIsNotMappedIsReadAndGivesTheSameLists(openForWriting: Bool) throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     let expected = model(items: 12_000)
     folder.write("Checklists.plist", encodedBytes(expected, format: .binary))
     let path = folder.path + "/Checklists.plist"
-    let faulty = FaultyFileSystem(fault: .init(call: "map", code: EAGAIN) { _ in true })
-    let (_, load) = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
-    #expect(faulty.calls.contains("read \(path)"))
-    #expect(!faulty.calls.contains("mapped \(path)"))
-    let same = load.model.lists == expected.lists
-    #expect(same)
-  }
-
-  @Test func aBigFileOpenForWritingElsewhereIsReadAndGivesTheSameLists() throws {
-    let folder = StoreTestFolder()
-    defer { folder.remove() }
-    let expected = model(items: 12_000)
-    folder.write("Checklists.plist", encodedBytes(expected, format: .binary))
-    let path = folder.path + "/Checklists.plist"
-    let writer = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-    try #require(writer >= 0)
-    defer { Glibc.close(writer) }
-    let faulty = FaultyFileSystem()
+    let writer = openForWriting ? Glibc.open(path, O_WRONLY | O_CLOEXEC) : -1
+    try #require(writer >= 0 || !openForWriting)
+    defer { if writer >= 0 { Glibc.close(writer) } }
+    let refusal = FaultyFileSystem.Fault(call: "map", code: EAGAIN) { _ in true }
+    let faulty = FaultyFileSystem(fault: openForWriting ? nil : refusal)
     let (_, load) = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
     #expect(faulty.calls.contains("map \(path)"))
     #expect(!faulty.calls.contains("mapped \(path)"))
