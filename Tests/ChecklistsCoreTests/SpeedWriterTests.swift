@@ -260,6 +260,42 @@ import Testing
     }
   }
 
+  /// Parts encoded into regions of the file's buffer end up one after the other, in order,
+  /// whether each fits its region (moved down) or outgrew it (copied from its own memory).
+  @Test(arguments: [false, true])
+  func partsWrittenInRegionsFollowEachOther(outgrow: Bool) throws {
+    var writer = BinaryPlistWriter()
+    let top = writer.reserve()
+    writer.setArray(top, [writer.uniqueString("head")])
+    let regions = writer.scalarRegions([4, 3, 5])
+    let parts = regions.map { OutputBuffer(borrowing: $0) }
+    let contents: [[UInt8]] = [[1, 2, 3], outgrow ? [4, 5, 6, 7, 8, 9] : [4, 5], [10, 11]]
+    for (part, bytes) in zip(parts, contents) { part.append(contentsOf: bytes) }
+    #expect(parts.map(\.isBorrowed) == [true, !outgrow, true])
+    let starts = writer.commitScalars(parts, in: regions)
+    let file = [UInt8](writer.finish(top: top))
+    #expect(starts == [starts[0], starts[0] + 3, starts[0] + 3 + contents[1].count])
+    #expect(Array(file[starts[0]..<(starts[0] + 5 + contents[1].count)]) == contents.flatMap { $0 })
+    // The head string is still read back.
+    #expect(try PlistValue.decode(from: Data(file)).value == .array([.string("head")]))
+  }
+
+  @Test func aBorrowingBufferMovesToItsOwnMemoryWhenItOutgrowsItsRegion() {
+    let region = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
+    defer { region.deallocate() }
+    region.initializeMemory(as: UInt8.self, repeating: 0xEE)
+    let buffer = OutputBuffer(borrowing: region)
+    buffer.append(contentsOf: [1, 2, 3, 4, 5, 6, 7, 8])
+    #expect(buffer.isBorrowed)
+    #expect(Array(region) == [1, 2, 3, 4, 5, 6, 7, 8])
+    buffer.append(contentsOf: Array(9...40))
+    #expect(!buffer.isBorrowed)
+    #expect(Array(buffer.bytes) == Array(1...40))
+    // The region is left as it was when the bytes moved.
+    #expect(Array(region) == [1, 2, 3, 4, 5, 6, 7, 8])
+    #expect(buffer.takeData() == Data(1...40))
+  }
+
   @Test func outputBufferGrowsAndHandsOverItsBytes() {
     let buffer = OutputBuffer(capacity: 3)
     var expected: [UInt8] = []

@@ -157,19 +157,22 @@ enum ChecklistsFileEncoder {
     }
     writer.setArray(top, listRefs)
     let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: max(parts, 1))
+    // Each part encodes its items' scalars straight into the file's buffer, in a region as
+    // big as they can be; the parts then move down to follow each other, and their objects
+    // move with them, each part's on its own core.
+    let bounds = (0..<slices.count).map { slice in
+      UsualItemObjects.scalarBound(slices.pieces(of: slice), of: lists)
+    }
+    let regions = writer.scalarRegions(bounds)
     let buffers = writer.withReserved { storage in
       let encode = { (slice: Int) in
         shared.encode(
           slices.pieces(of: slice), of: lists, firstObjects: firstObjects,
-          firstSlots: firstSlots, into: storage)
+          firstSlots: firstSlots, into: storage, region: regions[slice])
       }
       return slices.map(encode)
     }
-    // Each part's scalars go after the lists', copied on every core; its objects move with
-    // them, each part's on its own core.
-    let starts = withExtendedLifetime(buffers) {
-      writer.appendScalars(buffers.map { UnsafeRawBufferPointer($0.bytes) })
-    }
+    let starts = writer.commitScalars(buffers, in: regions)
     writer.withReserved { storage in
       _ = slices.map { slice in
         let start = starts[slice]
@@ -194,19 +197,28 @@ enum ChecklistsFileEncoder {
     var yes: Int
     var no: Int
 
-    /// Encodes the scalars of the items of `pieces` into a new buffer and fills in their
-    /// objects (scalar positions relative to the buffer) and references.
-    func encode(
-      _ pieces: [ItemSlices.Piece], of lists: [Checklist], firstObjects: [Int],
-      firstSlots: [Int], into storage: BinaryPlistWriter.ReservedStorage
-    ) -> OutputBuffer {
-      var capacity = 0
+    /// The most bytes the scalars of the items of `pieces` can take: a date (9 bytes), an ID
+    /// (at most 9) and a text (a marker, a count of at most 9 from 15 characters on, and 1 byte
+    /// a character in ASCII, else 2 a UTF-16 unit, which is never more than 2 a UTF-8 byte).
+    static func scalarBound(_ pieces: [ItemSlices.Piece], of lists: [Checklist]) -> Int {
+      var bound = 0
       for piece in pieces {
         for item in lists[piece.list].items[piece.items] {
-          capacity += 2 * item.text.utf8.count + 24
+          bound += 2 * item.text.utf8.count + 24
         }
       }
-      let out = OutputBuffer(capacity: capacity)
+      return bound
+    }
+
+    /// Encodes the scalars of the items of `pieces` into `region` (or, should they outgrow
+    /// it, memory of the buffer's own) and fills in their objects (scalar positions relative
+    /// to the buffer's start) and references.
+    func encode(
+      _ pieces: [ItemSlices.Piece], of lists: [Checklist], firstObjects: [Int],
+      firstSlots: [Int], into storage: BinaryPlistWriter.ReservedStorage,
+      region: UnsafeMutableRawBufferPointer
+    ) -> OutputBuffer {
+      let out = OutputBuffer(borrowing: region)
       for piece in pieces {
         let items = lists[piece.list].items
         for index in piece.items {

@@ -13,13 +13,23 @@ final class OutputBuffer {
   /// The bytes written so far.
   private(set) var count = 0
   private var capacity = 0
+  /// Whether the bytes lie in memory this buffer does not own (`init(borrowing:)`).
+  private(set) var isBorrowed = false
 
   /// Creates an empty buffer with room for `capacity` bytes.
   init(capacity: Int = 0) {
     if capacity > 0 { grow(to: capacity) }
   }
 
-  deinit { free(base) }
+  /// Creates an empty buffer that writes into `region`, which must stay valid while it is
+  /// written; should the bytes outgrow it, they move to memory of the buffer's own.
+  init(borrowing region: UnsafeMutableRawBufferPointer) {
+    base = region.baseAddress
+    capacity = base == nil ? 0 : region.count
+    isBorrowed = true
+  }
+
+  deinit { if !isBorrowed { free(base) } }
 
   /// Makes room for at least `total` bytes in all.
   func reserve(_ total: Int) {
@@ -28,6 +38,16 @@ final class OutputBuffer {
 
   private func grow(to total: Int) {
     let size = max(total, 64)
+    if isBorrowed {
+      guard let own = malloc(size) else {
+        preconditionFailure("out of memory for a \(size)-byte file")
+      }
+      if let base, count > 0 { own.copyMemory(from: base, byteCount: count) }
+      isBorrowed = false
+      base = own
+      capacity = size
+      return
+    }
     guard let moved = realloc(base, size) else {
       // Out of memory: there is no way to write the file, as with any other allocation.
       preconditionFailure("out of memory for a \(size)-byte file")
@@ -120,6 +140,19 @@ final class OutputBuffer {
   /// Drops the last `drop` bytes.
   func removeLast(_ drop: Int) { count -= drop }
 
+  /// The room for `extra` more bytes after those written (made first), to be filled before
+  /// `commit` counts them; valid until the buffer next grows.
+  func spare(_ extra: Int) -> UnsafeMutableRawBufferPointer {
+    ensure(extra)
+    return UnsafeMutableRawBufferPointer(start: base.unsafelyUnwrapped + count, count: extra)
+  }
+
+  /// Counts `added` bytes written into the `spare` room as written.
+  func commit(_ added: Int) {
+    precondition(count + added <= capacity, "committed past the room")
+    count += added
+  }
+
   /// The bytes written so far, valid until the next append.
   var bytes: UnsafeBufferPointer<UInt8> {
     guard let base else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -128,6 +161,7 @@ final class OutputBuffer {
 
   /// The bytes as a `Data` that takes over the memory; the buffer is empty afterwards.
   func takeData() -> Data {
+    precondition(!isBorrowed, "a borrowing buffer's bytes are not its own to hand over")
     guard let base, count > 0 else { return Data() }
     // Give back the unused tail; a shrink never moves the bytes on glibc.
     let owned = count < capacity ? (realloc(base, count) ?? base) : base
