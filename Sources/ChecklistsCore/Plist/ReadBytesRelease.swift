@@ -11,10 +11,9 @@
 /// content hash, must be done first: nothing is given back before `markReady()` (the hash runs
 /// at memory speed, far ahead of the reading), and nothing at all after `markNever()`.
 ///
-/// Bytes given back read as zeros afterwards (those of a mapped file are read from the page
-/// cache again). So an error after anything was given back is not to be trusted: the caller
-/// reads the file again and decodes it without giving anything back (see `releasedAny`), which
-/// also gives the exact message.
+/// Bytes given back read as zeros afterwards. So an error after anything was given back is not
+/// to be trusted: the caller reads the file again and decodes it without giving anything back
+/// (see `releasedAny`), which also gives the exact message.
 final class ReadBytesRelease: @unchecked Sendable {
   /// The pieces given back: 2 MB, so that a 2 MB page of the buffer is never split.
   static let pieceBytes = 2 << 20

@@ -639,10 +639,10 @@ public final class ChecklistsStore {
     let mapped = try fileSystem.withLeasedMapping(fd, size: Int(openedStatus.size)) {
       bytes throws(StoreError) -> (document: ChecklistsDocument, hash: UInt64)? in
       guard bytes.starts(with: "bplist00".utf8) else { return nil }
-      return try decode(bytes, release: release)
+      return try decode(bytes, release: nil)
     }
-    if case .some(.some(let document)) = mapped {
-      decoded = document
+    if let mapped, let mapped {
+      decoded = mapped
     } else {
       let data: [UInt8]
       do {
