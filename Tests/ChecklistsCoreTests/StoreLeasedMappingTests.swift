@@ -29,11 +29,36 @@ struct StoreLeasedMappingTests {
   private func written(_ data: Data, in folder: StoreTestFolder) throws -> (
     path: String, fd: Int32
   ) {
-    folder.write("Big.plist", data)
-    let path = folder.path + "/Big.plist"
+    let path = try leasable(data, as: "Big.plist", in: folder)
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     try #require(fd >= 0)
     return (path, fd)
+  }
+
+  /// `data` written as `name` in `folder`, once no process holds the file open for writing any
+  /// more; its path.
+  ///
+  /// The kernel grants no lease while any open file description of the file is writable, and
+  /// one that this process wrote through can live on a moment in a child that another test
+  /// spawns at that instant (between its fork and its exec). Waiting for the lease to be
+  /// granted, for at most 10 seconds, waits for that; no new one can appear, as nothing here
+  /// opens the file for writing again.
+  private func leasable(_ data: Data, as name: String, in folder: StoreTestFolder) throws
+    -> String
+  {
+    folder.write(name, data)
+    let path = folder.path + "/" + name
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    try #require(fd >= 0)
+    defer { Glibc.close(fd) }
+    // F_SETSIG to SIGURG first, as `LeasedMapping` does, then F_SETLEASE: granted or not.
+    guard fcntl(fd, 10, SIGURG) == 0 else { return path }
+    let deadline = Self.now() + 10_000
+    while fcntl(fd, 1024, Int32(F_RDLCK)) != 0, Self.now() < deadline {
+      usleep(1_000)
+    }
+    _ = fcntl(fd, 1024, Int32(F_UNLCK))
+    return path
   }
 
   /// The lines of this process's memory map that name `path`.
@@ -78,8 +103,7 @@ struct StoreLeasedMappingTests {
     let data = encodedBytes(expected, format: format)
     let minimum = format == .binary ? LeasedMapping.minimumBytes : ReadBytesRelease.minimumBytes
     #expect(data.count >= minimum)
-    folder.write("Checklists.plist", data)
-    let path = folder.path + "/Checklists.plist"
+    let path = try leasable(data, as: "Checklists.plist", in: folder)
     let faulty = FaultyFileSystem()
     let (store, load) = try ChecklistsStore.open(location: folder.location(), fileSystem: faulty)
     #expect(faulty.calls.contains("mapped \(path)"))
@@ -216,8 +240,7 @@ struct StoreLeasedMappingTests {
     var data = encodedBytes(model(items: 12_000), format: .binary)
     // The trailer's offset size: 9 bytes is not a size a binary property list may use.
     data[data.count - 26] = 9
-    folder.write("Checklists.plist", data)
-    let path = folder.path + "/Checklists.plist"
+    let path = try leasable(data, as: "Checklists.plist", in: folder)
     var messages: [String] = []
     for fault in [nil, FaultyFileSystem.Fault(call: "map", code: EAGAIN) { _ in true }] {
       let faulty = FaultyFileSystem(fault: fault)

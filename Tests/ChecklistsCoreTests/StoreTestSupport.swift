@@ -3,6 +3,10 @@ import Testing
 
 @testable import ChecklistsCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A fresh folder under the system's temporary folder, removed by `remove()`.
 struct StoreTestFolder {
   let path: String
@@ -26,8 +30,29 @@ struct StoreTestFolder {
 
   func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
 
+  /// Writes `name` whole, as a new file renamed into place. The file is opened close-on-exec
+  /// (Foundation's writes are not), so that a child another test spawns meanwhile does not keep
+  /// it open for writing, which would, for one, keep the store from leasing it.
   func write(_ name: String, _ data: Data) {
-    #expect(FileManager.default.createFile(atPath: path + "/" + name, contents: data))
+    let target = path + "/" + name
+    let temporary = path + "/.write-" + UUID().uuidString
+    let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    #expect(fd >= 0)
+    guard fd >= 0 else { return }
+    let written = data.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return 0 }
+      var offset = 0
+      while offset < bytes.count {
+        let count = Glibc.write(fd, base + offset, bytes.count - offset)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        offset += count
+      }
+      return offset
+    }
+    Glibc.close(fd)
+    #expect(written == data.count)
+    #expect(Glibc.rename(temporary, target) == 0)
   }
 
   func permissions(_ name: String) -> mode_t? {
