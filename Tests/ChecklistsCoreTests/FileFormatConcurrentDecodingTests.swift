@@ -188,6 +188,74 @@ import Testing
         == true)
   }
 
+  /// Each part's size is known before it is written, exactly, so that the parts are written
+  /// straight into their places in one buffer: for items of every shape (escapes, CR, IDs of
+  /// every length and sign, both booleans, the `hasDueDate` and unknown keys written as rare
+  /// items) and however the parts fall.
+  @Test func xmlPartSizesAreExact() throws {
+    let texts = ["", "plain", "a & b", "<tag>", "cr\rlf\r\n", "&&&<<>>", "語 & 🇩🇪", "tab\tend"]
+    let ids = [0, 7, -1, -42, 9, 10, 99_999, Int.max, Int.min]
+    var items: [ChecklistItem] = []
+    for (index, text) in texts.enumerated() {
+      for (offset, id) in ids.enumerated() {
+        items.append(
+          ChecklistItem(
+            text: text, checked: offset % 2 == 0,
+            dueDate: Date(timeIntervalSinceReferenceDate: Double(index * 1_000 + offset)),
+            shouldRemind: offset % 3 == 0, hasDueDate: offset == 4, itemID: id,
+            unknownFields: offset == 5 ? ["xNote": .string("a <note> & \(text)")] : [:]))
+      }
+    }
+    for item in items {
+      let one = [Checklist(name: "L", iconName: "Folder", items: [item])]
+      let written = try #require(ChecklistsFileEncoder.xml(one, parts: 1))
+      let sized = ChecklistsFileEncoder.xmlSize(of: one, .init(slice: 0, of: 1, itemCount: 1))
+      #expect(sized + "</plist>\n".utf8.count == written.count, "\(item)")
+    }
+    let layouts = [
+      Self.bigLists(),
+      [
+        Checklist(name: "A & <B>", iconName: "Folder", items: items),
+        Checklist(name: "Empty", iconName: "Trips", unknownFields: ["xColour": .integer(2)]),
+        Checklist(name: "C\r", iconName: "Folder", items: Array(items.prefix(5))),
+      ],
+    ]
+    for lists in layouts {
+      let whole = try #require(ChecklistsFileEncoder.xml(lists, parts: 1))
+      let itemCount = lists.reduce(0) { $0 + $1.items.count }
+      for parts in [1, 2, 3, 7] {
+        let sizes = (0..<parts).map {
+          ChecklistsFileEncoder.xmlSize(
+            of: lists, .init(slice: $0, of: parts, itemCount: itemCount))
+        }
+        #expect(sizes.reduce(0, +) + "</plist>\n".utf8.count == whole.count, "\(parts) parts")
+      }
+    }
+  }
+
+  /// Parts written into regions of one buffer give the document written in order whether their
+  /// regions fit them exactly, leave room to close up, or are outgrown (then each is copied).
+  @Test func xmlPartsInRegionsThatFitOrAreOutgrownGiveTheSameBytes() throws {
+    let lists = Self.bigLists()
+    let whole = try #require(ChecklistsFileEncoder.xml(lists, parts: 1))
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    for parts in [2, 3] {
+      let exact = (0..<parts).map {
+        ChecklistsFileEncoder.xmlSize(of: lists, .init(slice: $0, of: parts, itemCount: itemCount))
+      }
+      let shapes: [(String, [Int])] = [
+        ("exact", exact),
+        ("loose", exact.map { $0 + 4_099 }),
+        ("first outgrown", [exact[0] - 1] + exact.dropFirst()),
+        ("last outgrown", exact.dropLast() + [exact[parts - 1] / 2]),
+      ]
+      for (shape, bounds) in shapes {
+        let same = ChecklistsFileEncoder.xml(lists, parts: parts, bounds: bounds) == whole
+        #expect(same, "\(shape), \(parts) parts")
+      }
+    }
+  }
+
   /// Reads `data` as a checklists XML file, with the second thread or in order.
   private static func xmlLists(_ data: Data, splitting: Bool, decodingItems: Bool = true) throws
     -> (lists: [Checklist], split: Bool)

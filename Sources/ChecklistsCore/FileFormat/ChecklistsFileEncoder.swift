@@ -395,22 +395,70 @@ enum ChecklistsFileEncoder {
       return writer.finish()
     }
     let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: parts)
-    let written = slices.map { slice -> XMLPlistWriter? in
+    // Each part's exact size but the last's, which ends the bytes and gets the whole
+    // document's estimate as its bound (or its own bytes, should it outgrow that).
+    let sized = slices.map { slice -> Int? in
       let part = XMLPart(slice: slice, of: parts, itemCount: itemCount)
       guard xmlProblem(lists, part) == nil else { return nil }
-      // The first part grows to hold the others.
-      var writer = XMLPlistWriter(
-        capacity: slice == 0 ? expectedSize : expectedSize / parts + 4_096, header: slice == 0)
+      return part.isLast ? expectedSize : xmlSize(of: lists, part)
+    }
+    let bounds = sized.compactMap { $0 }
+    guard bounds.count == parts else { return nil }
+    return xml(lists, parts: parts, bounds: bounds)
+  }
+
+  /// `xml` in `parts` parts, each written on its own thread straight into a region of
+  /// `bounds[part]` bytes of the document's buffer; the regions are then closed up.
+  static func xml(_ lists: [Checklist], parts: Int, bounds: [Int]) -> Data {
+    let itemCount = lists.reduce(0) { $0 + $1.items.count }
+    let slices = ItemSlices(itemCounts: lists.map(\.items.count), count: parts)
+    var whole = XMLPlistWriter(capacity: bounds.reduce(16, +), header: false)
+    let regions = whole.regions(bounds)
+    let written = slices.map { slice -> XMLPlistWriter in
+      let part = XMLPart(slice: slice, of: parts, itemCount: itemCount)
+      var writer = XMLPlistWriter(borrowing: regions[slice], header: part.isFirst)
       xmlPart(of: lists, part, &writer)
       return writer
     }
-    guard written.count == parts, var whole = written.first ?? nil else { return nil }
-    for part in written.dropFirst() {
-      guard let part else { return nil }
-      whole.append(part)
-    }
+    whole.commit(written, in: regions)
     return whole.finish()
   }
+
+  /// The bytes of `part` of the document of `lists`: list heads and tails and rare items are
+  /// written to count them, usual items counted without writing.
+  static func xmlSize(of lists: [Checklist], _ part: XMLPart) -> Int {
+    var writer = XMLPlistWriter(capacity: 4_096, header: part.isFirst)
+    xmlPart(of: lists, part, &writer, measuring: true)
+    return writer.size
+  }
+
+  /// The bytes of `item` in the XML document.
+  static func xmlSize(of item: ChecklistItem) -> Int {
+    guard item.unknownFields.isEmpty && !item.hasDueDate else {
+      var writer = XMLPlistWriter(capacity: 512, header: false)
+      xmlItem(item, &writer)
+      return writer.size
+    }
+    var digits = item.itemID < 0 ? 2 : 1
+    var rest = item.itemID.magnitude / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    return usualItemSize + digits + (item.checked ? 0 : 1) + (item.shouldRemind ? 0 : 1)
+      + XMLPlistWriter.escapedSize(item.text)
+  }
+
+  /// The bytes of a usual item with both booleans true and an empty text, less its ID's one
+  /// digit (a date is always as long).
+  private static let usualItemSize: Int = {
+    var writer = XMLPlistWriter(capacity: 512, header: false)
+    let item = ChecklistItem(
+      text: "", checked: true, dueDate: Date(timeIntervalSinceReferenceDate: 0),
+      shouldRemind: true, itemID: 0)
+    xmlItem(item, &writer)
+    return writer.size - 1
+  }()
 
   /// One contiguous part of the XML document: the items from `start` to `end` (indexes over
   /// all items in order), with the lists around them. A list belongs to the part of its
@@ -437,7 +485,8 @@ enum ChecklistsFileEncoder {
 
   /// Writes `part` of the document of `lists`.
   private static func xmlPart(
-    of lists: [Checklist], _ part: XMLPart, _ writer: inout XMLPlistWriter
+    of lists: [Checklist], _ part: XMLPart, _ writer: inout XMLPlistWriter,
+    measuring: Bool = false
   ) {
     if lists.isEmpty {
       if part.isFirst { writer.empty(dictionary: false, level: 0) }
@@ -456,14 +505,17 @@ enum ChecklistsFileEncoder {
         if listStart >= part.end && !part.isLast { break }
         continue
       }
-      xmlList(list, items: from..<max(from, to), head: head, tail: tail, &writer)
+      xmlList(
+        list, items: from..<max(from, to), head: head, tail: tail, &writer, measuring: measuring)
     }
     if part.isLast { writer.close(dictionary: false, level: 0) }
   }
 
-  /// Writes the items `items` of `list`, with the list's start (`head`) and end (`tail`).
+  /// Writes the items `items` of `list`, with the list's start (`head`) and end (`tail`);
+  /// `measuring`, the items are counted (`skip`), not written.
   private static func xmlList(
-    _ list: Checklist, items: Range<Int>, head: Bool, tail: Bool, _ writer: inout XMLPlistWriter
+    _ list: Checklist, items: Range<Int>, head: Bool, tail: Bool, _ writer: inout XMLPlistWriter,
+    measuring: Bool
   ) {
     if head { writer.open(dictionary: true, level: 1) }
     var pastItems = false
@@ -477,7 +529,11 @@ enum ChecklistsFileEncoder {
             writer.open(dictionary: false, level: 2)
           }
         }
-        for index in items { xmlItem(list.items[index], &writer) }
+        if measuring {
+          for index in items { writer.skip(xmlSize(of: list.items[index])) }
+        } else {
+          for index in items { xmlItem(list.items[index], &writer) }
+        }
         if tail && !list.items.isEmpty { writer.close(dictionary: false, level: 2) }
         pastItems = true
         continue
