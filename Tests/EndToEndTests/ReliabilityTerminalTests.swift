@@ -27,6 +27,47 @@ extension EndToEndProcesses {
       return !stat[stat.index(after: closing)...].hasPrefix(" Z")
     }
 
+    /// The `write` calls process `pid` has made (`syscw` of `/proc/PID/io`).
+    private func writeCalls(_ pid: Int32) throws -> Int {
+      let io = try String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)
+      let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("syscw:") })
+      return try #require(Int(line.dropFirst("syscw:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// Waits until `pid` has made no write for 200 ms (at most 10 s); the count then.
+    private func settledWriteCalls(_ pid: Int32, in session: TmuxSession) throws -> Int {
+      var last = try writeCalls(pid)
+      var since = Date()
+      try session.waitUntil("the app to stop writing") {
+        let now = try writeCalls(pid)
+        if now != last { (last, since) = (now, Date()) }
+        return Date().timeIntervalSince(since) >= 0.2
+      }
+      return last
+    }
+
+    /// A frame reaches the terminal whole, not in pieces: curses wrote its output after every
+    /// cursor move until the screen had been through one `endwin`, and the help screen (thirty
+    /// changed rows) took over thirty writes. Now a few (the cursor, curses' buffer).
+    @Test func aFrameReachesTheTerminalInAFewWrites() throws {
+      let session = try Harness.startRecordingShell()
+      defer { session.close() }
+      try session.waitFor(text: "Groceries")
+      let pid = try Harness.appPID(in: session)
+      let before = try settledWriteCalls(pid, in: session)
+      try session.sendKeys("?")
+      try session.waitFor("the All Lists help") {
+        $0.contains("Keys: All Lists") && $0.contains("add a list")
+      }
+      let after = try settledWriteCalls(pid, in: session)
+      #expect(after - before >= 1)
+      #expect(after - before <= 3)
+      try session.sendKeys("Escape")
+      try session.waitFor(text: "Groceries")
+      try session.sendKeys("q")
+      #expect(try Harness.finishedStatus(of: session) == "0")
+    }
+
     @Test func oddSizesFromOneCellToFiveHundredColumnsThenBack() throws {
       let session = try Harness.startRecordingShell()
       defer { session.close() }

@@ -68,6 +68,12 @@ public final class Terminal {
       _ = ct_restore_termios()
       throw .unsuitableTerminal(termName)
     }
+    // Until the screen has been through one `endwin` and update, curses (6.4) writes its output
+    // after every cursor move: the first frame of All Lists went out in 35 writes, each one a
+    // wake-up of the terminal. Through that once, before anything is set or drawn, a frame is
+    // one write (or a few, past curses' buffer).
+    endwin()
+    doupdate()
 
     raw()
     noecho()
