@@ -329,7 +329,8 @@ import Testing
 
   @Test func readAllBytesMatchesReadAll() throws {
     let system = SystemFileSystem()
-    for count in [0, 1, 65_535, 65_536, 200_001] {
+    let split = SystemFileSystem.splitReadBytes
+    for count in [0, 1, 65_535, 65_536, 200_001, split - 1, split, split + 3, 3 * split + 1] {
       let url = FileFormatTestSupport.temporaryFile("speed-read-\(count).bin")
       defer { try? FileManager.default.removeItem(at: url) }
       let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -337,7 +338,9 @@ import Testing
       let fd = try system.open(url.path, flags: O_RDONLY, mode: 0)
       let read = try system.readAllBytes(fd, limit: 1 << 30)
       try system.close(fd)
-      #expect(read == bytes, "length \(count)")
+      // Compared outside `#expect`, whose diff of big unequal arrays takes minutes.
+      let same = read == bytes
+      #expect(same, "length \(count)")
       // A limit below the size stops after limit + 1 bytes, so the caller sees the excess.
       if count > 10 {
         let limited = try system.open(url.path, flags: O_RDONLY, mode: 0)
@@ -345,6 +348,44 @@ import Testing
         try system.close(limited)
         #expect(part == Array(bytes.prefix(11)))
       }
+      // A big file read in halves up to a limit.
+      if count > split + 1 {
+        let limited = try system.open(url.path, flags: O_RDONLY, mode: 0)
+        let part = try system.readAllBytes(limited, limit: split + 1)
+        try system.close(limited)
+        let samePart = part == Array(bytes.prefix(split + 2))
+        #expect(samePart)
+      }
     }
+  }
+
+  /// Read in halves, a file shorter than expected (it shrank since its size was taken) gives
+  /// its bytes from the start in one piece and leaves the position after them; an error is
+  /// reported.
+  @Test func readingInHalvesStopsWhereTheFileEnds() throws {
+    let system = SystemFileSystem()
+    let url = FileFormatTestSupport.temporaryFile("speed-read-halves.bin")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let size = 5_000_000
+    let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+    try Data(bytes).write(to: url)
+    // Expected 12 MB: the file ends in the first half; expected 6 MB: in the second.
+    for expected in [12_000_000, 6_000_000, size] {
+      let fd = try system.open(url.path, flags: O_RDONLY, mode: 0)
+      defer { try? system.close(fd) }
+      let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: expected)
+      defer { buffer.deallocate() }
+      let (read, error) = SystemFileSystem.readInHalves(fd, into: buffer, count: expected)
+      #expect(error == 0)
+      #expect(read == size, "expected \(expected)")
+      let same = Array(UnsafeBufferPointer(start: buffer, count: read)) == bytes
+      #expect(same)
+      #expect(lseek(fd, 0, SEEK_CUR) == off_t(size))
+    }
+    let writeOnly = try system.open(url.path, flags: O_WRONLY, mode: 0)
+    defer { try? system.close(writeOnly) }
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+    defer { buffer.deallocate() }
+    #expect(SystemFileSystem.readInHalves(writeOnly, into: buffer, count: size).error == EBADF)
   }
 }

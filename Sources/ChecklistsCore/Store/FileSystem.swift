@@ -220,6 +220,10 @@ public struct SystemFileSystem: FileSystem {
       guard let base = buffer.baseAddress else { return }
       // A 100,000-item file (12 MB) is then read in 5–9 ms instead of 16–19.
       HugePages.prefer(UnsafeMutableRawBufferPointer(buffer))
+      if expected >= Self.splitReadBytes, ItemSlices.threads > 1 {
+        (initialized, failure) = Self.readInHalves(fd, into: base, count: expected)
+        if failure != 0 { return }
+      }
       while initialized < buffer.count {
         let read = Glibc.read(fd, base + initialized, buffer.count - initialized)
         if read < 0 {
@@ -250,6 +254,52 @@ public struct SystemFileSystem: FileSystem {
     }
     result.removeLast(result.count - count)
     return result
+  }
+
+  /// Files from this size on are read in two halves at once, each on its own core: the pages
+  /// of the new buffer are faulted in and filled twice as fast (a 28 MB file: 9.6–11.4 ms
+  /// instead of 12.3–16, medians of 15, with single reads of up to 120 ms when one core had to
+  /// wait for every page).
+  static let splitReadBytes = 4 << 20
+
+  /// Reads the first `count` bytes of `fd` into `base`, the second half on a thread of its own;
+  /// how many bytes from the start were read in one piece (less than `count` when the file
+  /// ended sooner), and the error, if any. The file position is left after those bytes.
+  static func readInHalves(_ fd: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int)
+    -> (read: Int, error: Int32)
+  {
+    let half = count / 2
+    let address = Int(bitPattern: base)
+    let second = ThreadedWork {
+      preadFully(fd, UnsafeMutablePointer(bitPattern: address + half), count - half, at: half)
+    }
+    let first = preadFully(fd, base, half, at: 0)
+    let rest = second.result()
+    if first.error != 0 { return (0, first.error) }
+    if rest.error != 0 { return (0, rest.error) }
+    // A file that ended in the first half: only that much is the file's start.
+    let read = first.read < half ? first.read : half + rest.read
+    guard lseek(fd, off_t(read), SEEK_SET) == off_t(read) else { return (0, errno) }
+    return (read, 0)
+  }
+
+  /// `pread` until `count` bytes at `offset` are in `base` or the file ends; the bytes read and
+  /// the error, if any.
+  private static func preadFully(
+    _ fd: Int32, _ base: UnsafeMutablePointer<UInt8>?, _ count: Int, at offset: Int
+  ) -> (read: Int, error: Int32) {
+    guard let base else { return (0, EFAULT) }
+    var done = 0
+    while done < count {
+      let read = pread(fd, base + done, count - done, off_t(offset + done))
+      if read < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return (done, errno)
+      }
+      if read == 0 { break }
+      done += read
+    }
+    return (done, 0)
   }
 
   /// `readAll` on the real file system.
