@@ -149,15 +149,7 @@ struct BinaryPlistWriter {
   /// `bounds[k]` bytes: one region each, in order, for `OutputBuffer(borrowing:)`. Nothing may
   /// be added to the writer until `commitScalars`.
   mutating func scalarRegions(_ bounds: [Int]) -> [UnsafeMutableRawBufferPointer] {
-    let room = scalarBytes.spare(bounds.reduce(0, +))
-    var regions: [UnsafeMutableRawBufferPointer] = []
-    regions.reserveCapacity(bounds.count)
-    var offset = 0
-    for bound in bounds {
-      regions.append(UnsafeMutableRawBufferPointer(rebasing: room[offset..<(offset + bound)]))
-      offset += bound
-    }
-    return regions
+    scalarBytes.regions(bounds)
   }
 
   /// Counts the parts written into `scalarRegions` as scalars, each moved down to follow the
@@ -168,32 +160,10 @@ struct BinaryPlistWriter {
   mutating func commitScalars(_ parts: [OutputBuffer], in regions: [UnsafeMutableRawBufferPointer])
     -> [Int]
   {
-    precondition(parts.count == regions.count)
-    guard parts.allSatisfy(\.isBorrowed) else {
-      let copies = parts.map { part in
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: part.count, alignment: 8)
-        copy.copyMemory(from: UnsafeRawBufferPointer(part.bytes))
-        return copy
-      }
-      defer { for copy in copies { copy.deallocate() } }
-      return appendScalars(copies.map { UnsafeRawBufferPointer($0) })
-    }
-    let first = scalarBytes.count
-    // Where the regions start (`spare` makes no room for 0 bytes more: nothing moves).
-    guard let room = scalarBytes.spare(0).baseAddress else { return parts.map { _ in first } }
-    var starts: [Int] = []
-    starts.reserveCapacity(parts.count)
-    var end = first
-    for (part, region) in zip(parts, regions) {
-      starts.append(end)
-      // Down or nowhere: each part ends within its own region, which follows the ones before.
-      if let source = region.baseAddress, part.count > 0, room + (end - first) != source {
-        memmove(room + (end - first), source, part.count)
-      }
-      end += part.count
-    }
-    scalarBytes.commit(end - first)
-    return starts
+    if let starts = scalarBytes.closeUp(parts, in: regions) { return starts }
+    let copies = OutputBuffer.copies(of: parts)
+    defer { for copy in copies { copy.deallocate() } }
+    return appendScalars(copies.map { UnsafeRawBufferPointer($0) })
   }
 
   /// The reserved objects and references, to be filled on several threads at once (each

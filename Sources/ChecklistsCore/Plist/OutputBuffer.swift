@@ -153,6 +153,57 @@ final class OutputBuffer {
     count += added
   }
 
+  /// Room after the bytes written for parts written elsewhere, part `k` at most `bounds[k]`
+  /// bytes: one region each, in order, for `init(borrowing:)`. Nothing may be appended until
+  /// `closeUp`.
+  func regions(_ bounds: [Int]) -> [UnsafeMutableRawBufferPointer] {
+    let room = spare(bounds.reduce(0, +))
+    var regions: [UnsafeMutableRawBufferPointer] = []
+    regions.reserveCapacity(bounds.count)
+    var offset = 0
+    for bound in bounds {
+      regions.append(UnsafeMutableRawBufferPointer(rebasing: room[offset..<(offset + bound)]))
+      offset += bound
+    }
+    return regions
+  }
+
+  /// Counts the parts written into `regions` as written, each moved down to follow the one
+  /// before (a move within memory already written, where copying parts from buffers of their
+  /// own took fresh memory); where each part starts. Nil, with nothing counted, when a part
+  /// outgrew its region: its bytes are then in memory of its own, and the caller copies every
+  /// part out before appending them.
+  func closeUp(_ parts: [OutputBuffer], in regions: [UnsafeMutableRawBufferPointer]) -> [Int]? {
+    precondition(parts.count == regions.count)
+    guard parts.allSatisfy(\.isBorrowed) else { return nil }
+    let first = count
+    // Where the regions start (`spare` makes no room for 0 bytes more: nothing moves).
+    guard let room = spare(0).baseAddress else { return parts.map { _ in first } }
+    var starts: [Int] = []
+    starts.reserveCapacity(parts.count)
+    var end = first
+    for (part, region) in zip(parts, regions) {
+      starts.append(end)
+      // Down or nowhere: each part ends within its own region, which follows the ones before.
+      if let source = region.baseAddress, part.count > 0, room + (end - first) != source {
+        memmove(room + (end - first), source, part.count)
+      }
+      end += part.count
+    }
+    commit(end - first)
+    return starts
+  }
+
+  /// Copies of the bytes of `parts`, for appending parts of which some lie in regions of the
+  /// buffer they are appended to (see `closeUp`); deallocated by the caller.
+  static func copies(of parts: [OutputBuffer]) -> [UnsafeMutableRawBufferPointer] {
+    parts.map { part in
+      let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: part.count, alignment: 8)
+      copy.copyMemory(from: UnsafeRawBufferPointer(part.bytes))
+      return copy
+    }
+  }
+
   /// The bytes written so far, valid until the next append.
   var bytes: UnsafeBufferPointer<UInt8> {
     guard let base else { return UnsafeBufferPointer(start: nil, count: 0) }

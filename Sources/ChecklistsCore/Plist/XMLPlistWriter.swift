@@ -49,45 +49,19 @@ struct XMLPlistWriter {
   /// far: each part is written into its region on a thread of its own (`init(borrowing:)`) and
   /// `commit` puts them in place. Valid until the writer next grows.
   mutating func regions(_ bounds: [Int]) -> [UnsafeMutableRawBufferPointer] {
-    let room = bytes.spare(bounds.reduce(0, +))
-    var regions: [UnsafeMutableRawBufferPointer] = []
-    regions.reserveCapacity(bounds.count)
-    var offset = 0
-    for bound in bounds {
-      regions.append(UnsafeMutableRawBufferPointer(rebasing: room[offset..<(offset + bound)]))
-      offset += bound
-    }
-    return regions
+    bytes.regions(bounds)
   }
 
   /// Counts the parts written into `regions` as written, each moved down to follow the one
-  /// before (within memory already written: copying parts from buffers of their own took 14 MB
-  /// of fresh memory at 100,000 items). A part that outgrew its region lies in memory of its
-  /// own: then every part is first copied out and all are appended in order.
+  /// before (copying parts from buffers of their own took 14 MB of fresh memory at 100,000
+  /// items). A part that outgrew its region lies in memory of its own: then every part is first
+  /// copied out and all are appended in order.
   mutating func commit(_ parts: [XMLPlistWriter], in regions: [UnsafeMutableRawBufferPointer]) {
-    precondition(parts.count == regions.count)
-    guard parts.allSatisfy(\.bytes.isBorrowed) else {
-      let copies = parts.map { part in
-        let copy = UnsafeMutableRawBufferPointer.allocate(
-          byteCount: part.bytes.count, alignment: 8)
-        copy.copyMemory(from: UnsafeRawBufferPointer(part.bytes.bytes))
-        return copy
-      }
-      defer { for copy in copies { copy.deallocate() } }
-      for copy in copies { bytes.append(UnsafeRawBufferPointer(copy)) }
-      return
-    }
-    // Where the regions start (`spare` makes no room for 0 bytes more: nothing moves).
-    guard let room = bytes.spare(0).baseAddress else { return }
-    var end = 0
-    for (part, region) in zip(parts, regions) {
-      // Down or nowhere: each part ends within its own region, which follows the ones before.
-      if let source = region.baseAddress, part.bytes.count > 0, room + end != source {
-        memmove(room + end, source, part.bytes.count)
-      }
-      end += part.bytes.count
-    }
-    bytes.commit(end)
+    let buffers = parts.map(\.bytes)
+    if bytes.closeUp(buffers, in: regions) != nil { return }
+    let copies = OutputBuffer.copies(of: buffers)
+    defer { for copy in copies { copy.deallocate() } }
+    for copy in copies { bytes.append(UnsafeRawBufferPointer(copy)) }
   }
 
   /// Ends the document and returns its bytes.
