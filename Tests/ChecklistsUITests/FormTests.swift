@@ -166,6 +166,53 @@ import Testing
     #expect(bread?.itemID == 2)
   }
 
+  /// Done writes only what the form changed: fields changed elsewhere while the form was open
+  /// (and merged in) stay; a field changed on both sides keeps the form's, and says so.
+  @Test func doneKeepsWhatWasChangedElsewhereWhileTheFormWasOpen() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.enter)
+    #expect(itemForm(app)?.original?.text == "Milk")
+    var model = app.dataModel
+    let listIndex = try #require(model.index(ofList: app.open?.listID ?? -1))
+    let listID = model.lists[listIndex].id
+    var milk = model.lists[listIndex].items[0]
+    let due = testNow.addingTimeInterval(86_400)
+    milk.text = "Oat milk"
+    milk.dueDate = due
+    milk.hasDueDate = true
+    milk.note = "from the corner shop"
+    _ = model.apply(
+      .replaceItem(listID: listID, index: 0, old: model.lists[listIndex].items[0], new: milk))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+    // The form still shows what it opened with; the text is changed there too.
+    #expect(itemForm(app)?.text.text == "Milk")
+    app.press(.character("!"), .enter)
+    let item = try #require(app.openList?.items[0])
+    #expect(item.text == "Milk!")
+    #expect(item.dueDate == due)
+    #expect(item.hasDueDate)
+    #expect(item.note == "from the corner shop")
+    #expect(app.statusMessage?.hasPrefix("Renamed") == true)
+    #expect(app.statusMessage?.hasSuffix("(kept yours: text also changed elsewhere)") == true)
+    // A form left as it was changes nothing, whatever was merged meanwhile.
+    app.press(.enter)
+    var again = app.dataModel
+    var bread = again.lists[listIndex].items[0]
+    bread.shouldRemind = true
+    _ = again.apply(
+      .replaceItem(listID: listID, index: 0, old: again.lists[listIndex].items[0], new: bread))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: again, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+    app.press(.enter)
+    #expect(app.statusMessage == "No changes")
+    #expect(app.openList?.items[0].shouldRemind == true)
+  }
+
   @Test func unchangedEditSaysSo() {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .enter)

@@ -228,13 +228,24 @@ extension ChecklistsApp {
         dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint).map {
           dataModel.lists[listIndex].items[$0]
         } ?? original
-      item.text = form.text.text
-      item.shouldRemind = form.remind
+      // Only what the form changed is written: the item may have been changed elsewhere while
+      // the form was open (and merged in), and those changes stay unless the form changed the
+      // same field. The due date, its showing and Remind Me go together.
+      let current = item
+      if form.text.text != original.text { item.text = form.text.text }
+      let dueChanged =
+        form.dueDate != (original.showsDueDate ? original.dueDate : nil)
+        || form.remind != original.shouldRemind
+      if dueChanged {
+        item.shouldRemind = form.remind
+        // A date changed by hand starts a repeating series afresh from it.
+        if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
+        item.hasDueDate = hasDueDate
+      }
       applyItemFields(form, to: &item)
       if form.photo != .keep { item.photo = photo }
-      // A date changed by hand starts a repeating series afresh from it.
-      if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
-      item.hasDueDate = hasDueDate
+      let overridden = Self.fieldsChangedOnBothSides(
+        original: original, elsewhere: current, form: item)
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
       guard let index = dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint)
       else {
@@ -253,7 +264,11 @@ extension ChecklistsApp {
       }
       commit(change, now: now)
       selectItem(index)
-      status = StatusMessage(text: editMessage(from: original, to: item, now: now), isError: false)
+      var message = editMessage(from: current, to: item, now: now)
+      if !overridden.isEmpty {
+        message += " (kept yours: \(overridden.joined(separator: ", ")) also changed elsewhere)"
+      }
+      status = StatusMessage(text: message, isError: false)
     } else {
       var item = dataModel.makeItem(
         text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind,
@@ -269,6 +284,25 @@ extension ChecklistsApp {
       if item.photo != nil { text += ", with a photo" }
       status = StatusMessage(text: text, isError: false)
     }
+  }
+
+  /// The fields (as the form names them) that were changed elsewhere while the form was open
+  /// (`elsewhere` against `original`) and that the form then set otherwise (`form`).
+  static func fieldsChangedOnBothSides(
+    original: ChecklistItem, elsewhere: ChecklistItem, form: ChecklistItem
+  ) -> [String] {
+    func both<Value: Equatable>(_ field: KeyPath<ChecklistItem, Value>) -> Bool {
+      elsewhere[keyPath: field] != original[keyPath: field]
+        && form[keyPath: field] != elsewhere[keyPath: field]
+    }
+    var fields: [String] = []
+    if both(\.text) { fields.append("text") }
+    if both(\.dueDate) || both(\.hasDueDate) { fields.append("due date") }
+    if both(\.shouldRemind) { fields.append("Remind Me") }
+    if both(\.note) { fields.append("notes") }
+    if both(\.repeatRule) { fields.append("repeat") }
+    if both(\.photo) { fields.append("photo") }
+    return fields
   }
 
   /// What an edit changed, e.g. `Renamed "Milk" to "Oat milk"; due tomorrow 09:00`.
