@@ -9,7 +9,8 @@ import FoundationEssentials
 enum TransferCommands {
   static let export = CommandSpec(
     name: "export", positionals: [], valueOptions: [(.format, "json|plist")],
-    summary: "Print all lists as JSON (default) or as an XML plist.",
+    summary: "Print all lists as JSON (default) or as an XML plist (binary, with a note, when "
+      + "XML cannot hold them).",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
       + "date (one was given, or it reminds), and note, repeat and photo (the absolute path of its "
@@ -26,7 +27,14 @@ enum TransferCommands {
         try JSONOutput.encode(load.model.lists.map { JSONOutput.List($0, photos: photos) }))
     } else {
       do throws(FileFormatError) {
-        context.output.write(try ChecklistsFileCoding.encode(load.model.lists, format: .xml).data)
+        let encoded = try ChecklistsFileCoding.encode(load.model.lists, format: .xml)
+        if encoded.format != .xml {
+          // Said on stderr, as a save says it: stdout holds only the file.
+          let note = encoded.formatNote ?? "saved as a binary property list"
+          context.output.error(
+            note.hasPrefix("saved ") ? "exported " + note.dropFirst("saved ".count) : note)
+        }
+        context.output.write(encoded.data)
       } catch {
         throw .failure("could not export: \(error.message)")
       }

@@ -68,6 +68,25 @@ extension CLITests {
       #expect(try sandbox.lists(sandbox.root + "/b.plist").count == 3)
     }
 
+    /// Lists XML cannot hold (a control character) are exported as a binary plist, and stderr
+    /// says so.
+    @Test func exportPlistOfTextXMLCannotHoldSaysItIsBinary() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let added = sandbox.call("add", "Empty", "Bell\u{7} pepper")
+      #expect(added.status == 0)
+      let export = sandbox.call("export", "--format", "plist")
+      #expect(export.status == 0)
+      #expect(export.stdoutBytes.starts(with: Data("bplist00".utf8)))
+      #expect(
+        export.stderr
+          == "checklists: exported as a binary property list because an item holds control "
+          + "characters that XML cannot store\n")
+      let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
+      #expect(exported.first { $0.name == "Empty" }?.items.map(\.text) == ["Bell\u{7} pepper"])
+    }
+
     @Test(arguments: [
       (
         #"[{"name":"A","items":[{"text":"x"},{"text":"y","checked":"yes"}]}]"#,
