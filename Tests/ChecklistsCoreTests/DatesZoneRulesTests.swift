@@ -226,6 +226,29 @@ import Testing
         == F.utc(2026, 12, 24, 13, 15))
   }
 
+  /// The next whole hour is exactly on the hour, to the second and below, whatever fraction of
+  /// a second `now` has (it was a hair before it for some, which XML wrote as hh:59:59).
+  @Test(arguments: ["UTC", "Europe/Berlin", "Asia/Kathmandu", "America/New_York"])
+  func theNextWholeHourIsExact(zone: String) {
+    let rules = zone == "UTC" ? ZoneRules.utc : F.zone(zone)
+    var generator = SeededGenerator(seed: 11)
+    let start = F.utc(2026, 12, 2, 16, 30).timeIntervalSinceReferenceDate
+    for _ in 0..<20_000 {
+      let now = Date(
+        timeIntervalSinceReferenceDate: start
+          + Double.random(in: 0..<86_400 * 400, using: &generator))
+      let due = DefaultDueDate.nextWholeHour(after: now, timeZone: rules)
+      let seconds = due.timeIntervalSinceReferenceDate
+      let wall = ZonedWallClock(timeZone: rules).wallSeconds(of: due)
+      guard seconds == seconds.rounded(), wall.truncatingRemainder(dividingBy: 3600) == 0,
+        due > now, due.timeIntervalSince(now) <= 3600
+      else {
+        Issue.record("\(zone): after \(now.timeIntervalSinceReferenceDate), \(seconds)")
+        return
+      }
+    }
+  }
+
   // MARK: - POSIX strings
 
   @Test func posixStringsAreParsed() throws {

@@ -13,6 +13,11 @@ public enum DefaultDueDate {
     let wall = ZonedWallClock(timeZone: timeZone).wallSeconds(of: now)
     let intoHour = wall - (wall / 3600).rounded(.down) * 3600
     if intoHour == 0 { return now }
-    return now.addingTimeInterval(3600 - intoHour)
+    // A whole hour is a whole number of seconds from the reference date in every zone (offsets
+    // are whole seconds); added up in floating point from a `now` with a fraction it could land
+    // a hair before it, which XML (whole seconds, rounded down) wrote as 16:59:59.
+    return Date(
+      timeIntervalSinceReferenceDate: (now.timeIntervalSinceReferenceDate + 3600 - intoHour)
+        .rounded())
   }
 }
