@@ -158,7 +158,7 @@ import Testing
     let three = one + [ConfigProblem(line: 5, message: "b"), ConfigProblem(line: 9, message: "c")]
     #expect(
       ConfigProblem.statusLine(for: three)
-        == "config line 3: unknown action 'x' (+2 more: checklists config --check)")
+        == "3 config problems (checklists config --check); config line 3: unknown action 'x'")
   }
 
   // MARK: - The app follows the table

@@ -65,11 +65,12 @@ extension KeyTable {
 }
 
 extension ConfigProblem {
-  /// The status line at start when the configuration has problems: the first one, and how to
-  /// see the rest; nil when there are none.
+  /// The status line at start when the configuration has problems: the first one, and with
+  /// several how many and how to see them all, first, so that a narrow status line cuts the
+  /// problem's end rather than the count; nil when there are none.
   public static func statusLine(for problems: [ConfigProblem]) -> String? {
     guard let first = problems.first else { return nil }
     guard problems.count > 1 else { return "\(first) (the rest of the config is in force)" }
-    return "\(first) (+\(problems.count - 1) more: checklists config --check)"
+    return "\(problems.count) config problems (checklists config --check); \(first)"
   }
 }
