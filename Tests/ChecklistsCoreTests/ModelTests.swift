@@ -8,7 +8,22 @@ import Testing
     let names = ["list 10", "Zoo", "list 9", "apple", "List 2", "Ärger", "list 09", "Banana"]
     let sorted = names.sorted(by: NaturalOrder.areInIncreasingOrder)
     #expect(
-      sorted == ["apple", "Banana", "List 2", "list 9", "list 09", "list 10", "Zoo", "Ärger"])
+      sorted == ["apple", "Ärger", "Banana", "List 2", "list 9", "list 09", "list 10", "Zoo"])
+  }
+
+  /// Accents do not move a name away from its letter; a name that differs only by them sorts
+  /// after the one without, and a folded letter can decide on its own (ß is ss).
+  @Test func accentsSortWithTheirLetter() {
+    let names = ["älpha", "list 10", "alpha", "Ålborg", "Oslo", "Øresund", "Straße", "Strasse 2"]
+    let sorted = names.sorted(by: NaturalOrder.areInIncreasingOrder)
+    #expect(
+      sorted == ["Ålborg", "alpha", "älpha", "list 10", "Øresund", "Oslo", "Straße", "Strasse 2"])
+    for a in names {
+      for b in names where a != b {
+        #expect(
+          NaturalOrder.areInIncreasingOrder(a, b) != NaturalOrder.areInIncreasingOrder(b, a))
+      }
+    }
   }
 
   @Test func isATotalOrder() {
