@@ -96,6 +96,11 @@ import Testing
     #expect(app.statusMessage == "F5: not a key here — ? for help")
     app.press(.down)
     #expect(app.statusMessage == "F5: not a key here — ? for help" || app.statusMessage == nil)
+    // Any key without an action here says so, arrows and chords too; Esc stays quiet.
+    app.press(.right)
+    #expect(app.statusMessage == "Right: not a key here — ? for help")
+    app.press(.control("x"))
+    #expect(app.statusMessage == "Ctrl-X: not a key here — ? for help")
   }
 
   @Test func aClickOnTheSelectedRowOpensIt() {

@@ -286,12 +286,9 @@ public struct ChecklistsApp: TerminalProgram {
     }
   }
 
-  /// Says that a key does nothing here (printable keys and function keys only).
+  /// Says that a key does nothing here (any key but Esc, which people press to be sure).
   mutating func unknownKey(_ key: Key) {
-    switch key {
-    case .character, .function: break
-    default: return
-    }
+    if key == .escape { return }
     let name = KeyNotation.display(key)
     let help = keys.keyName(.help, on: keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
     status = StatusMessage(text: "\(name): not a key here\(help)", isError: false)
