@@ -34,7 +34,8 @@ import Testing
     #expect(app.statusMessage == "Next: Fri 22 Jan")
     app.press(.character("u"))
     #expect(app.dataModel == repeatingModel())
-    #expect(app.statusMessage == "Undid: edit \"Bins\"")
+    // It was a check, and undo says so.
+    #expect(app.statusMessage == "Undid: check \"Bins\"")
   }
 
   /// In Today a checked item leaves the view: the status line says so, and undo brings it back.

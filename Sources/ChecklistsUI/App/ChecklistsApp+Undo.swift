@@ -283,6 +283,10 @@ extension ChecklistsApp {
       if plain == new && old.checked != new.checked {
         return "\(new.checked ? "check" : "uncheck") \(quoted(new.text))"
       }
+      // Checking a repeating item moves it to its next occurrence instead.
+      if old.repeats, RepeatSchedule(timeZone: options.timeZone).advanced(old) == new {
+        return "check \(quoted(new.text))"
+      }
       return "edit \(quoted(new.text))"
     case .moveItem(let listID, _, let from, let to):
       let text = dataModel.list(withID: listID).flatMap { list -> String? in
