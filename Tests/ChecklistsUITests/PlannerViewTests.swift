@@ -293,6 +293,7 @@ extension ChecklistsApp {
       now: testNow)
     #expect(app.openList?.items[0].text == "Oat milk")
     app.press(.character("u"))
+    #expect(app.statusMessage == "Undid: check \"Oat milk\"")
     // The check is taken back; the rename and the note made elsewhere stay.
     let item = app.openList?.items[0]
     #expect(item?.checked == false)

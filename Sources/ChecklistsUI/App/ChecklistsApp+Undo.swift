@@ -277,15 +277,20 @@ extension ChecklistsApp {
         ? "edit list \(quoted(new.name))" : "rename list \(quoted(old.name)) to \(quoted(new.name))"
     case .insertItem(_, _, let item): return "add \(quoted(item.text))"
     case .deleteItem(_, _, let item): return "delete \(quoted(item.text))"
-    case .replaceItem(_, _, let old, let new):
+    case .replaceItem(let listID, let index, let old, let new):
+      // A check names the item as it is now: it may have been renamed elsewhere since.
+      let name =
+        dataModel.list(withID: listID).flatMap { list in
+          list.index(ofItemID: new.itemID, near: index).map { list.items[$0].text }
+        } ?? new.text
       var plain = old
       plain.checked = new.checked
       if plain == new && old.checked != new.checked {
-        return "\(new.checked ? "check" : "uncheck") \(quoted(new.text))"
+        return "\(new.checked ? "check" : "uncheck") \(quoted(name))"
       }
       // Checking a repeating item moves it to its next occurrence instead.
       if old.repeats, RepeatSchedule(timeZone: options.timeZone).advanced(old) == new {
-        return "check \(quoted(new.text))"
+        return "check \(quoted(name))"
       }
       return "edit \(quoted(new.text))"
     case .moveItem(let listID, _, let from, let to):
