@@ -582,4 +582,16 @@ struct SyncPlannerEngineTests {
     #expect(try fixture.sync().changedFromVdir == 1)
     #expect(try fixture.item("Dishes")?.note == "bbbb")
   }
+
+  /// UTC under any of its names, and fixed GMT offsets, are written as UTC; a real zone keeps
+  /// its name.
+  @Test(arguments: [
+    ("Etc/UTC", false), ("UTC", false), ("Etc/Universal", false), ("Zulu", false),
+    ("Etc/GMT", false), ("Etc/GMT+5", false), ("GMT0", false), ("Europe/Berlin", true),
+    ("America/New_York", true), ("Asia/Kathmandu", true),
+  ])
+  func repeatsAreWrittenInAZoneOnlyWhenItIsOne(name: String, keepsZone: Bool) throws {
+    let zone = try ZoneRules.named(name)
+    #expect((TaskMapping.zoneForRepeats(zone) != nil) == keepsZone)
+  }
 }

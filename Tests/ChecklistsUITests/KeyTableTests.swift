@@ -178,6 +178,18 @@ import Testing
     #expect(app.screen().contains("Space c "))
   }
 
+  /// The help screen's title names the key that closes it as bound.
+  @Test func theHelpTitleNamesItsCloseKeyAsBound() {
+    let (table, _) = configured("bind help <Esc> none\n")
+    var app = ChecklistsApp(
+      model: sampleModel(), checklistIndex: 1,
+      options: AppOptions(timeZone: .utc, keys: table), size: (80, 15), now: testNow)
+    app.press(.character("?"))
+    let title = app.screen().split(separator: "\n").first.map(String.init) ?? ""
+    #expect(title.hasSuffix("q closes"), "\(title)")
+    #expect(!app.screen().contains("Esc closes"))
+  }
+
   @Test func messagesNameTheKeysInForce() {
     let (table, _) = configured(
       "bind browse u none\nbind browse <C-u> undo\nbind browse ? none\nbind checklist <F2> help\n")

@@ -208,9 +208,12 @@ public enum TaskMapping {
   /// other programs know (a zone of the database, not a POSIX rule) and is not UTC itself; nil
   /// to write UTC.
   static func zoneForRepeats(_ timeZone: ZoneRules) -> ZoneRules? {
-    guard let name = timeZone.databaseName, !name.isEmpty, name != "UTC", name != "GMT",
-      !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-")
-    else { return nil }
+    guard let name = timeZone.databaseName, !name.isEmpty else { return nil }
+    // UTC under any of its database names (`/etc/localtime` is often Etc/UTC), and fixed GMT
+    // offsets.
+    let bare = name.hasPrefix("Etc/") ? String(name.dropFirst(4)) : name
+    let utc: Set<String> = ["UTC", "UCT", "GMT", "GMT0", "Universal", "Zulu", "Greenwich"]
+    guard !utc.contains(bare), !bare.hasPrefix("GMT+"), !bare.hasPrefix("GMT-") else { return nil }
     return timeZone
   }
 

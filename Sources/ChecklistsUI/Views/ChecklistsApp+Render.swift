@@ -283,7 +283,9 @@ extension ChecklistsApp {
   // MARK: - Help
 
   func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
-    renderTitle("Help", right: "Esc closes", into: &grid)
+    // The first key that closes help here, as rebound (none: no hint).
+    let close = keys.keyName(.closeHelp, on: .help).map { "\($0) closes" } ?? ""
+    renderTitle("Help", right: close, into: &grid)
     let lines = helpLines(state.context, width: grid.width - 2)
     let rows = grid.height - 2
     let top = min(max(state.top, 0), max(lines.count - rows, 0))
