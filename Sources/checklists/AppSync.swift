@@ -32,9 +32,13 @@ final class AppSync {
       let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
       let report = outcome.report
       if report.needsUser {
-        var message = "Sync: " + report.summary
-        if let problem = report.problems.first { message += "; " + problem }
-        pendingMessage = message
+        // The problem first, its file named within the vdir: a narrow status line cuts the
+        // summary, not the file.
+        var message = "Sync: "
+        if let problem = report.problems.first {
+          message += problem.replacing(vdir + "/", with: "") + "; "
+        }
+        pendingMessage = message + report.summary
       }
     } catch {
       pendingMessage = "Sync with \(location.display(vdir)) failed: \(error.message)"
@@ -42,10 +46,20 @@ final class AppSync {
     watchFolders()
   }
 
-  /// The message kept by the last passes, once.
-  func takeMessage() -> String? {
+  /// The message last taken without `repeating`, so that a problem that stays is said once.
+  private var lastTold: String?
+
+  /// The message kept by the last passes, once; not `repeating`, nil when it is the one told
+  /// last (a pass without a message forgets that).
+  func takeMessage(repeating: Bool = true) -> String? {
     defer { pendingMessage = nil }
-    return pendingMessage
+    guard let message = pendingMessage else {
+      lastTold = nil
+      return nil
+    }
+    if repeating { return message }
+    defer { lastTold = message }
+    return message == lastTold ? nil : message
   }
 
   /// Watches the vdir and each of its folders (new folders are added at each pass).

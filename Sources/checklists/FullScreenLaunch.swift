@@ -83,13 +83,17 @@ enum FullScreenLaunch {
       },
       refresh: { model in
         // The vdir may have changed: a pass writes its changes to the file, merged just below.
+        // What the pass has to say is said now, with or without a change to the file (once:
+        // a problem that stays is not said again at every look).
         sync?.run()
-        return store.refresh(model).map { refreshed in
-          photos.hold(refreshed.merged.model.photoNames)
-          var line = refreshed.statusLine
-          if let message = sync?.takeMessage() { line += "; " + message }
-          return (MergedLists(refreshed), line)
+        let message = sync?.takeMessage(repeating: false)
+        guard let refreshed = store.refresh(model) else {
+          return message.map { (lists: nil, message: $0) }
         }
+        photos.hold(refreshed.merged.model.photoNames)
+        var line = refreshed.statusLine
+        if let message { line += "; " + message }
+        return (MergedLists(refreshed), line)
       },
       makeWatcher: {
         let watcher = FileWatcher.open(path: store.resolvedPath)

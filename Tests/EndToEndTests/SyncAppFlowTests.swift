@@ -60,5 +60,33 @@ extension EndToEndProcesses {
       #expect(try shell.itemTexts(of: "Groceries") == ["Milk", "Bread"])
       #expect(Self.vdirTasks(vdir)["Bread"]?.contains("CATEGORIES:Errands,Home") == true)
     }
+
+    /// A problem a pass finds in the vdir while the app runs is told at once, though the data
+    /// file did not change, and not again later (it was told once, late, after the next change
+    /// of the file).
+    @Test func aProblemInTheVdirIsToldWhenItAppears() throws {
+      let shell = try AppFlowShell { folder in
+        try AppFlowShell.writeLists(["Groceries"], items: ["Groceries": ["Milk"]], into: folder)
+      }
+      defer { shell.close() }
+      let session = shell.session
+      let vdir = session.directory.path + "/vdir"
+      try session.type("export CHECKLISTS_VDIR=\(vdir)")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Groceries")
+      try session.waitUntil("Milk in the vdir") { Self.vdirTasks(vdir)["Milk"] != nil }
+      let folders = try FileManager.default.contentsOfDirectory(atPath: vdir)
+      let folder = try #require(folders.first { !$0.hasPrefix(".") })
+      try SyncRig.write(
+        vdir + "/" + folder + "/broken.ics", "BEGIN:VCALENDAR\nBEGIN:VTODO\nSUMMARY:broken\n")
+      try session.waitFor(text: "broken.ics")
+      // Said once: a change of the file later merges without it.
+      try SyncRig.write(
+        vdir + "/" + folder + "/phone.ics", iosTask(uid: "PHONE-2", summary: "Bread"))
+      try session.sendKeys("Enter")
+      let screen = try session.waitFor(text: "Bread")
+      #expect(!screen.contains("broken.ics"))
+      #expect(try shell.quit() == "0")
+    }
   }
 }

@@ -171,7 +171,11 @@ public final class TerminalDriver<Program: TerminalProgram> {
     // (Ctrl-S, suspend, focus lost) may have made the folder since.
     if watcher == nil { watcher = hooks.makeWatcher() }
     guard let (lists, message) = hooks.refresh(program.dataModel) else { return }
-    dispatch(.mergedFromElsewhere(lists, message: message))
+    if let lists {
+      dispatch(.mergedFromElsewhere(lists, message: message))
+    } else {
+      dispatch(.notice(message))
+    }
   }
 
   /// Milliseconds until something is due: an unfinished sequence, the next wake-up, or (without

@@ -12,8 +12,10 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   /// Writes the lists to a file the user named after a failed save at quit; the path written,
   /// or the error's message.
   public var saveCopy: (DataModel, String) -> Result<String, StoreError>
-  /// Merges changes made elsewhere to the file into the lists; nil when the file did not change.
-  public var refresh: (DataModel) -> (lists: MergedLists, message: String)?
+  /// Merges changes made elsewhere to the file into the lists, with a line for the status
+  /// line; lists nil when the file did not change but there is something to say (a sync
+  /// problem); nil when there is neither.
+  public var refresh: (DataModel) -> (lists: MergedLists?, message: String)?
   /// Makes what wakes the loop when the file may have changed; nil (no folder yet, no inotify):
   /// the file is checked every 2 s, and the driver asks again at each check.
   public var makeWatcher: () -> FileWatcher?
@@ -34,7 +36,7 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
     saveCopy: @escaping (DataModel, String) -> Result<String, StoreError> = { _, path in
       .failure(StoreError(.invalidPath, path: path, detail: "saving elsewhere is not available"))
     },
-    refresh: @escaping (DataModel) -> (lists: MergedLists, message: String)? = { _ in nil },
+    refresh: @escaping (DataModel) -> (lists: MergedLists?, message: String)? = { _ in nil },
     makeWatcher: @escaping () -> FileWatcher? = { nil },
     loadPhoto: @escaping @Sendable (PhotoRequest, _ answers: [UInt8]) -> PhotoPicture = { _, _ in
       .text("photos are not shown here", isError: true)
