@@ -92,10 +92,18 @@ enum ListCommands {
       icon = found
     }
     let (store, load) = try context.open()
-    var model = load.model
+    // Without a file yet the list is the first one: the app's starting "List" is not made too.
+    var model = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
+    let sameName = model.lists.filter { $0.name == name }.count
     model.apply(model.insertList(model.makeList(name: name, iconName: icon.rawValue)))
     let status = try context.save(model, store: store, state: load.state)
-    if status == 0 { context.output.line("Created list \"\(context.output.shown(name))\".") }
+    if status == 0 {
+      context.output.line("Created list \"\(context.output.shown(name))\".")
+      if sameName > 0 {
+        context.output.error(
+          "there are now \(sameName + 1) lists named \"\(name)\": name them by number (see lists)")
+      }
+    }
     return status
   }
 

@@ -169,6 +169,14 @@ extension CLITests {
       #expect(created.stdout == "Created list \"Trips 2027\".\n")
       let trip = try #require(try sandbox.lists().first { $0.name == "Trips 2027" })
       #expect(trip.iconName == "Trips")
+      // A second list of the same name is made, and stderr says how to tell them apart.
+      let again = sandbox.call("new-list", "Trips 2027")
+      #expect(again.status == 0)
+      #expect(
+        again.stderr
+          == "checklists: there are now 2 lists named \"Trips 2027\": name them by number (see lists)\n"
+      )
+      #expect(sandbox.call("rm-list", "5").status == 0)
       let removed = sandbox.call("rm-list", "groceries")
       #expect(removed.stdout == "Deleted list \"Groceries\" (2 items).\n")
       #expect(try sandbox.lists().map(\.name) == ["Chores", "Empty", "Trips 2027"])
@@ -183,8 +191,9 @@ extension CLITests {
       _ = sandbox.call(
         "--file", fromOption, "new-list", "B", extra: ["CHECKLISTS_FILE": fromEnvironment])
       _ = sandbox.call("new-list", "C", "--file=\(fromOption)")
-      #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A", "List"])
-      #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C", "List"])
+      // The first list of a new file is the only one (the app's starting "List" is not made).
+      #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A"])
+      #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C"])
       #expect(sandbox.bytes() == nil)
     }
 

@@ -17,7 +17,7 @@ extension EndToEndProcesses {
       try session.sendKeys("Space")
       try session.waitFor(text: "Next: ")
       try session.sendKeys("u")
-      try session.waitFor(text: "Undid: edit \"Bins\"")
+      try session.waitFor(text: "Undid: check \"Bins\"")
       try session.sendKeys("Space")
       try session.waitFor(text: "Next: ")
 

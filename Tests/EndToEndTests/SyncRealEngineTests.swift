@@ -258,7 +258,7 @@ extension EndToEndProcesses {
         try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
       #expect(report["dryRun"] as? Bool == true)
       #expect(report["newHere"] as? Int == 1)
-      #expect(report["summary"] as? String == "2 new lists here, 1 new here, 0 conflicts")
+      #expect(report["summary"] as? String == "1 new list here, 1 new here, 0 conflicts")
       #expect(rig.vdirFiles().isEmpty, "a dry run writes nothing")
       // --vdir wins over the environment, which wins over the config file.
       let other = rig.root + "/other"
