@@ -172,21 +172,13 @@ import Testing
     var app = makeApp(checklistIndex: 1)
     app.press(.enter)
     #expect(itemForm(app)?.original?.text == "Milk")
-    var model = app.dataModel
-    let listIndex = try #require(model.index(ofList: app.open?.listID ?? -1))
-    let listID = model.lists[listIndex].id
-    var milk = model.lists[listIndex].items[0]
     let due = testNow.addingTimeInterval(86_400)
-    milk.text = "Oat milk"
-    milk.dueDate = due
-    milk.hasDueDate = true
-    milk.note = "from the corner shop"
-    _ = model.apply(
-      .replaceItem(listID: listID, index: 0, old: model.lists[listIndex].items[0], new: milk))
-    _ = app.handle(
-      .mergedFromElsewhere(
-        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
-      now: testNow)
+    try changeFirstItemElsewhere(in: &app) { milk in
+      milk.text = "Oat milk"
+      milk.dueDate = due
+      milk.hasDueDate = true
+      milk.note = "from the corner shop"
+    }
     // The form still shows what it opened with; the text is changed there too.
     #expect(itemForm(app)?.text.text == "Milk")
     app.press(.character("!"), .enter)
@@ -199,18 +191,26 @@ import Testing
     #expect(app.statusMessage?.hasSuffix("(kept yours: text also changed elsewhere)") == true)
     // A form left as it was changes nothing, whatever was merged meanwhile.
     app.press(.enter)
-    var again = app.dataModel
-    var bread = again.lists[listIndex].items[0]
-    bread.shouldRemind = true
-    _ = again.apply(
-      .replaceItem(listID: listID, index: 0, old: again.lists[listIndex].items[0], new: bread))
-    _ = app.handle(
-      .mergedFromElsewhere(
-        MergedLists(model: again, renumbered: [:], matchesFile: true), message: "merged"),
-      now: testNow)
+    try changeFirstItemElsewhere(in: &app) { $0.shouldRemind = true }
     app.press(.enter)
     #expect(app.statusMessage == "No changes")
     #expect(app.openList?.items[0].shouldRemind == true)
+  }
+
+  /// Another program changes the open list's first item with `edit`, and the app merges it in.
+  private func changeFirstItemElsewhere(
+    in app: inout ChecklistsApp, _ edit: (inout ChecklistItem) -> Void
+  ) throws {
+    var model = app.dataModel
+    let listIndex = try #require(model.index(ofList: app.open?.listID ?? -1))
+    let old = model.lists[listIndex].items[0]
+    var new = old
+    edit(&new)
+    _ = model.apply(.replaceItem(listID: model.lists[listIndex].id, index: 0, old: old, new: new))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
   }
 
   @Test func unchangedEditSaysSo() {

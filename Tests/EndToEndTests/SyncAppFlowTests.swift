@@ -25,18 +25,30 @@ extension EndToEndProcesses {
       return result
     }
 
-    @Test func theAppSyncsAtStartAfterASaveAndWhenThePhonesChangesArrive() throws {
+    /// The app on a list "Groceries" with "Milk", the vdir set; returns once the app has
+    /// synced at start (Milk is in the vdir). The caller closes the shell.
+    static func launchWithVdir() throws -> (shell: AppFlowShell, vdir: String) {
       let shell = try AppFlowShell { folder in
         try AppFlowShell.writeLists(["Groceries"], items: ["Groceries": ["Milk"]], into: folder)
       }
-      defer { shell.close() }
       let session = shell.session
       let vdir = session.directory.path + "/vdir"
-      try session.type("export CHECKLISTS_VDIR=\(vdir)")
-      try session.sendKeys("Enter")
-      try shell.launch(waitingFor: "Groceries")
-      // At start: the list and its item are in the vdir.
-      try session.waitUntil("Milk in the vdir") { Self.vdirTasks(vdir)["Milk"] != nil }
+      do {
+        try session.type("export CHECKLISTS_VDIR=\(vdir)")
+        try session.sendKeys("Enter")
+        try shell.launch(waitingFor: "Groceries")
+        try session.waitUntil("Milk in the vdir") { vdirTasks(vdir)["Milk"] != nil }
+      } catch {
+        shell.close()
+        throw error
+      }
+      return (shell, vdir)
+    }
+
+    @Test func theAppSyncsAtStartAfterASaveAndWhenThePhonesChangesArrive() throws {
+      let (shell, vdir) = try Self.launchWithVdir()
+      defer { shell.close() }
+      let session = shell.session
       let folders = try FileManager.default.contentsOfDirectory(atPath: vdir)
       let folder = try #require(
         folders.first {
@@ -65,16 +77,9 @@ extension EndToEndProcesses {
     /// file did not change, and not again later (it was told once, late, after the next change
     /// of the file).
     @Test func aProblemInTheVdirIsToldWhenItAppears() throws {
-      let shell = try AppFlowShell { folder in
-        try AppFlowShell.writeLists(["Groceries"], items: ["Groceries": ["Milk"]], into: folder)
-      }
+      let (shell, vdir) = try Self.launchWithVdir()
       defer { shell.close() }
       let session = shell.session
-      let vdir = session.directory.path + "/vdir"
-      try session.type("export CHECKLISTS_VDIR=\(vdir)")
-      try session.sendKeys("Enter")
-      try shell.launch(waitingFor: "Groceries")
-      try session.waitUntil("Milk in the vdir") { Self.vdirTasks(vdir)["Milk"] != nil }
       let folders = try FileManager.default.contentsOfDirectory(atPath: vdir)
       let folder = try #require(folders.first { !$0.hasPrefix(".") })
       try SyncRig.write(
