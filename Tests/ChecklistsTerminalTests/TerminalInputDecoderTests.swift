@@ -1,4 +1,5 @@
 import ChecklistsUI
+import Glibc
 import Testing
 
 @testable import ChecklistsTerminal
@@ -164,6 +165,21 @@ import Testing
     #expect(CellText.scalars(for: "") == [" "])
     #expect(CellText.scalars(for: "e\u{301}") == ["e", "\u{301}"])
     #expect(CellText.scalars(for: "👨‍👩‍👧‍👦").count == CellText.maximumScalars)
+  }
+
+  /// The stack buffer a cell is written from holds what `scalars(for:)` gives, zero-terminated.
+  @Test(arguments: ["a", "", "a\u{1B}\u{7F}\u{9B}", "e\u{301}", "👨‍👩‍👧‍👦", "日", "\u{0}", "abcdefgh"])
+  func cellTextFillsTheSameScalarsWithoutAllocating(text: String) {
+    let expected = CellText.scalars(for: text).map { wchar_t(bitPattern: $0.value) }
+    let written = withUnsafeTemporaryAllocation(
+      of: wchar_t.self, capacity: CellText.maximumScalars + 1
+    ) { buffer in
+      buffer.initialize(repeating: 0x7E)
+      let count = CellText.fill(buffer, with: text)
+      return (Array(buffer[0..<count]), buffer[count])
+    }
+    #expect(written.0 == expected)
+    #expect(written.1 == 0)
   }
   // MARK: - The terminal's answers to the graphics query
 

@@ -1,5 +1,9 @@
 import ChecklistsCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What may be written to curses for a cell's text.
 enum CellText {
   /// Most characters curses keeps in one cell (a spacing character and its combining marks).
@@ -13,5 +17,24 @@ enum CellText {
       result.append(ControlCharacters.isControl(scalar.value) ? "?" : scalar)
     }
     return result.isEmpty ? [" "] : result
+  }
+
+  /// Writes the same scalars as `scalars(for:)` into `buffer` (room for `maximumScalars` and
+  /// the terminating zero) as wide characters, zero-terminated, without allocating; returns how
+  /// many it wrote.
+  static func fill(_ buffer: UnsafeMutableBufferPointer<wchar_t>, with text: String) -> Int {
+    var count = 0
+    for scalar in text.unicodeScalars {
+      guard count < maximumScalars else { break }
+      let value = ControlCharacters.isControl(scalar.value) ? 0x3F : scalar.value
+      buffer[count] = wchar_t(bitPattern: value)
+      count += 1
+    }
+    if count == 0 {
+      buffer[0] = 0x20
+      count = 1
+    }
+    buffer[count] = 0
+    return count
   }
 }

@@ -21,6 +21,7 @@ struct ScreenWriter {
     let rows = min(grid.height, Int(cn_getmaxy(window)))
     let columns = min(grid.width, Int(cn_getmaxx(window)))
     var exact: [(row: Int, column: Int, cell: Cell)] = []
+    var looks = LastLook()
     for row in 0..<rows {
       for column in 0..<columns {
         let cell = grid[row, column]
@@ -28,7 +29,8 @@ struct ScreenWriter {
         if cell.style.hasExactColors {
           // Curses gets the glyph in plain colours; its colours are written after the update.
           exact.append((row, column, cell))
-          write(Cell(text: cell.text, style: .plain), row: row, column: column, palette, window)
+          write(
+            Cell(text: cell.text, style: .plain), row: row, column: column, &looks, palette, window)
           continue
         }
         if cell.text.isEmpty {
@@ -36,10 +38,11 @@ struct ScreenWriter {
           // cell to the left is not wide for curses, then a blank keeps the screen honest.
           let left = grid[row, column - 1]
           if column > 0, !left.text.isEmpty, Self.cursesWidth(of: left.text) >= 2 { continue }
-          write(Cell(text: " ", style: cell.style), row: row, column: column, palette, window)
+          write(
+            Cell(text: " ", style: cell.style), row: row, column: column, &looks, palette, window)
           continue
         }
-        write(cell, row: row, column: column, palette, window)
+        write(cell, row: row, column: column, &looks, palette, window)
       }
     }
     if let cursor = grid.cursor, cursor.row < rows, cursor.column < columns {
@@ -132,28 +135,45 @@ struct ScreenWriter {
     }
   }
 
-  private func write(
-    _ cell: Cell, row: Int, column: Int, _ palette: Palette, _ window: UnsafeMutablePointer<WINDOW>
-  ) {
-    let attributes = palette.cursesAttributes(for: cell.style)
-    let pair = palette.look(for: cell.style.color).pair
-    var scalars = CellText.scalars(for: cell.text)
-    var character = cchar_t()
-    if !Self.set(&character, scalars, attributes, pair) {
-      scalars = [scalars[0]]
-      if !Self.set(&character, scalars, attributes, pair) {
-        _ = Self.set(&character, ["?"], attributes, pair)
+  /// The curses attributes and colour pair of the last style written: neighbouring cells mostly
+  /// share one, so the palette is asked once per run of a style.
+  private struct LastLook {
+    var style: CellStyle?
+    var attributes: attr_t = 0
+    var pair: Int16 = 0
+
+    mutating func of(_ style: CellStyle, in palette: Palette) -> (attr_t, Int16) {
+      if style != self.style {
+        self.style = style
+        attributes = palette.cursesAttributes(for: style)
+        pair = palette.look(for: style.color).pair
       }
+      return (attributes, pair)
     }
-    mvwadd_wch(window, Int32(row), Int32(column), &character)
   }
 
-  private static func set(
-    _ character: inout cchar_t, _ scalars: [Unicode.Scalar], _ attributes: attr_t, _ pair: Int16
-  ) -> Bool {
-    var wide: [wchar_t] = scalars.map { wchar_t(bitPattern: $0.value) }
-    wide.append(0)
-    return setcchar(&character, wide, attributes, pair, nil) == OK
+  /// Writes one cell. Its scalars go to curses from a buffer on the stack: a full frame is
+  /// thousands of cells.
+  private func write(
+    _ cell: Cell, row: Int, column: Int, _ looks: inout LastLook, _ palette: Palette,
+    _ window: UnsafeMutablePointer<WINDOW>
+  ) {
+    let (attributes, pair) = looks.of(cell.style, in: palette)
+    var character = cchar_t()
+    withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: CellText.maximumScalars + 1) {
+      wide in
+      let count = CellText.fill(wide, with: cell.text)
+      // A grapheme curses refuses keeps its first scalar; a lone scalar it refuses shows "?".
+      if setcchar(&character, wide.baseAddress, attributes, pair, nil) == OK { return }
+      if count > 1 {
+        wide[1] = 0
+        if setcchar(&character, wide.baseAddress, attributes, pair, nil) == OK { return }
+      }
+      wide[0] = 0x3F
+      wide[1] = 0
+      _ = setcchar(&character, wide.baseAddress, attributes, pair, nil)
+    }
+    mvwadd_wch(window, Int32(row), Int32(column), &character)
   }
 
   /// How many columns curses gives a grapheme (its first scalar).
