@@ -197,6 +197,54 @@ import Testing
     #expect(app.openList?.items[0].shouldRemind == true)
   }
 
+  /// The open list is deleted elsewhere while an item form is open on it: Done puts the list
+  /// back with the edit (a merge keeps a list changed on one side), and says so at once.
+  @Test func doneKeepsTheListDeletedElsewhereWhileAnItemFormWasOpen() throws {
+    for adding in [false, true] {
+      var app = makeApp(checklistIndex: 1)
+      app.press(adding ? .character("a") : .enter)
+      app.type(adding ? "Jam" : "!")
+      let groceries = try #require(app.open?.listID)
+      var model = app.dataModel
+      _ = model.apply(try #require(model.deleteList(id: groceries)))
+      mergeFromElsewhere(model, into: &app)
+      #expect(app.dataModel.list(withID: groceries) == nil)
+      #expect(
+        app.statusMessage
+          == "merged; List \"Groceries\" was deleted elsewhere: Done keeps it with this item")
+      app.press(.enter)
+      let list = try #require(app.dataModel.lists.first { $0.name == "Groceries" })
+      let texts = list.items.map(\.text)
+      #expect(
+        texts == (adding ? ["Milk", "Bread", "Pay rent", "Jam"] : ["Milk!", "Bread", "Pay rent"]))
+      #expect(app.openList?.name == "Groceries")
+      #expect(app.statusMessage?.hasPrefix("Kept list \"Groceries\" (deleted elsewhere); ") == true)
+      #expect(app.isDirty)
+    }
+  }
+
+  /// The item is moved to another list elsewhere while its form is open: Done edits it there,
+  /// once (no copy left behind with the same item ID).
+  @Test func doneFollowsAnItemMovedElsewhereWhileTheFormWasOpen() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.enter)
+    app.type("!")
+    var model = app.dataModel
+    let groceries = try #require(app.open?.listID)
+    let trips = try #require(model.lists.first { $0.name == "Trips" }?.id)
+    let milk = try #require(model.list(withID: groceries)?.items[0])
+    _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 0)))
+    _ = model.apply(try #require(model.insertItem(milk, listID: trips)))
+    mergeFromElsewhere(model, into: &app)
+    #expect(
+      app.statusMessage == "merged; \"Milk\" was moved to \"Trips\" elsewhere: Done edits it there")
+    app.press(.enter)
+    let all = app.dataModel.lists.flatMap(\.items)
+    #expect(all.filter { $0.itemID == milk.itemID }.map(\.text) == ["Milk!"])
+    #expect(app.dataModel.list(withID: trips)?.items.last?.text == "Milk!")
+    #expect(app.openList?.items.map(\.text) == ["Bread", "Pay rent"])
+  }
+
   /// Another program changes the open list's first item with `edit`, and the app merges it in.
   private func changeFirstItemElsewhere(
     in app: inout ChecklistsApp, _ edit: (inout ChecklistItem) -> Void
@@ -207,6 +255,11 @@ import Testing
     var new = old
     edit(&new)
     _ = model.apply(.replaceItem(listID: model.lists[listIndex].id, index: 0, old: old, new: new))
+    mergeFromElsewhere(model, into: &app)
+  }
+
+  /// The app merges `model`, as made by another program.
+  private func mergeFromElsewhere(_ model: DataModel, into app: inout ChecklistsApp) {
     _ = app.handle(
       .mergedFromElsewhere(
         MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
@@ -252,6 +305,28 @@ import Testing
     app.press(.enter)
     #expect(app.dataModel.lists.last?.name == "Trips")
     #expect(app.dataModel.lists.first { $0.name == "Holidays" }?.iconName == "Trips")
+  }
+
+  /// The list is deleted elsewhere while its form is open: Done puts it back, renamed.
+  @Test func doneKeepsAListDeletedElsewhereWhileItsFormWasOpen() throws {
+    var app = makeApp()
+    app.press(.down, .character("e"))
+    #expect(listForm(app)?.name.text == "Groceries")
+    app.type(" 2")
+    let groceries = try #require(listForm(app)?.listID)
+    var model = app.dataModel
+    _ = model.apply(try #require(model.deleteList(id: groceries)))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+    #expect(app.statusMessage == "merged; List \"Groceries\" was deleted elsewhere: Done keeps it")
+    app.press(.enter)
+    let list = try #require(app.dataModel.lists.first { $0.name == "Groceries 2" })
+    #expect(list.items.map(\.text) == ["Milk", "Bread", "Pay rent"])
+    #expect(
+      app.statusMessage == "Kept list \"Groceries 2\": it was deleted elsewhere while you edited it"
+    )
   }
 
   @Test func escCancelsAndQDoesNotQuitOnTheIconRow() {

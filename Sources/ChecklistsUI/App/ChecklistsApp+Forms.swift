@@ -216,6 +216,19 @@ extension ChecklistsApp {
     // default.
     let hasDueDate = form.dueDate != nil
     let dueDate = form.dueDate ?? form.original?.dueDate ?? nextWholeHour(after: now)
+    // The list was deleted elsewhere while the form was open: it comes back, as a merge keeps
+    // a list changed on one side, and the status line says so first.
+    var keptList: String?
+    if dataModel.index(ofList: form.listID) == nil, let kept = form.keptList {
+      commit(dataModel.insertList(kept), now: now)
+      keptList = "Kept list \(quoted(kept.name)) (deleted elsewhere)"
+      if open == nil && planner == nil { openList(id: kept.id) }
+    }
+    defer {
+      if let keptList, let said = status {
+        status = StatusMessage(text: keptList + "; " + said.text, isError: said.isError)
+      }
+    }
     guard let listIndex = dataModel.index(ofList: form.listID) else {
       self.form = nil
       return
@@ -223,6 +236,8 @@ extension ChecklistsApp {
     let listID = form.listID
     let count = dataModel.lists[listIndex].items.count
     self.form = nil
+    // The item may have been moved to another list elsewhere: the open list's rows stay put.
+    let showsList = open?.listID == listID
     if let hint = form.itemIndex, let original = form.original {
       var item =
         dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint).map {
@@ -251,7 +266,7 @@ extension ChecklistsApp {
       else {
         if let change = dataModel.insertItem(item, listID: listID) {
           commit(change, now: now)
-          selectItem(count)
+          if showsList { selectItem(count) }
         }
         status = StatusMessage(
           text: "Kept \(quoted(item.text)): it was deleted elsewhere while you edited it",
@@ -263,7 +278,7 @@ extension ChecklistsApp {
         return
       }
       commit(change, now: now)
-      selectItem(index)
+      if showsList { selectItem(index) }
       var message = editMessage(from: current, to: item, now: now)
       if !overridden.isEmpty {
         message += " (kept yours: \(overridden.joined(separator: ", ")) also changed elsewhere)"
@@ -277,7 +292,7 @@ extension ChecklistsApp {
       item.photo = photo
       guard let change = dataModel.insertItem(item, listID: listID) else { return }
       commit(change, now: now)
-      selectItem(count)
+      if showsList { selectItem(count) }
       var text = "Added \(quoted(item.text))"
       if item.showsDueDate { text += ", due \(formatter.relative(item.dueDate, now: now))" }
       if let rule = item.repeatRule { text += ", \(Self.repeatPhrase(rule))" }
@@ -337,6 +352,18 @@ extension ChecklistsApp {
     self.form = nil
     let name = form.name.text
     if let id = form.listID {
+      // Deleted elsewhere while the form was open: the list comes back with the form's name and
+      // icon, as a merge keeps a list changed on one side.
+      if dataModel.list(withID: id) == nil, var kept = form.keptList {
+        kept.name = name
+        kept.iconName = form.iconName
+        commit(dataModel.insertList(kept), now: now)
+        showAllLists(selecting: kept.id)
+        status = StatusMessage(
+          text: "Kept list \(quoted(name)): it was deleted elsewhere while you edited it",
+          isError: false)
+        return
+      }
       guard let change = dataModel.editList(id: id, name: name, iconName: form.iconName) else {
         status = StatusMessage(text: "No changes", isError: false)
         return

@@ -7,8 +7,10 @@ import FoundationEssentials
 
 extension ChecklistsApp {
   /// Shows lists merged with changes made elsewhere instead of ours, keeping the screen on the
-  /// same list and item, forms open, and undo on our own changes.
-  mutating func adopt(_ merged: MergedLists, now: Date) {
+  /// same list and item, forms open, and undo on our own changes. Returns what the user should
+  /// know about the open form (its item or list went elsewhere), if anything.
+  @discardableResult
+  mutating func adopt(_ merged: MergedLists, now: Date) -> String? {
     let keptList =
       open.map(\.listID)
       ?? allLists.index(ofRow: allLists.selected).map {
@@ -22,6 +24,7 @@ extension ChecklistsApp {
       let id = list.items[index].itemID
       return merged.renumbered[id] ?? id
     }
+    let before = dataModel
     dataModel = merged.model
     version += 1
     plannerChanges = nil
@@ -44,6 +47,7 @@ extension ChecklistsApp {
       itemForm.itemIndex = index
       form = .item(itemForm)
     }
+    let formNote = followMerge(before: before)
     reminders = ReminderTracker(model: dataModel, now: now)
     // The same list and item stay selected.
     let listIndex = keptList.flatMap { dataModel.index(ofList: $0) }
@@ -59,5 +63,54 @@ extension ChecklistsApp {
       }
     }
     clampSelections()
+    return formNote
+  }
+
+  /// Keeps the open form on its item and list after a merge: an item moved to another list
+  /// elsewhere is followed there; a list deleted elsewhere is remembered as it was, for Done to
+  /// put back. Returns a note for the status line when either happened.
+  private mutating func followMerge(before: DataModel) -> String? {
+    switch form {
+    case .item(var itemForm):
+      var note: String?
+      if let original = itemForm.original,
+        dataModel.list(withID: itemForm.listID)?.index(
+          ofItemID: original.itemID, near: itemForm.itemIndex ?? 0) == nil,
+        let (listIndex, itemIndex) = Self.locate(itemID: original.itemID, in: dataModel)
+      {
+        itemForm.listID = dataModel.lists[listIndex].id
+        itemForm.itemIndex = itemIndex
+        itemForm.keptList = nil
+        note =
+          "\(quoted(original.text)) was moved to \(quoted(dataModel.lists[listIndex].name)) "
+          + "elsewhere: Done edits it there"
+      } else if dataModel.list(withID: itemForm.listID) == nil, itemForm.keptList == nil,
+        let list = before.list(withID: itemForm.listID)
+      {
+        itemForm.keptList = list
+        note = "List \(quoted(list.name)) was deleted elsewhere: Done keeps it with this item"
+      }
+      form = .item(itemForm)
+      return note
+    case .list(var listForm):
+      guard let id = listForm.listID, dataModel.list(withID: id) == nil,
+        listForm.keptList == nil, let list = before.list(withID: id)
+      else { return nil }
+      listForm.keptList = list
+      form = .list(listForm)
+      return "List \(quoted(list.name)) was deleted elsewhere: Done keeps it"
+    case nil:
+      return nil
+    }
+  }
+
+  /// The list and item indices of the item with `itemID`.
+  static func locate(itemID: Int, in model: DataModel) -> (list: Int, item: Int)? {
+    for (listIndex, list) in model.lists.enumerated() {
+      if let itemIndex = list.items.firstIndex(where: { $0.itemID == itemID }) {
+        return (listIndex, itemIndex)
+      }
+    }
+    return nil
   }
 }

@@ -247,8 +247,10 @@ public struct ChecklistsApp: TerminalProgram {
     case .saveFinished(let outcome):
       let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
       if outcome.succeeded { savedVersion = saved }
-      if let merged = outcome.merged { adopt(merged, now: now) }
-      status = StatusMessage(text: outcome.message, isError: !outcome.succeeded)
+      let note = outcome.merged.flatMap { adopt($0, now: now) }
+      status = StatusMessage(
+        text: [outcome.message, note].compactMap { $0 }.joined(separator: "; "),
+        isError: !outcome.succeeded)
     case .photoLoaded(let request, let picture):
       photosRequested.remove(request)
       photoPictures.insert(picture, for: request)
@@ -256,11 +258,12 @@ public struct ChecklistsApp: TerminalProgram {
       quitPrompt = QuitPrompt(reason: reason)
       status = nil
     case .mergedFromElsewhere(let merged, let message):
-      adopt(merged, now: now)
+      let note = adopt(merged, now: now)
       if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
         sessionHasPhotos = dataModel.hasPhotos
       }
-      status = StatusMessage(text: message, isError: false)
+      status = StatusMessage(
+        text: [message, note].compactMap { $0 }.joined(separator: "; "), isError: false)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
     }

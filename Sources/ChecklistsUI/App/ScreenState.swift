@@ -103,6 +103,9 @@ struct ItemForm: Equatable {
   var photoCaption: String?
   /// The photo file picker, while it is open.
   var photoPicker: PhotoPicker?
+  /// The item's list as it was when a merge took it away (deleted elsewhere while the form was
+  /// open): Done puts it back, as a merge keeps a list changed on one side.
+  var keptList: Checklist?
 
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
@@ -127,6 +130,9 @@ struct ListForm: Equatable {
   var focus: Field = .name
   /// The icon picker's selection while it is open.
   var picker: Int?
+  /// The list as it was when a merge took it away (deleted elsewhere while the form was open):
+  /// Done puts it back with the form's name and icon.
+  var keptList: Checklist?
 }
 
 /// Which form is open.
