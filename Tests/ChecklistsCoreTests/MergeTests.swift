@@ -167,6 +167,31 @@ private enum Fixture {
       ])
   }
 
+  /// A file back from being unreadable (an older copy put back) only lacks what it lacks:
+  /// items and whole lists stay, while its own changes still merge in.
+  @Test func whatARestoredFileLacksStays() throws {
+    let base = F.base()
+    var ours = base
+    F.add(&ours, "Groceries", "Butter")
+    var theirs = base
+    F.delete(&theirs, "Groceries", "Eggs")
+    F.edit(&theirs, "Groceries", "Tea") { $0.checked = true }
+    let trips = try #require(theirs.deleteList(id: F.listID(theirs, "Trips")))
+    _ = theirs.apply(trips)
+    let restored = ModelMerge.merge(
+      base: base, ours: ours, theirs: F.fromDisk(theirs), keepingWhatTheirsLacks: true)
+    #expect(F.texts(restored.model, "Groceries") == ["Milk", "Eggs", "Bread", "Tea", "Butter"])
+    #expect(restored.model.lists.first { $0.name == "Groceries" }?.items[3].checked == true)
+    #expect(F.texts(restored.model, "Trips") == ["Passport", "Tickets"])
+    #expect(restored.report.keptMissingFromFile == 2)
+    #expect(restored.report.keptItems.isEmpty)
+    // The same file otherwise counts as two deletions made elsewhere.
+    let usual = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(theirs))
+    #expect(F.texts(usual.model, "Groceries") == ["Milk", "Bread", "Tea", "Butter"])
+    #expect(F.texts(usual.model, "Trips") == [])
+    #expect(usual.report.keptMissingFromFile == 0)
+  }
+
   @Test func addedOnBothSidesBothStayAndOursIsRenumbered() {
     let base = F.base()
     var ours = base

@@ -218,6 +218,51 @@ struct StoreSaveTests {
     }
   }
 
+  /// The file becomes unreadable and is then restored from its `.bak`, older than the last
+  /// save: what the restored file lacks stays (it was not deleted anywhere), whether the app
+  /// next looks at the file or saves. Without this, the item saved last was lost.
+  @Test(arguments: [false, true])
+  func aFileRestoredFromItsBackupAfterBeingUnreadableLosesNothingSavedSince(
+    lookFirst: Bool
+  ) throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    let withB = adding("B", to: load.model)
+    #expect(try store.save(withB).outcome == .saved)
+    let backup = try #require(folder.bytes("Checklists.plist.bak"))
+    folder.write("Checklists.plist", Data("garbage".utf8))
+    let withC = adding("C", to: withB)
+    if lookFirst {
+      #expect(store.refresh(withC) == nil)
+    } else {
+      guard case .conflictCopy = try store.save(withC).outcome else {
+        Issue.record("expected a conflict copy")
+        return
+      }
+    }
+    folder.write("Checklists.plist", backup)
+    let refreshed = try #require(store.refresh(withC))
+    let chores = { (model: DataModel) in
+      model.lists.first { $0.name == "Chores" }?.items.map(\.text) ?? []
+    }
+    #expect(chores(refreshed.merged.model) == ["Dishes", "B", "C"])
+    #expect(refreshed.merged.report.keptMissingFromFile == 1)
+    #expect(
+      refreshed.statusLine.contains("kept 1 thing the file lacked after it could not be read"))
+    #expect(try store.save(refreshed.merged.model).outcome == .saved)
+    let written = try ChecklistsFileCoding.decode(try #require(folder.bytes("Checklists.plist")))
+    #expect(chores(DataModel(lists: written.lists)) == ["Dishes", "B", "C"])
+    // Once merged, the file is trusted again: an item deleted from it elsewhere goes.
+    var deleted = DataModel(lists: written.lists)
+    let list = try #require(deleted.lists.first { $0.name == "Chores" })
+    _ = deleted.apply(try #require(deleted.deleteItem(listID: list.id, at: 1)))
+    folder.write("Checklists.plist", encodedBytes(deleted))
+    let again = try #require(store.refresh(refreshed.merged.model))
+    #expect(chores(again.merged.model) == ["Dishes", "C"])
+  }
+
   @Test func aFileTouchedButNotChangedIsSavedNormally() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }

@@ -16,6 +16,9 @@ public struct MergeReport: Equatable, Sendable {
   public var keptLists: [String] = []
   /// Items added on both sides under the same `itemID`: ours got a new one.
   public var renumbered: [Renumbering] = []
+  /// Lists and items the file lacked when it was read again after being unreadable (restored
+  /// from an older copy): they stayed instead of being taken as deleted elsewhere.
+  public var keptMissingFromFile: Int = 0
 
   /// Creates an empty report.
   public init() {}
@@ -23,7 +26,7 @@ public struct MergeReport: Equatable, Sendable {
   /// Whether the merge took nothing from elsewhere and had nothing to report.
   public var isEmpty: Bool {
     changesFromElsewhere == 0 && conflicts.isEmpty && keptItems.isEmpty && keptLists.isEmpty
-      && renumbered.isEmpty
+      && renumbered.isEmpty && keptMissingFromFile == 0
   }
 
   /// Whether anything here belongs in the conflict log.
@@ -56,6 +59,11 @@ public struct MergeReport: Equatable, Sendable {
     if !renumbered.isEmpty {
       parts.append(
         "\(renumbered.count) new \(renumbered.count == 1 ? "item" : "items") renumbered")
+    }
+    if keptMissingFromFile > 0 {
+      parts.append(
+        "kept \(keptMissingFromFile) \(keptMissingFromFile == 1 ? "thing" : "things") the file "
+          + "lacked after it could not be read")
     }
     guard !parts.isEmpty else { return nil }
     var sentence = parts.joined(separator: "; ")

@@ -34,8 +34,15 @@ public struct MergeResult: Equatable, Sendable {
 public enum ModelMerge {
   /// Merges `ours` and `theirs`, which both descend from `base`; `ours` must share `base`'s list
   /// ids (it was loaded or merged together with it).
-  public static func merge(base: DataModel, ours: DataModel, theirs: [Checklist]) -> MergeResult {
+  ///
+  /// `keepingWhatTheirsLacks` is for a file that could not be read for a while and is now
+  /// readable again, most likely restored from an older copy: what it lacks is kept instead of
+  /// taken as deleted elsewhere, and counted in `MergeReport.keptMissingFromFile`.
+  public static func merge(
+    base: DataModel, ours: DataModel, theirs: [Checklist], keepingWhatTheirsLacks: Bool = false
+  ) -> MergeResult {
     var merger = Merger(base: base.lists, ours: ours, theirs: theirs)
+    merger.keepsWhatTheirsLacks = keepingWhatTheirsLacks
     return merger.run(baseNextItemID: base.nextItemID)
   }
 }
@@ -58,6 +65,8 @@ private struct Merger {
   let theirs: [Checklist]
   var slots: [MergeSlot] = []
   var report = MergeReport()
+  /// Whether what theirs lacks is kept rather than taken as deleted (see `ModelMerge.merge`).
+  var keepsWhatTheirsLacks = false
 
   // Items of the active slots, per side; each side's `emit` says what to write at its entries.
   var baseIndex = ItemIndex(capacity: 0, slots: 0)
@@ -130,6 +139,9 @@ private struct Merger {
         slots[index].survives = ours.lists[o] != base[b]
         if slots[index].survives {
           report.keptLists.append(ours.lists[o].name)
+        } else if keepsWhatTheirsLacks {
+          slots[index].survives = true
+          report.keptMissingFromFile += 1
         } else {
           report.changesFromElsewhere += 1
         }
@@ -260,8 +272,14 @@ private struct Merger {
         if listKept {
           oursIndex.emit[oe] = o
         } else if o == b && oursLocation.slot == baseLocation.slot {
-          // Deleted elsewhere (a deleted list counts once, not item by item).
-          if slots[baseLocation.slot].theirs != nil { report.changesFromElsewhere += 1 }
+          // Deleted elsewhere (a deleted list counts once, not item by item), unless theirs is
+          // a file back from being unreadable, which only lacks it.
+          if keepsWhatTheirsLacks {
+            oursIndex.emit[oe] = o
+            report.keptMissingFromFile += 1
+          } else if slots[baseLocation.slot].theirs != nil {
+            report.changesFromElsewhere += 1
+          }
         } else {
           oursIndex.emit[oe] = o
           report.keptItems.append(

@@ -156,6 +156,9 @@ public final class ChecklistsStore {
   private var deletionReported = false
   /// The conflict copy later saves keep updating while the file cannot be read.
   private var conflictCopyPath: String?
+  /// Whether the file could not be read at the last look or save: when it can be again (most
+  /// likely restored from an older copy), what it lacks is kept, not taken as deleted.
+  private var fileWasUnreadable = false
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
@@ -297,6 +300,7 @@ public final class ChecklistsStore {
       do {
         theirs = try readDocument()
       } catch {
+        fileWasUnreadable = true
         return try writeConflictCopy(model, reason: error.reasonForCopy)
       }
       guard let theirs else {
@@ -305,7 +309,9 @@ public final class ChecklistsStore {
         return result(.recreated, formatNote: encoded.formatNote)
       }
       convertingKeyedArchive = theirs.isKeyedArchive
-      let merged = ModelMerge.merge(base: base, ours: model, theirs: theirs.lists)
+      let merged = ModelMerge.merge(
+        base: base, ours: model, theirs: theirs.lists, keepingWhatTheirsLacks: fileWasUnreadable)
+      fileWasUnreadable = false
       appendToLog(merged.report)
       if !merged.wroteFile {
         base = merged.model
@@ -376,9 +382,19 @@ public final class ChecklistsStore {
           "\(location.fileName) was deleted by another program; Ctrl-S or quitting saves it again")
     }
     guard change == .modified else { return nil }
-    guard let theirs = try? readDocument() else { return nil }
+    let read: ChecklistsDocument?
+    do {
+      read = try readDocument()
+    } catch {
+      fileWasUnreadable = true
+      return nil
+    }
+    guard let theirs = read else { return nil }
     convertingKeyedArchive = theirs.isKeyedArchive
-    let merged = ModelMerge.merge(base: base, ours: asWritten(model), theirs: theirs.lists)
+    let merged = ModelMerge.merge(
+      base: base, ours: asWritten(model), theirs: theirs.lists,
+      keepingWhatTheirsLacks: fileWasUnreadable)
+    fileWasUnreadable = false
     base = merged.theirs
     baseExists = true
     format = theirs.format
