@@ -20,6 +20,10 @@ enum JSONOutput {
     var note: String?
     /// The item's repeat rule (`RepeatRule.text`); absent when it does not repeat.
     var `repeat`: String?
+    /// The day of the month a repeating item keeps (the plist's `repeatDay`), when it has one.
+    var repeatDay: Int?
+    /// The time of day a repeating item keeps (the plist's `repeatMinute`), when it has one.
+    var repeatMinute: Int?
     /// The absolute path of the item's photo; absent when it has none (or the path is not
     /// known to the command).
     var photo: String?
@@ -34,6 +38,8 @@ enum JSONOutput {
       itemID = item.itemID
       note = item.note.isEmpty ? nil : item.note
       `repeat` = item.repeatRule?.text
+      repeatDay = item.repeatAnchorDay
+      repeatMinute = item.repeatAnchorMinute
       if let photos, let name = item.photo { photo = photos.path(of: name) }
     }
   }
@@ -51,11 +57,15 @@ enum JSONOutput {
     }
   }
 
-  /// Encodes a value as pretty JSON with sorted keys, ending in a newline.
+  /// Encodes a value as pretty JSON with sorted keys, ending in a newline. Dates are RFC 3339
+  /// in UTC, in the proleptic Gregorian calendar as in the plist (`InternetDateTime`).
   static func encode<T: Encodable>(_ value: T) throws(CLIError) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(InternetDateTime.string(date))
+    }
     do {
       return try encoder.encode(value) + Data("\n".utf8)
     } catch {

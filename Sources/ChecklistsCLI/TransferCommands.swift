@@ -13,8 +13,8 @@ enum TransferCommands {
       + "XML cannot hold them).",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
-      + "date (one was given, or it reminds), and note, repeat and photo (the absolute path of its "
-      + "copy) when the item has them."
+      + "date (one was given, or it reminds), and note, repeat, repeatDay, repeatMinute and photo "
+      + "(the absolute path of its copy) when the item has them."
   ) { arguments, context throws(CLIError) in
     let format = arguments.value(.format) ?? "json"
     guard format == "json" || format == "plist" else {
@@ -184,6 +184,10 @@ enum ImportedLists {
                 + "but is \"\(ruleText)\"")
           }
           imported.repeatRule = rule
+          // The day and time the series keeps; without them a monthly item on the 31st that
+          // is now on the 28th would stay on the 28th.
+          imported.repeatAnchorDay = try integer(item, "repeatDay", itemPath, in: 1...31)
+          imported.repeatAnchorMinute = try integer(item, "repeatMinute", itemPath, in: 0...1439)
         }
         list.insertItem(imported)
       }
@@ -225,6 +229,20 @@ enum ImportedLists {
     }
     if T.self == String.self, case .string(let string) = value { return string as? T }
     throw FileFormatError("\(path): \"\(key)\" should be a string but is \(kind(value))")
+  }
+
+  private static func integer(
+    _ dictionary: [String: JSONValue], _ key: String, _ path: String, in range: ClosedRange<Int>
+  ) throws(FileFormatError) -> Int? {
+    guard let value = dictionary[key] else { return nil }
+    guard case .number(let number) = value, let whole = Int(exactly: number),
+      range.contains(whole)
+    else {
+      throw FileFormatError(
+        "\(path): \"\(key)\" should be a whole number from \(range.lowerBound) to "
+          + "\(range.upperBound) but is \(kind(value))")
+    }
+    return whole
   }
 
   private static func kind(_ value: JSONValue) -> String {

@@ -54,6 +54,53 @@ extension CLITests {
       #expect(try sandbox.lists(other).count == 6)
     }
 
+    /// A repeating item keeps the day and time its series keeps, and a date before the
+    /// Gregorian calendar began (1582) or after 9999 comes back as it was.
+    @Test func exportJSONKeepsRepeatAnchorsAndEveryDateThroughImport() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let early = Date(timeIntervalSince1970: -14_818_690_800)  // 1500-06-01 09:00 UTC
+      let late = Date(timeIntervalSince1970: 253_433_923_140)  // 10000-12-31 23:59 UTC
+      var rent = ChecklistItem(
+        text: "Rent", dueDate: Date(timeIntervalSince1970: 1_803_801_600), hasDueDate: true,
+        itemID: 1)
+      rent.repeatRule = .monthly
+      rent.repeatAnchorDay = 31
+      rent.repeatAnchorMinute = 150
+      var list = Checklist(name: "Dates")
+      list.insertItem(rent)
+      list.insertItem(ChecklistItem(text: "Old", dueDate: early, hasDueDate: true, itemID: 2))
+      list.insertItem(ChecklistItem(text: "Far", dueDate: late, hasDueDate: true, itemID: 3))
+      try sandbox.writeData([list], format: .binary)
+      let export = sandbox.call("export")
+      #expect(export.status == 0)
+      let lists = try #require(
+        try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [[String: Any]])
+      let items = try #require(lists.first?["items"] as? [[String: Any]])
+      #expect(items[0]["repeatDay"] as? Int == 31)
+      #expect(items[0]["repeatMinute"] as? Int == 150)
+      #expect(items[1]["dueDate"] as? String == "1500-06-01T09:00:00Z")
+      #expect(items[2]["dueDate"] as? String == "+10000-12-31T23:59:00Z")
+      let exported = sandbox.root + "/export.json"
+      #expect(FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes))
+      let other = sandbox.root + "/other.plist"
+      #expect(sandbox.call("--file", other, "import", exported).status == 0)
+      let back = try #require(try sandbox.lists(other).first).items
+      #expect(back.map(\.repeatAnchorDay) == [31, nil, nil])
+      #expect(back.map(\.repeatAnchorMinute) == [150, nil, nil])
+      #expect(back.map(\.dueDate) == [rent.dueDate, early, late])
+      // A value out of range is refused with where it is.
+      let bad = sandbox.root + "/bad.json"
+      let text = String(decoding: export.stdoutBytes, as: UTF8.self)
+        .replacingOccurrences(of: "\"repeatDay\" : 31", with: "\"repeatDay\" : 32")
+      #expect(FileManager.default.createFile(atPath: bad, contents: Data(text.utf8)))
+      let refused = sandbox.call("--file", other, "import", bad)
+      #expect(refused.status != 0)
+      #expect(
+        refused.stderr.contains(
+          "list 1 (\"Dates\"), item 1: \"repeatDay\" should be a whole number from 1 to 31"))
+    }
+
     @Test func exportPlistRoundTripsThroughImport() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }

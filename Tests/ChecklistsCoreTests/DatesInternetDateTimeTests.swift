@@ -36,4 +36,32 @@ import Testing
       ours?.timeIntervalSince1970 == expected?.timeIntervalSince1970,
       "\"\(text)\": ours \(String(describing: ours)), Foundation \(String(describing: expected))")
   }
+
+  /// Written dates are proleptic Gregorian, as the plist's, and read back to the second, in
+  /// every year a due date can take; years past 9999 (or before 1) use the expanded form.
+  @Test(arguments: [
+    ("0001-01-01T00:00:00Z", -62_135_596_800.0), ("1500-06-01T09:00:00Z", -14_818_690_800),
+    ("1582-10-10T00:00:00Z", -12_219_724_800), ("1970-01-01T00:00:00Z", 0),
+    ("2026-12-02T21:05:07Z", 1_796_245_507.75), ("9999-12-31T23:59:00Z", 253_402_300_740),
+    ("+10000-12-31T23:59:00Z", 253_433_923_140), ("-00001-12-31T00:00:00Z", -62_167_305_600),
+  ])
+  func writesWhatItReads(text: String, seconds: Double) throws {
+    let date = Date(timeIntervalSince1970: seconds)
+    #expect(InternetDateTime.string(date) == text)
+    let read = try #require(InternetDateTime.parse(text))
+    #expect(read.timeIntervalSince1970 == seconds.rounded(.down))
+    if seconds >= -12_219_292_800, seconds < 253_402_300_800 {
+      // From 15 October 1582 to the end of 9999, as Foundation writes them.
+      #expect(ISO8601DateFormatter().string(from: date) == text)
+    }
+  }
+
+  @Test func expandedYearsNeedASignAndFiveDigits() {
+    #expect(InternetDateTime.parse("10000-01-01T00:00:00Z") == nil)
+    #expect(InternetDateTime.parse("+2026-01-01T00:00:00Z") == nil)
+    #expect(InternetDateTime.parse("+1234567890-01-01T00:00:00Z") == nil)
+    #expect(
+      InternetDateTime.parse("+02026-01-01T00:00:00Z")
+        == InternetDateTime.parse("2026-01-01T00:00:00Z"))
+  }
 }

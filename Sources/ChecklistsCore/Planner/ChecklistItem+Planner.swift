@@ -65,13 +65,13 @@ extension ChecklistItem {
   public var repeats: Bool { showsDueDate && repeatRule != nil }
 
   /// The day of the month the series keeps (see `PlistKey.repeatDay`), when in the file.
-  var repeatAnchorDay: Int? {
+  public var repeatAnchorDay: Int? {
     get { Self.smallInteger(unknownFields[.repeatDay], in: 1...31) }
     set { unknownFields[.repeatDay] = newValue.map { .integer(Int64($0)) } }
   }
 
   /// The time of day the series keeps (see `PlistKey.repeatMinute`), when in the file.
-  var repeatAnchorMinute: Int? {
+  public var repeatAnchorMinute: Int? {
     get { Self.smallInteger(unknownFields[.repeatMinute], in: 0...1439) }
     set { unknownFields[.repeatMinute] = newValue.map { .integer(Int64($0)) } }
   }
