@@ -164,7 +164,12 @@ import Testing
     #expect(CellText.scalars(for: "a\u{1B}\u{7F}\u{9B}") == ["a", "?", "?", "?"])
     #expect(CellText.scalars(for: "") == [" "])
     #expect(CellText.scalars(for: "e\u{301}") == ["e", "\u{301}"])
-    #expect(CellText.scalars(for: "👨‍👩‍👧‍👦").count == CellText.maximumScalars)
+    #expect(
+      CellText.scalars(for: "e\u{301}\u{302}\u{303}\u{304}\u{305}").count == CellText.maximumScalars
+    )
+    // A joined sequence keeps what comes before its first joiner, never a joiner at the end.
+    #expect(CellText.scalars(for: "👨‍👩‍👧‍👦") == ["👨"])
+    #expect(CellText.scalars(for: "🏳️‍🌈") == ["🏳", "\u{FE0F}"])
   }
 
   /// The stack buffer a cell is written from holds what `scalars(for:)` gives, zero-terminated.

@@ -10,10 +10,14 @@ enum CellText {
   static let maximumScalars = 5
 
   /// The scalars to write for a cell: control characters (C0, DEL, C1) become "?", an empty
-  /// text becomes " ", and graphemes longer than curses can hold keep their first scalars.
+  /// text becomes " ", and graphemes longer than curses can hold keep their first scalars. A
+  /// sequence joined with U+200D (a family emoji) keeps what comes before its first joiner:
+  /// curses would keep the joiner and drop the rest, and a terminal then joins the next cell's
+  /// character to it.
   static func scalars(for text: String) -> [Unicode.Scalar] {
     var result: [Unicode.Scalar] = []
     for scalar in text.unicodeScalars.prefix(maximumScalars) {
+      if scalar.value == zeroWidthJoiner && !result.isEmpty { break }
       result.append(ControlCharacters.isControl(scalar.value) ? "?" : scalar)
     }
     return result.isEmpty ? [" "] : result
@@ -26,6 +30,7 @@ enum CellText {
     var count = 0
     for scalar in text.unicodeScalars {
       guard count < maximumScalars else { break }
+      if scalar.value == zeroWidthJoiner && count > 0 { break }
       let value = ControlCharacters.isControl(scalar.value) ? 0x3F : scalar.value
       buffer[count] = wchar_t(bitPattern: value)
       count += 1
@@ -37,4 +42,6 @@ enum CellText {
     buffer[count] = 0
     return count
   }
+
+  private static let zeroWidthJoiner: UInt32 = 0x200D
 }
