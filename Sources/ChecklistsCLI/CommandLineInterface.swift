@@ -191,18 +191,25 @@ struct CommandContext {
   /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
   /// it reads, merges and writes, so commands work while the app has the file open.
   func open() throws(CLIError) -> (ChecklistsStore, LoadResult) {
-    let (store, load) = try storeCall {
-      try ChecklistsStore.open(location: location, timeZone: timeZone)
-    }
-    for warning in load.warnings { output.error("warning: \(warning)") }
-    photos.opened(store: store)
-    return (store, load)
+    try open(toChange: true)
   }
 
   /// Opens the store for a command that only shows the lists (`lists`, `show`, `export`): no
   /// lock and no lock file; saves replace the file atomically, so a read sees a whole version.
+  /// That changes cannot be saved is not said: nothing is to be saved.
   func openToShow() throws(CLIError) -> (ChecklistsStore, LoadResult) {
-    try open()
+    try open(toChange: false)
+  }
+
+  private func open(toChange: Bool) throws(CLIError) -> (ChecklistsStore, LoadResult) {
+    let (store, load) = try storeCall {
+      try ChecklistsStore.open(location: location, timeZone: timeZone)
+    }
+    for warning in load.warnings where toChange || warning != load.saveWarning {
+      output.error("warning: \(warning)")
+    }
+    photos.opened(store: store)
+    return (store, load)
   }
 
   /// The app's due-date formatter in the commands' time zone.

@@ -74,6 +74,46 @@ extension CLITests {
       #expect(state.hasPrefix("Checklists-") && state.hasSuffix(".json"))
     }
 
+    /// On a read-only disk, a command that changes the lists warns that it cannot save (and
+    /// then fails to), while one that only shows them says nothing of it.
+    @Test(.enabled(if: Tmpfs.isAvailable, "mounting a tmpfs needs root"))
+    func onlyCommandsThatChangeTheListsWarnOfAReadOnlyDisk() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let point = sandbox.root + "/mnt"
+      try Tmpfs.mount(at: point, size: "1m", mode: "0755")
+      defer { Tmpfs.unmount(point) }
+      let file = point + "/Checklists.plist"
+      try sandbox.writeData(sampleLists(), to: file)
+      #expect(Tmpfs.remountReadOnly(point))
+      let warning =
+        "warning: ~/mnt/Checklists.plist: Read-only file system; changes cannot be saved"
+      for words in [["lists"], ["show", "Groceries"], ["search", "milk"], ["export"]] {
+        let shown = sandbox.call(["--file", file] + words)
+        #expect(shown.status == 0)
+        #expect(!shown.stderr.contains("cannot be saved"), "\(words): \(shown.stderr)")
+      }
+      let added = sandbox.call("--file", file, "add", "Groceries", "Jam")
+      #expect(added.status != 0)
+      #expect(added.stderr.contains(warning))
+    }
+
+    /// A number means the list at that number, as for items, even when a list is named so;
+    /// a name that is a number past the last list still finds that list.
+    @Test func aListNumberWinsOverAListNamedLikeIt() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(["1", "3", "a", "b"].map { Checklist(name: $0) })
+      #expect(sandbox.call("add", "3", "into a").status == 0)
+      var lists = try sandbox.lists()
+      #expect(lists.first { $0.name == "a" }?.items.map(\.text) == ["into a"])
+      #expect(lists.first { $0.name == "3" }?.items.isEmpty == true)
+      try sandbox.writeData(["5", "a"].map { Checklist(name: $0) })
+      #expect(sandbox.call("add", "5", "into 5").status == 0)
+      lists = try sandbox.lists()
+      #expect(lists.first { $0.name == "5" }?.items.map(\.text) == ["into 5"])
+    }
+
     @Test func listsShowsSubtitlesInTheAppsOrder() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }

@@ -14,6 +14,7 @@ struct StoreSaveTests {
     #expect(load.isFirstRun)
     #expect(load.model.lists.map(\.name) == ["List"])
     #expect(load.state.checklistIndex == 0)
+    #expect(load.state.checklistName == "List")
     #expect(load.state.firstTime == false)
     #expect(try store.save(load.model).outcome == .saved)
     let fs = SystemFileSystem()
@@ -24,6 +25,23 @@ struct StoreSaveTests {
       try #require(FileManager.default.contents(atPath: location.dataFile)))
     #expect(decoded.lists.map(\.name) == ["List"])
     #expect(decoded.format == .xml)
+  }
+
+  /// Commands made the file (with "List" and a list that sorts before it) and saved the first
+  /// run's state: the app then opens "List", not the list that sorts first; without "List",
+  /// All Lists.
+  @Test func aFirstRunsStateOpensListByName() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    try store.saveState(load.state)
+    for (names, opened) in [(["Aaa", "List"], "List"), (["Aaa", "Zed"], nil)] {
+      folder.write(
+        "Checklists.plist", encodedBytes(DataModel(lists: names.map { Checklist(name: $0) })))
+      let (_, again) = try ChecklistsStore.open(location: folder.location())
+      let index = again.state.openListIndex(in: again.model)
+      #expect((index >= 0 ? again.model.lists[index].name : nil) == opened)
+    }
   }
 
   @Test func anExistingFileNeverGetsAnExtraList() throws {

@@ -12,6 +12,9 @@ public struct LoadResult: Sendable {
   public var state: ChecklistsState
   /// Things to tell the user that did not stop the load (damaged state, no lock…).
   public var warnings: [String]
+  /// Which of `warnings` says that changes cannot be saved (the folder cannot be written): a
+  /// command that only shows the lists leaves it out.
+  public var saveWarning: String?
   /// Whether there was no data file: the app opens the new list named "List".
   public var isFirstRun: Bool
   /// The state exactly as the state file held it; nil when there was none to use, so that
@@ -203,7 +206,8 @@ public final class ChecklistsStore {
       timeZone: timeZone)
     var warnings: [String] = []
     if let status = try? fileSystem.stat(resolved) { try store.checkReadable(status) }
-    if let warning = store.readOnlyWarning() { warnings.append(warning) }
+    let saveWarning = store.readOnlyWarning()
+    if let saveWarning { warnings.append(saveWarning) }
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
@@ -222,10 +226,13 @@ public final class ChecklistsStore {
       isFirstRun = false
     } else {
       var fresh = DataModel(nextItemID: state.nextItemID)
-      fresh.apply(fresh.insertList(fresh.makeList(name: "List")))
+      fresh.apply(fresh.insertList(fresh.makeList(name: Self.firstListName)))
       model = fresh
       store.base = DataModel(nextItemID: state.nextItemID)
+      // By name: a state a command saves now (making the file with other lists) still opens
+      // "List" in the app, or All Lists when there is none, never whichever list sorts first.
       loadedState.checklistIndex = 0
+      loadedState.checklistName = Self.firstListName
       isFirstRun = true
     }
     loadedState.firstTime = false
@@ -233,8 +240,8 @@ public final class ChecklistsStore {
     return (
       store,
       LoadResult(
-        model: model, state: loadedState, warnings: warnings, isFirstRun: isFirstRun,
-        storedState: stateStored ? state : nil)
+        model: model, state: loadedState, warnings: warnings, saveWarning: saveWarning,
+        isFirstRun: isFirstRun, storedState: stateStored ? state : nil)
     )
   }
 
@@ -729,6 +736,9 @@ public final class ChecklistsStore {
     case .other: return "not a file"
     }
   }
+
+  /// The one list a first run makes, as the iPhone app does.
+  static let firstListName = "List"
 
   /// Removes `.<name>.tmp-<pid>-<n>` files beside `path` left by a process that no longer runs.
   private func removeStaleTemporaryFiles(besides path: String) {
