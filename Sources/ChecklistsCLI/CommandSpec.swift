@@ -206,9 +206,10 @@ struct CommandSpec: Sendable {
         --help       show help (also after a command)
         --version    print the version
 
-      LIST is a list's name (any case) or its number in `checklists lists`;
-      ITEM is an item's number in `checklists show LIST` or its text (any case when
-      only one item matches). A text that starts with - goes after --.
+      LIST is a list's number in `checklists lists` or its name (any case); ITEM is
+      an item's number in `checklists show LIST` or its text (any case when only one
+      item matches). A number always means the number. A text that starts with -
+      goes after --.
 
       """
   }

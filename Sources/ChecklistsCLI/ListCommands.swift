@@ -80,7 +80,7 @@ enum ListCommands {
     details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ") + "."
   ) { arguments, context throws(CLIError) in
     let name = arguments.positionals[0]
-    guard !name.trimmingSpaces().isEmpty else {
+    guard !name.trimmingWhitespace().isEmpty else {
       throw .usage("the list name is empty")
     }
     var icon = IconName.noIcon

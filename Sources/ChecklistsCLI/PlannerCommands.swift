@@ -96,7 +96,7 @@ enum PlannerCommands {
     failureStatus: failureStatus
   ) { arguments, context throws(CLIError) in
     let query = arguments.positionals[0]
-    guard !query.trimmingSpaces().isEmpty else {
+    guard !query.trimmingWhitespace().isEmpty else {
       throw .usage("the search text is empty")
     }
     let (_, load) = try context.openToShow()

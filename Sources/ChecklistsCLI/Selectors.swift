@@ -5,9 +5,16 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Finds the list a LIST argument means: a name (any case) or a 1-based number.
+/// Finds the list a LIST argument means: a 1-based number or a name (any case). A number in
+/// range always means the list at that number, as it does for items, so that a script passing
+/// numbers from `checklists lists` never gets a list named like a number instead.
 enum ListSelector {
   static func find(_ selector: String, in model: DataModel) throws(CLIError) -> Checklist {
+    if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
+      number <= model.lists.count
+    {
+      return model.lists[number - 1]
+    }
     let lowered = selector.lowercased()
     let named = model.lists.filter { $0.name.lowercased() == lowered }
     if named.count == 1 { return named[0] }
@@ -16,11 +23,6 @@ enum ListSelector {
       if exact.count == 1 { return exact[0] }
       throw .failure(
         "several lists are named \"\(selector)\"; use its number from `checklists lists`")
-    }
-    if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
-      number <= model.lists.count
-    {
-      return model.lists[number - 1]
     }
     throw .failure("no list \"\(selector)\" (see `checklists lists`)")
   }

@@ -99,6 +99,7 @@ extension CLITests {
         "checklists: give --remind or --no-remind, not both"
       ),
       (["edit", "Groceries", "1", "--text", " "], "checklists: the item text is empty"),
+      (["edit", "Groceries", "1", "--text", " \n\r "], "checklists: the item text is empty"),
     ])
     func editUsageErrors(arguments: [String], message: String) throws {
       let sandbox = CLITestSandbox()
@@ -108,6 +109,24 @@ extension CLITests {
       let run = sandbox.call(arguments)
       #expect(run.status == 2)
       #expect(run.stderr.hasPrefix(message + "\nusage: checklists edit LIST ITEM "))
+      #expect(sandbox.bytes() == before)
+    }
+
+    /// Text made only of white space, line breaks included, is empty for every command.
+    @Test(arguments: [
+      (["add", "Groceries", "\n"], "the item text is empty"),
+      (["add", "Groceries", " \n \r\t"], "the item text is empty"),
+      (["new-list", "\r"], "the list name is empty"),
+      (["search", "\n"], "the search text is empty"),
+    ])
+    func blankTextIsRefused(arguments: [String], message: String) throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let before = sandbox.bytes()
+      let run = sandbox.call(arguments)
+      #expect(run.status == 2)
+      #expect(run.stderr.hasPrefix("checklists: " + message + "\n"))
       #expect(sandbox.bytes() == before)
     }
   }

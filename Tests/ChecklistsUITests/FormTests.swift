@@ -127,6 +127,17 @@ import Testing
     app.type("-")
     #expect(itemForm(app)?.dueText.text == "2027-01--")
     #expect(itemForm(app)?.dueDate == nil)
+    // Not past the years the field takes.
+    app.press(.control("u"))
+    app.type("0001-01-01 09:00")
+    app.press(.character("-"))
+    #expect(itemForm(app)?.dueText.text == "0001-01-01 09:00")
+    app.press(.character("+"))
+    #expect(itemForm(app)?.dueText.text == "0001-01-02 09:00")
+    app.press(.control("u"))
+    app.type("9999-12-31 09:00")
+    app.press(.character("+"))
+    #expect(itemForm(app)?.dueText.text == "9999-12-31 09:00")
   }
 
   @Test func anEmptyDueDateIsNoDueDate() {

@@ -190,6 +190,27 @@ import Testing
     #expect(!app.screen().contains("Esc closes"))
   }
 
+  /// Paired rows pair keys of a kind, whatever order the config bound them in; keys that do
+  /// not pair up get a row each.
+  @Test func helpPairsArrowsWithArrowsAndLettersWithLetters() throws {
+    func help(_ config: String) -> [String] {
+      let (table, _) = configured(config)
+      let app = ChecklistsApp(
+        model: sampleModel(), checklistIndex: 1,
+        options: AppOptions(timeZone: .utc, keys: table), size: (80, 15), now: testNow)
+      return app.helpLines(.checklist, width: 78).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    for config in ["", "bind browse <Down> next\n", "bind browse <Up> previous\n"] {
+      let row = help(config).first { $0.hasSuffix("previous / next row") }
+      #expect(row?.hasPrefix("Up/Down k/j ") == true, "\(config): \(String(describing: row))")
+    }
+    let unpaired = help("bind browse j none\nbind browse <C-n> next\n")
+    #expect(!unpaired.contains { $0.hasSuffix("previous / next row") })
+    #expect(unpaired.contains { $0.hasPrefix("Down Ctrl-N ") })
+  }
+
   @Test func messagesNameTheKeysInForce() {
     let (table, _) = configured(
       "bind browse u none\nbind browse <C-u> undo\nbind browse ? none\nbind checklist <F2> help\n")

@@ -75,9 +75,12 @@ extension ChecklistsApp {
     var typed = form.dueText
     if typed.handle(key), (try? parser.parse(typed.text, now: now)) != nil { return false }
     let moved = options.timeZone.date(byAddingDays: days, to: date)
+    let text = editableText(for: moved)
+    // Not past what the field takes typed (the years 1 to 9999): the date stays.
+    guard (try? parser.parse(text, now: now)) != nil else { return true }
     form.dueDate = moved
     form.dueError = nil
-    form.dueText.setText(editableText(for: moved))
+    form.dueText.setText(text)
     return true
   }
 

@@ -56,9 +56,12 @@ extension ChecklistsApp {
         if let pair = Self.helpPairs.first(where: {
           $0.first == row.action || $0.second == row.action
         }),
-          let first = rows.first(where: { $0.action == pair.first }).map(live),
-          let second = rows.first(where: { $0.action == pair.second }).map(live),
-          first.count == second.count
+          let first = rows.first(where: { $0.action == pair.first }).map(live)
+            .map(Self.pairingOrder),
+          let second = rows.first(where: { $0.action == pair.second }).map(live)
+            .map(Self.pairingOrder),
+          first.count == second.count,
+          zip(first, second).allSatisfy({ Self.pairingKind($0) == Self.pairingKind($1) })
         {
           if row.action == pair.first {
             let keys = zip(first, second).map {
@@ -139,6 +142,24 @@ extension ChecklistsApp {
     }
     let also = rest.isEmpty ? "" : " (also \(rest.joined(separator: ", ")))"
     return (shown.joined(separator: " "), what + also)
+  }
+
+  /// Keys in the order they pair in: named keys (Up, PgUp…), then chords, then characters, each
+  /// kind in its own order; so Up pairs with Down and k with j, whatever order a config bound
+  /// them in.
+  static func pairingOrder(_ keys: [Key]) -> [Key] {
+    keys.enumerated().sorted {
+      (pairingKind($0.element), $0.offset) < (pairingKind($1.element), $1.offset)
+    }.map(\.element)
+  }
+
+  /// 0 for named keys, 1 for control chords, 2 for characters.
+  static func pairingKind(_ key: Key) -> Int {
+    switch key {
+    case .character: return 2
+    case .control: return 1
+    default: return 0
+    }
   }
 
   /// Actions the help shows on one line when their keys pair up.
