@@ -62,8 +62,37 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     guard case .invalidContent = kind else { return nil }
     let backup = path + ".bak"
     guard FileManager.default.fileExists(atPath: backup) else { return nil }
+    // A conflict copy newer than the backup holds what was saved after the file went bad.
+    if let copy = Self.newestConflictCopy(besides: path, newerThan: backup) {
+      return "the lists as saved while it could not be read are in \(copy); to go back to them "
+        + "(after keeping a copy of the damaged file if you want one): cp '\(copy)' '\(path)' "
+        + "(the version before the last good save is in \(backup))"
+    }
     return "the version before the last save is in \(backup); to go back to it (after keeping "
       + "a copy of the damaged file if you want one): cp '\(backup)' '\(path)'"
+  }
+
+  /// The newest `<stem>.conflict-<stamp>.<ext>` beside `path` modified after `reference`.
+  private static func newestConflictCopy(besides path: String, newerThan reference: String)
+    -> String?
+  {
+    let folder = PathText.folder(of: path)
+    let name = PathText.name(of: path)
+    let prefix = PathText.stem(of: name) + ".conflict-"
+    let ext = PathText.fileExtension(of: name)
+    let files = FileManager.default
+    guard let names = try? files.contentsOfDirectory(atPath: folder),
+      let since = (try? files.attributesOfItem(atPath: reference))?[.modificationDate] as? Date
+    else { return nil }
+    let copies = names.filter { $0.hasPrefix(prefix) && (ext.isEmpty || $0.hasSuffix("." + ext)) }
+      .map { folder + "/" + $0 }
+      .compactMap { copy -> (String, Date)? in
+        guard let date = (try? files.attributesOfItem(atPath: copy))?[.modificationDate] as? Date,
+          date > since
+        else { return nil }
+        return (copy, date)
+      }
+    return copies.max { $0.1 < $1.1 }?.0
   }
 
   /// The message for the user, e.g. `Checklists.plist: list 2 ("Groceries"), item 3: …`.
