@@ -108,18 +108,19 @@ public enum AppPhotos {
 
 extension AppPhotos {
   /// How photos are drawn on this terminal before it is asked: the setting, whether to ask the
-  /// terminal (`TerminalGraphicsQuery.bytes`, answered before the first photo is drawn), and the
-  /// colours for the UI's boxes (nil: captions only).
+  /// terminal (`TerminalGraphicsQuery.bytes`, answered before the first photo is drawn), the
+  /// colours for the UI's boxes (nil: captions only), and what is wrong with the setting
+  /// (`CHECKLISTS_IMAGES` that is not one), for the status line.
   public static func display(environment: [String: String], config: ConfigFile) -> (
-    setting: GraphicsSetting, query: [UInt8]?, colors: PhotoColors?
+    setting: GraphicsSetting, query: [UInt8]?, colors: PhotoColors?, problem: String?
   ) {
-    let (setting, _) = GraphicsSetting.chosen(environment: environment, config: config)
+    let (setting, problem) = GraphicsSetting.chosen(environment: environment, config: config)
     let query = GraphicsDetection.query(setting: setting, environment: environment)
     let mode = GraphicsDetection.mode(setting: setting, environment: environment, replies: nil)
-    if mode == .text { return (setting, query, nil) }
+    if mode == .text { return (setting, query, nil, problem) }
     var depth = GraphicsDetection.colorDepth(environment: environment) ?? .palette256
     if case .blocks(let chosen) = mode { depth = chosen }
-    return (setting, query, depth == .trueColor ? .trueColor : .palette256)
+    return (setting, query, depth == .trueColor ? .trueColor : .palette256, problem)
   }
 
   /// The mode for the setting, the environment and the terminal's answers to the query.

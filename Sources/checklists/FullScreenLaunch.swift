@@ -36,7 +36,7 @@ enum FullScreenLaunch {
     // Every photo the session sees is held until it ends: undo may bring any of them back.
     let photos = PhotoSession(library: PhotoLibrary(dataFile: store.resolvedPath))
     photos.hold(load.model.photoNames)
-    let (photoSetting, graphicsQuery, photoColors) = AppPhotos.display(
+    let (photoSetting, graphicsQuery, photoColors, photoProblem) = AppPhotos.display(
       environment: environment, config: config)
     let imageIDs = ImageIDs()
     let options = AppOptions(
@@ -123,6 +123,7 @@ enum FullScreenLaunch {
       if let line = ConfigProblem.statusLine(for: configProblems) {
         _ = app.handle(.notice(line), now: now)
       }
+      if let photoProblem { _ = app.handle(.notice(photoProblem), now: now) }
       for warning in load.warnings {
         _ = app.handle(.notice(warning), now: now)
       }

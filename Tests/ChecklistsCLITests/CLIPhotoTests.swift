@@ -1,3 +1,4 @@
+import ChecklistsCLI
 import ChecklistsCore
 import ChecklistsImages
 import ChecklistsTestSupport
@@ -6,6 +7,14 @@ import Testing
 
 @Suite("CLI: photo, add --photo, show --json with photos", .serialized)
 struct CLIPhotoTests {
+  /// The app tells of a bad CHECKLISTS_IMAGES on its status line, and uses auto.
+  @Test func aBadImagesSettingIsTold() {
+    let shown = AppPhotos.display(environment: ["CHECKLISTS_IMAGES": "svg"], config: ConfigFile())
+    #expect(shown.problem?.hasPrefix("CHECKLISTS_IMAGES=svg is not one of auto, kitty") == true)
+    #expect(shown.setting == .auto)
+    #expect(AppPhotos.display(environment: [:], config: ConfigFile()).problem == nil)
+  }
+
   /// An 8×4 PNG: left half red, right half blue.
   static func png() throws -> Data {
     let image = RGBAImage(width: 8, height: 4) { x, _ in

@@ -65,6 +65,21 @@ struct ConfigFileTests {
       ])
   }
 
+  /// A path with spaces needs quotes, and the message says so; a setting with a fixed set of
+  /// values refuses any other.
+  @Test func settingValuesAreChecked() {
+    let config = ConfigFile.parse(
+      "set vdir = ~/My Tasks\nset vdir = \"~/My Tasks\"\nset images = foo\nset images = Kitty\n")
+    #expect(
+      config.problems.map(\.description) == [
+        "config line 1: set vdir takes one value: put a value with spaces in quotes, as in "
+          + "'set vdir = \"~/My Tasks\"'",
+        "config line 3: images is one of auto, kitty, sixel, iterm, blocks, text, not 'foo'",
+      ])
+    #expect(config.value(of: .vdir) == "~/My Tasks")
+    #expect(config.value(of: .images) == "Kitty")
+  }
+
   @Test func controlCharactersInMessagesAreEscaped() {
     let config = ConfigFile.parse("\u{1B}[2J x")
     #expect(

@@ -239,9 +239,16 @@ struct TerminalGraphicsTests {
     let wrong = GraphicsSetting.chosen(environment: ["CHECKLISTS_IMAGES": "svg"], config: nil)
     #expect(wrong.setting == .auto)
     #expect(wrong.problem?.contains("CHECKLISTS_IMAGES=svg is not one of auto, kitty") == true)
-    let badConfig = GraphicsSetting.chosen(
-      environment: [:], config: ConfigFile.parse("\nset images = png"))
-    #expect(badConfig.problem?.hasPrefix("config line 2: images = png") == true)
+    // A value that is not a setting is the config file's problem (config --check names it),
+    // and auto is used.
+    let badConfig = ConfigFile.parse("\nset images = png")
+    #expect(
+      badConfig.problems.map(\.description) == [
+        "config line 2: images is one of auto, kitty, sixel, iterm, blocks, text, not 'png'"
+      ])
+    #expect(GraphicsSetting.chosen(environment: [:], config: badConfig) == (.auto, nil))
+    // The config file knows the same values as the images.
+    #expect(ConfigSetting.images.values == GraphicsSetting.allCases.map(\.rawValue))
   }
 }
 

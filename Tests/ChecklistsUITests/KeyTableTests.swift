@@ -81,6 +81,26 @@ import Testing
     KeyTable.configured(by: ConfigFile.parse(text))
   }
 
+  /// Ctrl-H, -I, -J and -M are Backspace, Tab and Enter to a terminal: binding them is refused
+  /// with the key to write instead, and Enter keeps its action.
+  @Test func chordsTheTerminalSendsAsOtherKeysAreRefused() {
+    let (table, problems) = configured(
+      "bind checklist <C-m> toggle-check\nbind browse <C-j> none\nbind form <C-i> next-field\n")
+    #expect(
+      problems.map(\.description) == [
+        "config line 1: <C-m> is the same key as <Enter> to a terminal (it sends the same byte); "
+          + "write <Enter> to bind that key",
+        "config line 2: <C-j> is the same key as <Enter> to a terminal (it sends the same byte); "
+          + "write <Enter> to bind that key",
+        "config line 3: <C-i> is the same key as <Tab> to a terminal (it sends the same byte); "
+          + "write <Tab> to bind that key",
+      ])
+    #expect(
+      table.action(for: .enter, on: .checklist)
+        == KeyTable.defaults.action(for: .enter, on: .checklist))
+    #expect(table.action(for: .control("n"), on: .checklist) == nil)
+  }
+
   @Test func bindAddsAKeyAndNoneUnbindsIt() {
     let (table, problems) = configured(
       """

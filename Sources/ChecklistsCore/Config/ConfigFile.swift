@@ -173,16 +173,29 @@ public struct ConfigFile: Equatable, Sendable {
       rest = [rest[0], "=", String(rest[1].dropFirst())]
     }
     guard rest.count == 3, rest[1] == "=", !rest[0].isEmpty else {
-      config.problems.append(
-        ConfigProblem(line: line, message: "set needs NAME = VALUE, as in 'set vdir = ~/vdir'"))
+      // A value of several words is most likely a path with spaces.
+      let message =
+        rest.count > 3 && rest[1] == "="
+        ? "set \(ConfigTokenizer.shown(rest[0])) takes one value: put a value with spaces in "
+          + "quotes, as in 'set vdir = \"~/My Tasks\"'"
+        : "set needs NAME = VALUE, as in 'set vdir = ~/vdir'"
+      config.problems.append(ConfigProblem(line: line, message: message))
       return
     }
-    guard ConfigSetting(rawValue: rest[0]) != nil else {
+    guard let setting = ConfigSetting(rawValue: rest[0]) else {
       let known = ConfigSetting.allCases.map(\.rawValue).joined(separator: ", ")
       config.problems.append(
         ConfigProblem(
           line: line,
           message: "unknown setting '\(ConfigTokenizer.shown(rest[0]))' (known: \(known))"))
+      return
+    }
+    if let allowed = setting.values, !allowed.contains(rest[2].lowercased()) {
+      config.problems.append(
+        ConfigProblem(
+          line: line,
+          message: "\(setting.rawValue) is one of \(allowed.joined(separator: ", ")), not "
+            + "'\(ConfigTokenizer.shown(rest[2]))'"))
       return
     }
     config.settings.append(Setting(name: rest[0], value: rest[2], line: line))
@@ -196,6 +209,14 @@ public enum ConfigSetting: String, CaseIterable, Sendable {
   /// How photos are drawn: `auto`, `kitty`, `sixel`, `iterm`, `blocks` or `text`
   /// (`CHECKLISTS_IMAGES` overrides it).
   case images
+
+  /// The values the setting takes (any case); nil when it takes any (a path).
+  public var values: [String]? {
+    switch self {
+    case .vdir: return nil
+    case .images: return ["auto", "kitty", "sixel", "iterm", "blocks", "text"]
+    }
+  }
 }
 
 /// A configuration line that could not be read.

@@ -32,6 +32,15 @@ extension KeyTable {
         "'\(shown(binding.key))' is not a key (write n, N, <C-n>, <Down>, <Enter>, <Space>, "
           + "<F1>…; see checklists keys)")
     }
+    // Ctrl-H, -I, -J and -M reach the app as Backspace, Tab and Enter: binding one would
+    // silently rebind that key.
+    if case .control = key {
+    } else if binding.key.lowercased().hasPrefix("<c-") {
+      let same = KeyNotation.notation(key)
+      return problem(
+        "\(shown(binding.key)) is the same key as \(same) to a terminal (it sends the same "
+          + "byte); write \(same) to bind that key")
+    }
     if binding.action == "none" {
       bind(key, to: nil, on: screen)
       return nil
