@@ -17,6 +17,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case format = "--format"
   case icon = "--icon"
   case json = "--json"
+  case name = "--name"
   case noDue = "--no-due"
   case noRemind = "--no-remind"
   case note = "--note"
@@ -156,7 +157,8 @@ struct CommandSpec: Sendable {
     [
       ListCommands.lists, ListCommands.show, ItemCommands.add, ItemCommands.edit,
       ItemCommands.check,
-      ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.removeList,
+      ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.editList,
+      ListCommands.removeList,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
       KeyCommands.keys, KeyCommands.config,
     ] + PlannerCommands.all + [PhotoCommands.photo]

@@ -83,14 +83,9 @@ enum ListCommands {
     guard !name.trimmingWhitespace().isEmpty else {
       throw .usage("the list name is empty")
     }
-    var icon = IconName.noIcon
-    if let iconName = arguments.value(.icon) {
-      guard let found = IconName(caseInsensitive: iconName) else {
-        let known = IconName.allCases.map(\.rawValue).joined(separator: ", ")
-        throw .usage("unknown icon \"\(iconName)\" (one of: \(known))")
-      }
-      icon = found
-    }
+    let icon =
+      try arguments.value(.icon).map { text throws(CLIError) in try iconName(text) }
+      ?? IconName.noIcon
     let (store, load) = try context.open()
     // Without a file yet the list is the first one: the app's starting "List" is not made too.
     var model = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
@@ -105,6 +100,58 @@ enum ListCommands {
       }
     }
     return status
+  }
+
+  static let editList = CommandSpec(
+    name: "edit-list", positionals: ["LIST"], valueOptions: [(.name, "NAME"), (.icon, "ICON")],
+    summary: "Rename a list or change its icon.",
+    details: "ICON is one of the icons new-list takes; the list keeps its items."
+  ) { arguments, context throws(CLIError) in
+    let newName = arguments.value(.name)
+    guard newName != nil || arguments.value(.icon) != nil else {
+      throw .usage("edit-list needs --name or --icon")
+    }
+    if let newName, newName.trimmingWhitespace().isEmpty {
+      throw .usage("the list name is empty")
+    }
+    let icon = try arguments.value(.icon).map { text throws(CLIError) in try iconName(text) }
+    let (store, load) = try context.open()
+    var model = load.model
+    let list = try ListSelector.find(arguments.positionals[0], in: model)
+    guard
+      let change = model.editList(
+        id: list.id, name: newName ?? list.name, iconName: icon?.rawValue ?? list.iconName)
+    else {
+      context.output.line("List \"\(context.output.shown(list.name))\" is already so.")
+      return 0
+    }
+    model.apply(change)
+    let status = try context.save(model, store: store, state: load.state)
+    if status == 0 {
+      var parts: [String] = []
+      if let newName, newName != list.name {
+        parts.append("renamed to \"\(context.output.shown(newName))\"")
+      }
+      if let icon, icon.rawValue != list.iconName { parts.append("icon \(icon.rawValue)") }
+      context.output.line(
+        "List \"\(context.output.shown(list.name))\": \(parts.joined(separator: ", ")).")
+      if let newName, newName != list.name,
+        model.lists.filter({ $0.name == newName }).count > 1
+      {
+        context.output.error(
+          "there are now several lists named \"\(newName)\": name them by number (see lists)")
+      }
+    }
+    return status
+  }
+
+  /// The icon named `text` (any case), or a usage error that lists them.
+  private static func iconName(_ text: String) throws(CLIError) -> IconName {
+    guard let found = IconName(caseInsensitive: text) else {
+      let known = IconName.allCases.map(\.rawValue).joined(separator: ", ")
+      throw .usage("unknown icon \"\(text)\" (one of: \(known))")
+    }
+    return found
   }
 
   static let removeList = CommandSpec(

@@ -114,6 +114,35 @@ extension CLITests {
       #expect(lists.first { $0.name == "5" }?.items.map(\.text) == ["into 5"])
     }
 
+    @Test func editListRenamesAndChangesTheIconKeepingTheItems() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let renamed = sandbox.call("edit-list", "groceries", "--name", "Shopping", "--icon", "trips")
+      #expect(renamed.status == 0, "\(renamed.stderr)")
+      #expect(renamed.stdout == "List \"Groceries\": renamed to \"Shopping\", icon Trips.\n")
+      let shopping = try #require(try sandbox.lists().first { $0.name == "Shopping" })
+      #expect(shopping.iconName == "Trips")
+      #expect(shopping.items.map(\.text) == ["Milk", "Eggs"])
+      #expect(
+        sandbox.call("edit-list", "Shopping", "--icon", "Trips").stdout
+          == "List \"Shopping\" is already so.\n")
+      let before = sandbox.bytes()
+      for (words, message) in [
+        (["edit-list", "Shopping"], "edit-list needs --name or --icon"),
+        (["edit-list", "Shopping", "--name", " \n"], "the list name is empty"),
+        (["edit-list", "Shopping", "--icon", "rocket"], "unknown icon \"rocket\""),
+      ] {
+        let refused = sandbox.call(words)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("checklists: " + message), "\(refused.stderr)")
+      }
+      #expect(sandbox.call("edit-list", "Nowhere", "--name", "X").status == 1)
+      #expect(sandbox.bytes() == before)
+      let twice = sandbox.call("edit-list", "Chores", "--name", "Shopping")
+      #expect(twice.stderr.contains("there are now several lists named \"Shopping\""))
+    }
+
     @Test func listsShowsSubtitlesInTheAppsOrder() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
