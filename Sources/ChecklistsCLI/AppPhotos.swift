@@ -29,6 +29,16 @@ public enum AppPhotos {
       fileCaption: { path in fileCaption(path) },
       store: { path in
         do throws(PhotoError) {
+          // Decoded whole (small) first: a file whose image data is damaged is not attached.
+          let source = try PhotoLibrary.readSource(path)
+          do throws(ImageError) {
+            _ = try checkedCaption(source.bytes)
+          } catch {
+            if case .libraryMissing = error.kind {
+            } else {
+              return .failure(PhotoAccessError(message: "\(path): \(error.message)"))
+            }
+          }
           return .success(try session.store(path))
         } catch {
           return .failure(PhotoAccessError(message: error.message))
@@ -39,6 +49,12 @@ public enum AppPhotos {
           environment: environment, current: FileManager.default.currentDirectoryPath)
       },
       home: environment["HOME"])
+  }
+
+  /// The caption of an image after decoding all of it (to a small size, which JPEG and WebP
+  /// decode quickly); throws when any part of the image is damaged.
+  public static func checkedCaption(_ bytes: [UInt8]) throws(ImageError) -> String {
+    try ImageDecoder.decode(bytes, maxWidth: 64, maxHeight: 64).info.caption
   }
 
   /// "[photo 4032×3024 JPEG]" from the start of the file (or all of it), nil when unreadable.

@@ -149,7 +149,9 @@ enum PhotoCommands {
       throw .failure(error.message)
     }
     do {
-      return CheckedPhoto(source: source, caption: try ImageDecoder.probe(source.bytes).caption)
+      // Decoded whole (small), not only its header: a file whose image data is damaged is
+      // refused now rather than attached and then shown as unreadable.
+      return CheckedPhoto(source: source, caption: try AppPhotos.checkedCaption(source.bytes))
     } catch {
       if case .libraryMissing = error.kind {
         context.output.error("warning: \(error.message)")

@@ -128,6 +128,15 @@ struct CLIPhotoTests {
     try Data(try Self.png().prefix(40)).write(to: URL(fileURLWithPath: cut))
     let damaged = sandbox.call("photo", "Groceries", "Milk", cut)
     #expect(damaged.status == 1 && damaged.stderr.contains(": cannot read this image: "))
+    // A whole file whose image data is damaged (its header is fine): refused too.
+    var png = try Self.png()
+    let data = try #require(png.range(of: Data("IDAT".utf8))).upperBound
+    png[data + 4] ^= 0xFF
+    let bad = sandbox.root + "/bad-data.png"
+    try png.write(to: URL(fileURLWithPath: bad))
+    let badData = sandbox.call("photo", "Groceries", "Milk", bad)
+    #expect(badData.status == 1, "\(badData.stdout)")
+    #expect(badData.stderr.contains(": cannot read this image: "), "\(badData.stderr)")
     let both = sandbox.call("photo", "Groceries", "Milk", picture, "--remove")
     #expect(both.status == 2 && both.stderr.contains("give FILE or --remove, not both"))
     let extra = sandbox.call("photo", "Groceries", "Milk", picture, "more")
@@ -135,6 +144,19 @@ struct CLIPhotoTests {
     #expect(sandbox.call("photo", "Groceries", "Tea", picture).status == 1)
     #expect(photoFiles(sandbox).isEmpty)
     #expect(try sandbox.lists()[0].items.allSatisfy { $0.photo == nil })
+    // The app's item form refuses it the same way, and keeps no copy.
+    let session = PhotoSession(library: PhotoLibrary(dataFile: sandbox.dataFile))
+    let access = AppPhotos.access(session: session, environment: [:])
+    guard case .failure(let refused) = access.store(bad) else {
+      Issue.record("a damaged image was stored")
+      return
+    }
+    #expect(refused.message.contains(": cannot read this image: "))
+    guard case .success = access.store(picture) else {
+      Issue.record("a good image was refused")
+      return
+    }
+    #expect(photoFiles(sandbox).count == 1)
   }
 
   @Test func aMissingOrLinkedCopyIsReported() throws {
