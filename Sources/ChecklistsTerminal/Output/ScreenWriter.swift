@@ -17,7 +17,12 @@ struct ScreenWriter {
     let window = terminal.window
     let palette = terminal.palette
     let old = previous?.width == grid.width && previous?.height == grid.height ? previous : nil
-    if old == nil { clearok(window, true) }
+    if old == nil {
+      // A whole frame: the window is blanked first, and its blank cells (most of a screen)
+      // need no writing; the terminal is cleared and repainted from it.
+      werase(window)
+      clearok(window, true)
+    }
     let rows = min(grid.height, Int(cn_getmaxy(window)))
     let columns = min(grid.width, Int(cn_getmaxx(window)))
     var exact: [(row: Int, column: Int, cell: Cell)] = []
@@ -25,7 +30,11 @@ struct ScreenWriter {
     for row in 0..<rows {
       for column in 0..<columns {
         let cell = grid[row, column]
-        if let old, old[row, column] == cell { continue }
+        if let old {
+          if old[row, column] == cell { continue }
+        } else if cell.text == " " && cell.style == .plain {
+          continue
+        }
         if cell.style.hasExactColors {
           // Curses gets the glyph in plain colours; its colours are written after the update.
           exact.append((row, column, cell))
