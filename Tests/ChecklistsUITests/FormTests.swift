@@ -234,6 +234,71 @@ import Testing
     }
   }
 
+  /// Done on a form whose list was deleted elsewhere: with no change the list stays deleted;
+  /// with one, the list comes back without the items moved out of it meanwhile, and one `u`
+  /// takes back both.
+  @Test func aListKeptByDoneIsOneUndoStepAndHoldsNoItemTwice() throws {
+    var app = makeApp(checklistIndex: 1)
+    let groceries = try #require(app.open?.listID)
+    app.press(.enter)
+    var model = app.dataModel
+    _ = model.apply(try #require(model.deleteList(id: groceries)))
+    mergeFromElsewhere(model, into: &app)
+    app.press(.enter)
+    #expect(app.statusMessage == "List \"Groceries\" was deleted elsewhere; nothing changed in it")
+    #expect(!app.dataModel.lists.contains { $0.name == "Groceries" })
+    #expect(app.open == nil)
+
+    app = makeApp(checklistIndex: 1)
+    app.press(.down, .enter)
+    app.type("!")
+    // Elsewhere: Milk goes to Trips, then Groceries is deleted.
+    model = app.dataModel
+    let trips = try #require(model.lists.first { $0.name == "Trips" }?.id)
+    let milk = try #require(model.list(withID: groceries)?.items[0])
+    _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 0)))
+    _ = model.apply(try #require(model.insertItem(milk, listID: trips)))
+    _ = model.apply(try #require(model.deleteList(id: groceries)))
+    mergeFromElsewhere(model, into: &app)
+    app.press(.enter)
+    let kept = try #require(app.dataModel.lists.first { $0.name == "Groceries" })
+    #expect(kept.items.map(\.text) == ["Bread!", "Pay rent"])
+    let ids = app.dataModel.lists.flatMap(\.items).map(\.itemID)
+    #expect(Set(ids).count == ids.count)
+    app.press(.character("u"))
+    #expect(!app.dataModel.lists.contains { $0.name == "Groceries" })
+    #expect(app.statusMessage == "Undid: keep list \"Groceries\" and edit \"Bread!\"")
+    app.press(.control("r"))
+    #expect(
+      app.dataModel.lists.first { $0.name == "Groceries" }?.items.map(\.text) == [
+        "Bread!", "Pay rent",
+      ])
+  }
+
+  /// The list is deleted and then put back elsewhere (under a new identity) while an add form
+  /// is open on it: Done adds to the list that is back, and no second copy appears.
+  @Test func aListPutBackElsewhereIsFollowed() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("Jam")
+    let groceries = try #require(app.open?.listID)
+    var model = app.dataModel
+    let old = try #require(model.list(withID: groceries))
+    _ = model.apply(try #require(model.deleteList(id: groceries)))
+    mergeFromElsewhere(model, into: &app)
+    // Put back: the same list read again from the file gets a new identity.
+    var back = model.makeList(name: old.name, iconName: old.iconName)
+    back.setItems(old.items)
+    _ = model.apply(model.insertList(back))
+    mergeFromElsewhere(model, into: &app)
+    #expect(app.statusMessage == "merged")
+    app.press(.enter)
+    let named = app.dataModel.lists.filter { $0.name == "Groceries" }
+    #expect(named.count == 1)
+    #expect(named.first?.items.map(\.text) == ["Milk", "Bread", "Pay rent", "Jam"])
+    #expect(app.statusMessage == "Added \"Jam\"")
+  }
+
   /// The item is moved to another list elsewhere while its form is open: Done edits it there,
   /// once (no copy left behind with the same item ID).
   @Test func doneFollowsAnItemMovedElsewhereWhileTheFormWasOpen() throws {

@@ -17,6 +17,8 @@ public struct CompoundChange: Equatable, Sendable {
     case moveToList
     /// The checked items of a list were deleted.
     case clearChecked
+    /// A list deleted elsewhere was put back with the change a form made in it.
+    case keepList
   }
 
   /// What it does (the inverse keeps its original's kind).

@@ -219,18 +219,19 @@ extension ChecklistsApp {
     // default.
     let hasDueDate = form.dueDate != nil
     let dueDate = form.dueDate ?? form.original?.dueDate ?? nextWholeHour(after: now)
-    // The list was deleted elsewhere while the form was open: it comes back, as a merge keeps
-    // a list changed on one side, and the status line says so first.
-    var keptList: String?
-    if dataModel.index(ofList: form.listID) == nil, let kept = form.keptList {
-      commit(dataModel.insertList(kept), now: now)
-      keptList = "Kept list \(quoted(kept.name)) (deleted elsewhere)"
+    // The list was deleted elsewhere while the form was open: it comes back with Done's change,
+    // as one undo step (as a merge keeps a list changed on one side), and the status line says
+    // so first; when Done changes nothing, it stays deleted.
+    var putBack: (change: ModelChange, name: String)?
+    if dataModel.index(ofList: form.listID) == nil, let kept = form.keptList,
+      let change = putBackList(kept, now: now)
+    {
+      putBack = (change, kept.name)
       if open == nil && planner == nil { openList(id: kept.id) }
     }
+    let undoDepth = undoStack.count
     defer {
-      if let keptList, let said = status {
-        status = StatusMessage(text: keptList + "; " + said.text, isError: said.isError)
-      }
+      if let putBack { settlePutBack(putBack, undoDepth: undoDepth, now: now) }
     }
     guard let listIndex = dataModel.index(ofList: form.listID) else {
       self.form = nil
@@ -304,6 +305,40 @@ extension ChecklistsApp {
     }
   }
 
+  /// Puts back `kept`, a form's list deleted elsewhere, without an undo step of its own; items
+  /// that are elsewhere now (moved out of it before it was deleted) stay there. Returns the
+  /// change, nil when it could not be made.
+  mutating func putBackList(_ kept: Checklist, now: Date) -> ModelChange? {
+    var list = kept
+    var elsewhere = Set<Int>()
+    for other in dataModel.lists { elsewhere.formUnion(other.items.map(\.itemID)) }
+    list.setItems(list.items.filter { !elsewhere.contains($0.itemID) })
+    let change = dataModel.insertList(list)
+    return applyChange(change, now: now) ? change : nil
+  }
+
+  /// After Done on a form whose list was put back: the list and Done's change become one undo
+  /// step, and the status line says the list was kept; when Done changed nothing, the list is
+  /// taken away again.
+  mutating func settlePutBack(
+    _ putBack: (change: ModelChange, name: String), undoDepth: Int, now: Date
+  ) {
+    guard undoStack.count == undoDepth + 1, case .single(let done)? = undoStack.last else {
+      _ = applyChange(putBack.change.inverse, now: now)
+      if case .insertList(let list) = putBack.change, open?.listID == list.id { open = nil }
+      clampSelections()
+      status = StatusMessage(
+        text: "List \(quoted(putBack.name)) was deleted elsewhere; nothing changed in it",
+        isError: false)
+      return
+    }
+    undoStack[undoStack.count - 1] = .group(
+      CompoundChange(kind: .keepList, changes: [putBack.change, done]))
+    let said = status?.text ?? ""
+    status = StatusMessage(
+      text: "Kept list \(quoted(putBack.name)) (deleted elsewhere); " + said, isError: false)
+  }
+
   /// The fields (as the form names them) that were changed elsewhere while the form was open
   /// (`elsewhere` against `original`) and that the form then set otherwise (`form`).
   static func fieldsChangedOnBothSides(
@@ -356,10 +391,19 @@ extension ChecklistsApp {
     let name = form.name.text
     if let id = form.listID {
       // Deleted elsewhere while the form was open: the list comes back with the form's name and
-      // icon, as a merge keeps a list changed on one side.
+      // icon when the form changed them, as a merge keeps a list changed on one side.
       if dataModel.list(withID: id) == nil, var kept = form.keptList {
+        guard kept.name != name || kept.iconName != form.iconName else {
+          status = StatusMessage(
+            text: "List \(quoted(kept.name)) was deleted elsewhere; nothing changed in it",
+            isError: false)
+          return
+        }
         kept.name = name
         kept.iconName = form.iconName
+        var elsewhere = Set<Int>()
+        for other in dataModel.lists { elsewhere.formUnion(other.items.map(\.itemID)) }
+        kept.setItems(kept.items.filter { !elsewhere.contains($0.itemID) })
         commit(dataModel.insertList(kept), now: now)
         showAllLists(selecting: kept.id)
         status = StatusMessage(

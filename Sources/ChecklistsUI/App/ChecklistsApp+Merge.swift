@@ -68,40 +68,63 @@ extension ChecklistsApp {
 
   /// Keeps the open form on its item and list after a merge: an item moved to another list
   /// elsewhere is followed there; a list deleted elsewhere is remembered as it was, for Done to
-  /// put back. Returns a note for the status line when either happened.
+  /// put back, until it comes back under a new identity (deleted and put back elsewhere), when
+  /// the form follows it. Returns a note for the status line when the user should know.
   private mutating func followMerge(before: DataModel) -> String? {
     switch form {
     case .item(var itemForm):
       var note: String?
+      let gone = itemForm.keptList ?? before.list(withID: itemForm.listID)
       if let original = itemForm.original,
         dataModel.list(withID: itemForm.listID)?.index(
           ofItemID: original.itemID, near: itemForm.itemIndex ?? 0) == nil,
         let (listIndex, itemIndex) = Self.locate(itemID: original.itemID, in: dataModel)
       {
-        itemForm.listID = dataModel.lists[listIndex].id
+        let list = dataModel.lists[listIndex]
+        if dataModel.list(withID: itemForm.listID) != nil || gone?.name != list.name {
+          note =
+            "\(quoted(original.text)) was moved to \(quoted(list.name)) elsewhere: Done edits it "
+            + "there"
+        }
+        itemForm.listID = list.id
         itemForm.itemIndex = itemIndex
         itemForm.keptList = nil
-        note =
-          "\(quoted(original.text)) was moved to \(quoted(dataModel.lists[listIndex].name)) "
-          + "elsewhere: Done edits it there"
-      } else if dataModel.list(withID: itemForm.listID) == nil, itemForm.keptList == nil,
-        let list = before.list(withID: itemForm.listID)
-      {
-        itemForm.keptList = list
-        note = "List \(quoted(list.name)) was deleted elsewhere: Done keeps it with this item"
+      } else if dataModel.list(withID: itemForm.listID) == nil, let gone {
+        if let back = Self.sameList(as: gone, in: dataModel) {
+          itemForm.listID = back.id
+          itemForm.keptList = nil
+        } else if itemForm.keptList == nil {
+          itemForm.keptList = gone
+          note = "List \(quoted(gone.name)) was deleted elsewhere: Done keeps it with this item"
+        }
       }
       form = .item(itemForm)
       return note
     case .list(var listForm):
       guard let id = listForm.listID, dataModel.list(withID: id) == nil,
-        listForm.keptList == nil, let list = before.list(withID: id)
+        let gone = listForm.keptList ?? before.list(withID: id)
       else { return nil }
-      listForm.keptList = list
+      if let back = Self.sameList(as: gone, in: dataModel) {
+        listForm.listID = back.id
+        listForm.keptList = nil
+        form = .list(listForm)
+        return nil
+      }
+      guard listForm.keptList == nil else { return nil }
+      listForm.keptList = gone
       form = .list(listForm)
-      return "List \(quoted(list.name)) was deleted elsewhere: Done keeps it"
+      return "List \(quoted(gone.name)) was deleted elsewhere: Done keeps it"
     case nil:
       return nil
     }
+  }
+
+  /// The list in `model` that is `list` back under a new identity: one of the same name,
+  /// preferring one that holds any of its items.
+  static func sameList(as list: Checklist, in model: DataModel) -> Checklist? {
+    let named = model.lists.filter { $0.name == list.name }
+    let itemIDs = Set(list.items.map(\.itemID))
+    return named.first { $0.items.contains { itemIDs.contains($0.itemID) } } ?? named.first
   }
 
   /// The list and item indices of the item with `itemID`.

@@ -263,6 +263,11 @@ extension ChecklistsApp {
       case .clearChecked:
         let count = original.changes.count
         return "clear \(count) checked item\(count == 1 ? "" : "s")"
+      case .keepList:
+        let parts = original.changes.map(describe)
+        var name = "list"
+        if case .insertList(let list)? = original.changes.first { name = quoted(list.name) }
+        return "keep list \(name) and " + (parts.count == 2 ? parts[1] : "change it")
       }
     }
   }
