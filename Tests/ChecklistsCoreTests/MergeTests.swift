@@ -167,8 +167,9 @@ private enum Fixture {
       ])
   }
 
-  /// A file back from being unreadable (an older copy put back) only lacks what it lacks:
-  /// items and whole lists stay, while its own changes still merge in.
+  /// A file back from being unreadable (an older copy put back): what it lacks stays (items
+  /// and whole lists), its older values of what both have are not taken as changes, and only
+  /// what it adds comes in.
   @Test func whatARestoredFileLacksStays() throws {
     let base = F.base()
     var ours = base
@@ -178,12 +179,15 @@ private enum Fixture {
     F.edit(&theirs, "Groceries", "Tea") { $0.checked = true }
     let trips = try #require(theirs.deleteList(id: F.listID(theirs, "Trips")))
     _ = theirs.apply(trips)
+    _ = theirs.apply(theirs.insertList(theirs.makeList(name: "Chores")))
+    F.add(&theirs, "Chores", "Sweep")
     let restored = ModelMerge.merge(
       base: base, ours: ours, theirs: F.fromDisk(theirs), keepingWhatTheirsLacks: true)
     #expect(F.texts(restored.model, "Groceries") == ["Milk", "Eggs", "Bread", "Tea", "Butter"])
-    #expect(restored.model.lists.first { $0.name == "Groceries" }?.items[3].checked == true)
+    #expect(F.texts(restored.model, "Chores") == ["Sweep"])
+    #expect(restored.model.lists.first { $0.name == "Groceries" }?.items[3].checked == false)
     #expect(F.texts(restored.model, "Trips") == ["Passport", "Tickets"])
-    #expect(restored.report.keptMissingFromFile == 2)
+    #expect(restored.report.keptMissingFromFile == 3)
     #expect(restored.report.keptItems.isEmpty)
     // The same file otherwise counts as two deletions made elsewhere.
     let usual = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(theirs))

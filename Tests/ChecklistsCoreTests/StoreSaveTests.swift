@@ -246,7 +246,8 @@ struct StoreSaveTests {
     let folder = StoreTestFolder()
     defer { folder.remove() }
     folder.write("Checklists.plist", encodedBytes(sampleModel()))
-    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    let clock = SteppedClock()
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
     let withB = adding("B", to: load.model)
     #expect(try store.save(withB).outcome == .saved)
     let backup = try #require(folder.bytes("Checklists.plist.bak"))
@@ -260,6 +261,8 @@ struct StoreSaveTests {
         return
       }
     }
+    // Put back some seconds later (a file caught half-written is unreadable only for an instant).
+    clock.advance(by: 5)
     folder.write("Checklists.plist", backup)
     let refreshed = try #require(store.refresh(withC))
     let chores = { (model: DataModel) in
@@ -279,6 +282,62 @@ struct StoreSaveTests {
     folder.write("Checklists.plist", encodedBytes(deleted))
     let again = try #require(store.refresh(refreshed.merged.model))
     #expect(chores(again.merged.model) == ["Dishes", "C"])
+  }
+
+  /// Put back after being gone, not only unreadable: the same. And the older copy's values of
+  /// what both have (a text renamed since) are not taken as changes.
+  @Test func aFileDeletedAndRestoredKeepsWhatWasSavedSinceAndItsNewerValues() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let clock = SteppedClock()
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
+    var renamed = adding("B", to: load.model)
+    let chores = try #require(renamed.lists.first { $0.name == "Chores" })
+    var dishes = chores.items[0]
+    dishes.text = "Dishes and pans"
+    _ = renamed.apply(try #require(renamed.replaceItem(listID: chores.id, at: 0, with: dishes)))
+    #expect(try store.save(renamed).outcome == .saved)
+    let backup = try #require(folder.bytes("Checklists.plist.bak"))
+    try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
+    #expect(store.refresh(renamed)?.statusLine.contains("was deleted by another program") == true)
+    clock.advance(by: 5)
+    folder.write("Checklists.plist", backup)
+    let refreshed = try #require(store.refresh(renamed))
+    #expect(!refreshed.matchesFile)
+    let texts = refreshed.merged.model.lists.first { $0.name == "Chores" }?.items.map(\.text)
+    #expect(texts == ["Dishes and pans", "B"])
+    // The save writes it, though nothing changed since the look.
+    #expect(try store.save(refreshed.merged.model).outcome == .saved)
+    let written = try ChecklistsFileCoding.decode(try #require(folder.bytes("Checklists.plist")))
+    #expect(written.lists.first { $0.name == "Chores" }?.items.map(\.text) == texts)
+  }
+
+  /// Unreadable only for an instant (a program writing the file in place, caught half-way), or
+  /// unreadable and then written by this store: the file's deletions count as usual afterwards.
+  @Test(arguments: [false, true])
+  func aMomentUnreadableDoesNotKeepLaterDeletionsOut(savedMeanwhile: Bool) throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel(extraItem: "Extra")))
+    let clock = SteppedClock()
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
+    folder.write("Checklists.plist", Data("<?xml".utf8))
+    #expect(store.refresh(load.model) == nil)
+    var current = load.model
+    if savedMeanwhile {
+      clock.advance(by: 5)
+      try FileManager.default.removeItem(atPath: folder.path + "/Checklists.plist")
+      _ = store.refresh(current)
+      #expect(try store.save(current).outcome == .recreated)
+      clock.advance(by: 5)
+    }
+    // Another program deletes "Extra".
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let refreshed = try #require(store.refresh(current))
+    current = refreshed.merged.model
+    #expect(current.lists.first { $0.name == "Chores" }?.items.map(\.text) == ["Dishes"])
+    #expect(refreshed.merged.report.keptMissingFromFile == 0)
   }
 
   @Test func aFileTouchedButNotChangedIsSavedNormally() throws {
@@ -417,4 +476,16 @@ struct StoreOwnershipTests {
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     #expect(!faulty.calls.contains { $0.hasPrefix("fchown ") })
   }
+}
+
+/// A clock the test moves on by hand.
+final class SteppedClock: @unchecked Sendable {
+  private let lock = NSLock()
+  private var now = Date(timeIntervalSince1970: 1_790_000_000)
+
+  /// The time now, as the store asks for it.
+  var read: @Sendable () -> Date { { [self] in lock.withLock { now } } }
+
+  /// Moves the time on.
+  func advance(by seconds: TimeInterval) { lock.withLock { now += seconds } }
 }

@@ -36,14 +36,56 @@ public enum ModelMerge {
   /// ids (it was loaded or merged together with it).
   ///
   /// `keepingWhatTheirsLacks` is for a file that could not be read for a while and is now
-  /// readable again, most likely restored from an older copy: what it lacks is kept instead of
-  /// taken as deleted elsewhere, and counted in `MergeReport.keptMissingFromFile`.
+  /// readable again, most likely an older copy put back: only what it adds is taken; what it
+  /// lacks stays (counted in `MergeReport.keptMissingFromFile`) and its older values of what
+  /// both have do not count as changes.
   public static func merge(
     base: DataModel, ours: DataModel, theirs: [Checklist], keepingWhatTheirsLacks: Bool = false
   ) -> MergeResult {
-    var merger = Merger(base: base.lists, ours: ours, theirs: theirs)
-    merger.keepsWhatTheirsLacks = keepingWhatTheirsLacks
-    return merger.run(baseNextItemID: base.nextItemID)
+    guard keepingWhatTheirsLacks else {
+      var merger = Merger(base: base.lists, ours: ours, theirs: theirs)
+      return merger.run(baseNextItemID: base.nextItemID)
+    }
+    // The file is an older copy: what it adds (items and lists base does not have) is taken,
+    // and nothing else, neither what it lacks nor its older values of what both have.
+    let (additions, lacked) = additionsOnly(base: base.lists, theirs: theirs)
+    var merger = Merger(base: base.lists, ours: ours, theirs: additions)
+    var result = merger.run(baseNextItemID: base.nextItemID)
+    result.report.keptMissingFromFile = lacked
+    return result
+  }
+
+  /// Base with what `theirs` adds to it: its items whose `itemID` base does not have, in the
+  /// base list theirs' list pairs with (or in a list of their own), and how many of base's items
+  /// (or empty lists) theirs lacks.
+  static func additionsOnly(base: [Checklist], theirs: [Checklist]) -> (
+    lists: [Checklist], lacked: Int
+  ) {
+    var baseIDs = Set<Int>()
+    for list in base { baseIDs.formUnion(list.items.lazy.map(\.itemID)) }
+    var theirsIDs = Set<Int>()
+    for list in theirs { theirsIDs.formUnion(list.items.lazy.map(\.itemID)) }
+    let pairs = ListMatching.match(base: base, other: theirs)
+    var lists = base
+    var paired = [Bool](repeating: false, count: base.count)
+    var own: [Checklist] = []
+    for (index, list) in theirs.enumerated() {
+      let added = list.items.filter { !baseIDs.contains($0.itemID) }
+      if let match = pairs[index] {
+        paired[match] = true
+        if !added.isEmpty { lists[match].setItems(lists[match].items + added) }
+      } else {
+        var new = list
+        new.setItems(added)
+        own.append(new)
+      }
+    }
+    var lacked = 0
+    for (index, list) in base.enumerated() {
+      let missing = list.items.reduce(0) { $0 + (theirsIDs.contains($1.itemID) ? 0 : 1) }
+      lacked += missing > 0 ? missing : (paired[index] ? 0 : 1)
+    }
+    return (lists + own, lacked)
   }
 }
 
@@ -65,8 +107,6 @@ private struct Merger {
   let theirs: [Checklist]
   var slots: [MergeSlot] = []
   var report = MergeReport()
-  /// Whether what theirs lacks is kept rather than taken as deleted (see `ModelMerge.merge`).
-  var keepsWhatTheirsLacks = false
 
   // Items of the active slots, per side; each side's `emit` says what to write at its entries.
   var baseIndex = ItemIndex(capacity: 0, slots: 0)
@@ -139,9 +179,6 @@ private struct Merger {
         slots[index].survives = ours.lists[o] != base[b]
         if slots[index].survives {
           report.keptLists.append(ours.lists[o].name)
-        } else if keepsWhatTheirsLacks {
-          slots[index].survives = true
-          report.keptMissingFromFile += 1
         } else {
           report.changesFromElsewhere += 1
         }
@@ -272,14 +309,8 @@ private struct Merger {
         if listKept {
           oursIndex.emit[oe] = o
         } else if o == b && oursLocation.slot == baseLocation.slot {
-          // Deleted elsewhere (a deleted list counts once, not item by item), unless theirs is
-          // a file back from being unreadable, which only lacks it.
-          if keepsWhatTheirsLacks {
-            oursIndex.emit[oe] = o
-            report.keptMissingFromFile += 1
-          } else if slots[baseLocation.slot].theirs != nil {
-            report.changesFromElsewhere += 1
-          }
+          // Deleted elsewhere (a deleted list counts once, not item by item).
+          if slots[baseLocation.slot].theirs != nil { report.changesFromElsewhere += 1 }
         } else {
           oursIndex.emit[oe] = o
           report.keptItems.append(

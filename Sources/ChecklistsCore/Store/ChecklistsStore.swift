@@ -159,9 +159,13 @@ public final class ChecklistsStore {
   private var deletionReported = false
   /// The conflict copy later saves keep updating while the file cannot be read.
   private var conflictCopyPath: String?
-  /// Whether the file could not be read at the last look or save: when it can be again (most
-  /// likely restored from an older copy), what it lacks is kept, not taken as deleted.
-  private var fileWasUnreadable = false
+  /// When the file was first found unreadable or gone since it was last read or written; when
+  /// it can be read again after that lasted a moment (most likely an older copy put back), what
+  /// it lacks is kept, not taken as deleted (`keepsWhatTheFileLacks`).
+  private var unreadableSince: Date?
+  /// Whether a merge kept what the file lacks and nothing has been written since: the base then
+  /// holds more than the file, and later merges keep what it lacks until a save writes it.
+  private var baseAheadOfFile = false
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
@@ -274,7 +278,7 @@ public final class ChecklistsStore {
   @discardableResult
   public func save(_ held: DataModel) throws(StoreError) -> SaveResult {
     let model = asWritten(held)
-    if baseExists, conflictCopyPath == nil, model == base,
+    if baseExists, conflictCopyPath == nil, !baseAheadOfFile, model == base,
       let status = try? fileSystem.stat(resolvedPath), diskFingerprint?.matches(status) == true
     {
       return result(.unchanged)
@@ -294,7 +298,9 @@ public final class ChecklistsStore {
     let change = detectForeignChange()
     switch change {
     case .none:
-      if model == base && baseExists && conflictCopyPath == nil { return result(.unchanged) }
+      if model == base && baseExists && conflictCopyPath == nil && !baseAheadOfFile {
+        return result(.unchanged)
+      }
       let encoded = try encode(model)
       try write(encoded, model: model)
       return result(.saved, formatNote: encoded.formatNote)
@@ -307,7 +313,7 @@ public final class ChecklistsStore {
       do {
         theirs = try readDocument()
       } catch {
-        fileWasUnreadable = true
+        noteUnreadable()
         return try writeConflictCopy(model, reason: error.reasonForCopy)
       }
       guard let theirs else {
@@ -316,11 +322,17 @@ public final class ChecklistsStore {
         return result(.recreated, formatNote: encoded.formatNote)
       }
       convertingKeyedArchive = theirs.isKeyedArchive
+      let keeping = keepsWhatTheFileLacks
       let merged = ModelMerge.merge(
-        base: base, ours: model, theirs: theirs.lists, keepingWhatTheirsLacks: fileWasUnreadable)
-      fileWasUnreadable = false
+        base: base, ours: model, theirs: theirs.lists, keepingWhatTheirsLacks: keeping)
       appendToLog(merged.report)
-      if !merged.wroteFile {
+      // A file whose older values were passed over is written whatever the merge took.
+      let aheadOfFile = keeping && !merged.theirs.lists.elementsEqual(theirs.lists)
+      if !aheadOfFile {
+        unreadableSince = nil
+        baseAheadOfFile = false
+      }
+      if !merged.wroteFile && !aheadOfFile {
         base = merged.model
         baseExists = true
         format = theirs.format
@@ -378,7 +390,13 @@ public final class ChecklistsStore {
   /// nil when the file did not change (or cannot be read now: the next save deals with that).
   public func refresh(_ model: DataModel) -> RefreshResult? {
     let change = detectForeignChange()
+    if change == .none, !baseAheadOfFile {
+      // The file is as last read or written: a moment when it could not be read has passed.
+      unreadableSince = nil
+    }
     if change == .deleted {
+      // Gone: if it comes back (an older copy put back), what it lacks is kept.
+      noteUnreadable()
       // What is on screen is saved again by the next save; until then the lists are unsaved.
       guard !deletionReported else { return nil }
       deletionReported = true
@@ -393,15 +411,19 @@ public final class ChecklistsStore {
     do {
       read = try readDocument()
     } catch {
-      fileWasUnreadable = true
+      noteUnreadable()
       return nil
     }
     guard let theirs = read else { return nil }
     convertingKeyedArchive = theirs.isKeyedArchive
+    let keeping = keepsWhatTheFileLacks
     let merged = ModelMerge.merge(
-      base: base, ours: asWritten(model), theirs: theirs.lists,
-      keepingWhatTheirsLacks: fileWasUnreadable)
-    fileWasUnreadable = false
+      base: base, ours: asWritten(model), theirs: theirs.lists, keepingWhatTheirsLacks: keeping)
+    // Nothing is written here: when the merge passed over what the file lacks or its older
+    // values, the base holds more than the file until a save writes it.
+    let aheadOfFile = keeping && !merged.theirs.lists.elementsEqual(theirs.lists)
+    baseAheadOfFile = aheadOfFile
+    if !aheadOfFile { unreadableSince = nil }
     base = merged.theirs
     baseExists = true
     format = theirs.format
@@ -411,7 +433,7 @@ public final class ChecklistsStore {
       merged.report.summary(logName: names.log)
       ?? "\(location.fileName) was changed elsewhere; nothing to merge"
     return RefreshResult(
-      merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
+      merged: merged, matchesFile: !merged.wroteFile && !aheadOfFile, statusLine: summary)
   }
 
   /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state
@@ -550,9 +572,27 @@ public final class ChecklistsStore {
     }
   }
 
+  /// Notes that the file cannot be read now (or is gone), from the first time on.
+  private func noteUnreadable() {
+    if unreadableSince == nil { unreadableSince = clock() }
+  }
+
+  /// Whether a merge now keeps what the file lacks: the file could not be read (or was gone)
+  /// for a moment at least, or had a conflict copy written meanwhile, or an earlier such merge
+  /// has not been written yet. A file caught half-written by a program that writes in place is
+  /// unreadable only for an instant, and its deletions still count.
+  private var keepsWhatTheFileLacks: Bool {
+    if baseAheadOfFile { return true }
+    guard let since = unreadableSince else { return false }
+    return conflictCopyPath != nil || clock().timeIntervalSince(since) >= 1
+  }
+
   private func recordSaved(
     _ model: DataModel, _ encoded: EncodedChecklists, _ contentHash: UInt64
   ) {
+    // What was written is the file now: nothing is kept against it any more.
+    unreadableSince = nil
+    baseAheadOfFile = false
     deletionReported = false
     base = model
     baseExists = true

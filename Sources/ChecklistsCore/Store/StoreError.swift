@@ -61,19 +61,21 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
   public var restoreHint: String? {
     guard case .invalidContent = kind else { return nil }
     let backup = path + ".bak"
-    guard FileManager.default.fileExists(atPath: backup) else { return nil }
+    let hasBackup = FileManager.default.fileExists(atPath: backup)
     // A conflict copy newer than the backup holds what was saved after the file went bad.
-    if let copy = Self.newestConflictCopy(besides: path, newerThan: backup) {
+    if let copy = Self.newestConflictCopy(besides: path, newerThan: hasBackup ? backup : nil) {
       return "the lists as saved while it could not be read are in \(copy); to go back to them "
-        + "(after keeping a copy of the damaged file if you want one): cp '\(copy)' '\(path)' "
-        + "(the version before the last good save is in \(backup))"
+        + "(after keeping a copy of the damaged file if you want one): cp '\(copy)' '\(path)'"
+        + (hasBackup ? " (the version before the last good save is in \(backup))" : "")
     }
+    guard hasBackup else { return nil }
     return "the version before the last save is in \(backup); to go back to it (after keeping "
       + "a copy of the damaged file if you want one): cp '\(backup)' '\(path)'"
   }
 
-  /// The newest `<stem>.conflict-<stamp>.<ext>` beside `path` modified after `reference`.
-  private static func newestConflictCopy(besides path: String, newerThan reference: String)
+  /// The newest `<stem>.conflict-<stamp>.<ext>` beside `path` (modified after `reference`,
+  /// when given).
+  private static func newestConflictCopy(besides path: String, newerThan reference: String?)
     -> String?
   {
     let folder = PathText.folder(of: path)
@@ -81,9 +83,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     let prefix = PathText.stem(of: name) + ".conflict-"
     let ext = PathText.fileExtension(of: name)
     let files = FileManager.default
-    guard let names = try? files.contentsOfDirectory(atPath: folder),
-      let since = (try? files.attributesOfItem(atPath: reference))?[.modificationDate] as? Date
-    else { return nil }
+    guard let names = try? files.contentsOfDirectory(atPath: folder) else { return nil }
+    var since = Date.distantPast
+    if let reference {
+      guard let date = (try? files.attributesOfItem(atPath: reference))?[.modificationDate] as? Date
+      else { return nil }
+      since = date
+    }
     let copies = names.filter { $0.hasPrefix(prefix) && (ext.isEmpty || $0.hasSuffix("." + ext)) }
       .map { folder + "/" + $0 }
       .compactMap { copy -> (String, Date)? in
