@@ -189,6 +189,13 @@ private enum Fixture {
     #expect(F.texts(restored.model, "Trips") == ["Passport", "Tickets"])
     #expect(restored.report.keptMissingFromFile == 3)
     #expect(restored.report.keptItems.isEmpty)
+    // An item deleted here after the copy was made (its itemID is older than base's next one)
+    // stays deleted.
+    var later = base
+    F.delete(&later, "Groceries", "Bread")
+    let again = ModelMerge.merge(
+      base: later, ours: later, theirs: F.fromDisk(base), keepingWhatTheirsLacks: true)
+    #expect(F.texts(again.model, "Groceries") == ["Milk", "Eggs", "Tea"])
     // The same file otherwise counts as two deletions made elsewhere.
     let usual = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(theirs))
     #expect(F.texts(usual.model, "Groceries") == ["Milk", "Bread", "Tea", "Butter"])

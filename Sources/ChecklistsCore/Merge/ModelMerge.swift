@@ -48,17 +48,19 @@ public enum ModelMerge {
     }
     // The file is an older copy: what it adds (items and lists base does not have) is taken,
     // and nothing else, neither what it lacks nor its older values of what both have.
-    let (additions, lacked) = additionsOnly(base: base.lists, theirs: theirs)
+    let (additions, lacked) = additionsOnly(
+      base: base.lists, theirs: theirs, newFrom: base.nextItemID)
     var merger = Merger(base: base.lists, ours: ours, theirs: additions)
     var result = merger.run(baseNextItemID: base.nextItemID)
     result.report.keptMissingFromFile = lacked
     return result
   }
 
-  /// Base with what `theirs` adds to it: its items whose `itemID` base does not have, in the
-  /// base list theirs' list pairs with (or in a list of their own), and how many of base's items
-  /// (or empty lists) theirs lacks.
-  static func additionsOnly(base: [Checklist], theirs: [Checklist]) -> (
+  /// Base with what `theirs` adds to it: its items with an `itemID` from `newFrom` on (given
+  /// since base was made; a lower one that base does not have was deleted since), in the base
+  /// list theirs' list pairs with (or in a list of their own), and how many of base's items (or
+  /// empty lists) theirs lacks.
+  static func additionsOnly(base: [Checklist], theirs: [Checklist], newFrom: Int) -> (
     lists: [Checklist], lacked: Int
   ) {
     var baseIDs = Set<Int>()
@@ -70,11 +72,11 @@ public enum ModelMerge {
     var paired = [Bool](repeating: false, count: base.count)
     var own: [Checklist] = []
     for (index, list) in theirs.enumerated() {
-      let added = list.items.filter { !baseIDs.contains($0.itemID) }
+      let added = list.items.filter { $0.itemID >= newFrom && !baseIDs.contains($0.itemID) }
       if let match = pairs[index] {
         paired[match] = true
         if !added.isEmpty { lists[match].setItems(lists[match].items + added) }
-      } else {
+      } else if !added.isEmpty || list.items.isEmpty {
         var new = list
         new.setItems(added)
         own.append(new)
