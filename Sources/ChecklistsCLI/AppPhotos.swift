@@ -30,25 +30,35 @@ public enum AppPhotos {
       store: { path in
         do throws(PhotoError) {
           // Decoded whole (small) first: a file whose image data is damaged is not attached.
-          let source = try PhotoLibrary.readSource(path)
-          do throws(ImageError) {
-            _ = try checkedCaption(source.bytes)
-          } catch {
-            if case .libraryMissing = error.kind {
-            } else {
-              return .failure(PhotoAccessError(message: "\(path): \(error.message)"))
-            }
-          }
+          if let problem = damage(path) { return .failure(problem) }
           return .success(try session.store(path))
         } catch {
           return .failure(PhotoAccessError(message: error.message))
         }
       },
+      check: { path in damage(path) },
       startFolder: {
         PictureFolder.start(
           environment: environment, current: FileManager.default.currentDirectoryPath)
       },
       home: environment["HOME"])
+  }
+
+  /// Why the image at `path` cannot be attached after decoding all of it; nil when it can (or
+  /// when the image libraries are missing, which only the drawing needs).
+  static func damage(_ path: String) -> PhotoAccessError? {
+    do throws(PhotoError) {
+      let source = try PhotoLibrary.readSource(path)
+      do throws(ImageError) {
+        _ = try checkedCaption(source.bytes)
+        return nil
+      } catch {
+        if case .libraryMissing = error.kind { return nil }
+        return PhotoAccessError(message: "\(path): \(error.message)")
+      }
+    } catch {
+      return PhotoAccessError(message: error.message)
+    }
   }
 
   /// The caption of an image after decoding all of it (to a small size, which JPEG and WebP

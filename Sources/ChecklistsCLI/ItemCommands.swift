@@ -20,7 +20,7 @@ enum ItemCommands {
       + " --photo FILE attaches a copy of an image, as the photo command does."
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
-    guard !text.trimmingWhitespace().isEmpty else {
+    guard !text.showsNothing else {
       throw .usage("the item text is empty")
     }
     var dueDate = DefaultDueDate.nextWholeHour(after: context.now)
@@ -79,7 +79,7 @@ enum ItemCommands {
     else {
       throw .usage("edit needs --text, --due, --no-due, --remind, --no-remind, --note or --repeat")
     }
-    if let newText, newText.trimmingWhitespace().isEmpty {
+    if let newText, newText.showsNothing {
       throw .usage("the item text is empty")
     }
     let newDue = try arguments.value(.due).map { text throws(CLIError) in

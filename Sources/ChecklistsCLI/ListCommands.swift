@@ -80,7 +80,7 @@ enum ListCommands {
     details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ") + "."
   ) { arguments, context throws(CLIError) in
     let name = arguments.positionals[0]
-    guard !name.trimmingWhitespace().isEmpty else {
+    guard !name.showsNothing else {
       throw .usage("the list name is empty")
     }
     let icon =
@@ -111,7 +111,7 @@ enum ListCommands {
     guard newName != nil || arguments.value(.icon) != nil else {
       throw .usage("edit-list needs --name or --icon")
     }
-    if let newName, newName.trimmingWhitespace().isEmpty {
+    if let newName, newName.showsNothing {
       throw .usage("the list name is empty")
     }
     let icon = try arguments.value(.icon).map { text throws(CLIError) in try iconName(text) }

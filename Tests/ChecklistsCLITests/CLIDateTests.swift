@@ -117,6 +117,8 @@ extension CLITests {
       (["add", "Groceries", "\n"], "the item text is empty"),
       (["add", "Groceries", " \n \r\t"], "the item text is empty"),
       (["new-list", "\r"], "the list name is empty"),
+      (["new-list", "\u{200B}\u{FEFF}"], "the list name is empty"),
+      (["add", "Groceries", "\u{200D}\u{1B}"], "the item text is empty"),
       (["search", "\n"], "the search text is empty"),
     ])
     func blankTextIsRefused(arguments: [String], message: String) throws {

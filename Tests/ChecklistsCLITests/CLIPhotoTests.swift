@@ -152,6 +152,8 @@ struct CLIPhotoTests {
       return
     }
     #expect(refused.message.contains(": cannot read this image: "))
+    #expect(access.check(bad)?.message.contains(": cannot read this image: ") == true)
+    #expect(access.check(picture) == nil)
     guard case .success = access.store(picture) else {
       Issue.record("a good image was refused")
       return

@@ -342,6 +342,16 @@ import Testing
       now: testNow)
   }
 
+  /// Text that shows nothing (a zero-width space) is no text.
+  @Test func invisibleTextIsNoText() {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("\u{200B}")
+    app.press(.enter)
+    #expect(app.statusMessage == "The item needs some text")
+    #expect(app.form != nil)
+  }
+
   @Test func unchangedEditSaysSo() {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .enter)
@@ -403,6 +413,14 @@ import Testing
     #expect(
       app.statusMessage == "Kept list \"Groceries 2\": it was deleted elsewhere while you edited it"
     )
+  }
+
+  @Test func ctrlCInTheListFormNamesTheList() {
+    var app = makeApp()
+    app.press(.character("e"), .control("c"))
+    #expect(
+      app.statusMessage == "Enter saves the list, Esc cancels it; Ctrl-C again quits without it")
+    #expect(listForm(app) != nil)
   }
 
   @Test func escCancelsAndQDoesNotQuitOnTheIconRow() {

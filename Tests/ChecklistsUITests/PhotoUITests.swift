@@ -54,6 +54,11 @@ final class PhotoRig: @unchecked Sendable {
           return .failure(PhotoAccessError(message: error.message))
         }
       },
+      // damaged.png stands for an image whose data is damaged past its header.
+      check: { path in
+        path.hasSuffix("/damaged.png")
+          ? PhotoAccessError(message: "\(path): cannot read this image: damaged") : nil
+      },
       startFolder: { [pictures] in pictures }, home: root)
   }
 
@@ -267,6 +272,20 @@ final class PhotoRig: @unchecked Sendable {
     app.press(.enter)
     #expect(itemForm(app)?.photo == .keep)
     #expect(app.statusMessage?.contains("broken.png is not a JPEG, PNG, WebP or GIF image") == true)
+  }
+
+  /// An image whose data is damaged past its header is refused when chosen, not at Done.
+  @Test func aDamagedImageIsRefusedWhenChosen() throws {
+    let rig = try PhotoRig()
+    let damaged = rig.pictures + "/Trains/damaged.png"
+    try Data(PhotoRig.png).write(to: URL(fileURLWithPath: damaged))
+    var app = rig.app()
+    app.press(.enter)
+    _ = app.handle(.paste("'\(damaged)'"), now: testNow)
+    #expect(itemForm(app)?.photo == .keep)
+    #expect(
+      app.statusMessage == "Can't attach the photo: \(damaged): cannot read this image: damaged")
+    #expect(rig.storedPhotos.isEmpty)
   }
 
   @Test func aPastedOrDroppedPathAttachesTheFile() throws {

@@ -304,6 +304,60 @@ extension ChecklistsApp {
     #expect(app.openList?.items[0].text == "Oat milk")
   }
 
+  /// An undo of an edit whose field was changed again elsewhere since leaves the newer value,
+  /// and says so; an undo of a check on an item moved to another list elsewhere applies there.
+  @Test func undoLeavesNewerChangesAndFollowsMovedItems() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.enter)
+    app.type(" A")
+    app.press(.enter)
+    #expect(app.openList?.items[0].text == "Milk A")
+    let groceries = try #require(app.open?.listID)
+    var model = app.dataModel
+    var milk = try #require(model.list(withID: groceries)?.items[0])
+    milk.text = "Milk B"
+    _ = model.apply(try #require(model.replaceItem(listID: groceries, at: 0, with: milk)))
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.openList?.items[0].text == "Milk B")
+    #expect(app.statusMessage == "Undid: edit \"Milk A\" (text changed elsewhere since, kept)")
+
+    app = makeApp(checklistIndex: 1)
+    app.press(.character(" "))
+    model = app.dataModel
+    let trips = try #require(model.lists.first { $0.name == "Trips" }?.id)
+    milk = try #require(model.list(withID: groceries)?.items[0])
+    #expect(milk.checked)
+    _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 0)))
+    _ = model.apply(try #require(model.insertItem(milk, listID: trips)))
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.statusMessage == "Undid: check \"Milk\"")
+    #expect(app.dataModel.list(withID: trips)?.items.last?.checked == false)
+    app.press(.control("r"))
+    #expect(app.dataModel.list(withID: trips)?.items.last?.checked == true)
+  }
+
+  /// An undo of a delete whose item a merge kept (changed elsewhere) would make a second copy
+  /// with the same itemID: it is refused, and says why.
+  @Test func anUndoOfADeletedItemThatAMergeKeptSaysSo() throws {
+    var app = makeApp(checklistIndex: 1)
+    let groceries = try #require(app.open?.listID)
+    let milk = try #require(app.openList?.items[0])
+    app.press(.character("d"))
+    var model = app.dataModel
+    var kept = milk
+    kept.note = "changed"
+    _ = model.apply(try #require(model.insertItem(kept, listID: groceries, at: 0)))
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(
+      app.statusMessage
+        == "Could not undo delete \"Milk\": the item is there again, kept after a change elsewhere")
+    let ids = app.dataModel.lists.flatMap(\.items).map(\.itemID)
+    #expect(ids.filter { $0 == milk.itemID }.count == 1)
+  }
+
   /// The lists as another program left them, merged in.
   private func merge(_ model: DataModel, into app: inout ChecklistsApp) {
     _ = app.handle(

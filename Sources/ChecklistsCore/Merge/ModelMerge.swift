@@ -563,24 +563,25 @@ struct FieldMerge {
 extension ChecklistItem {
   /// An edit from `from` to `to` made again on `current`, field by field: each field that
   /// `current` still holds as in `from` takes its value in `to`; a field changed elsewhere since
-  /// (a merge) keeps its value when the edit did not touch it. Undo and redo use it so that
-  /// they take back only what the edit changed.
+  /// (a merge) keeps its value, whether or not the edit touched it (the newer change wins).
+  /// Undo and redo use it so that they take back only what the edit changed and nothing done
+  /// elsewhere since.
   public static func rebase(from: ChecklistItem, to: ChecklistItem, onto current: ChecklistItem)
     -> ChecklistItem
   {
     var fields = FieldMerge(place: "")
-    var result = to
-    result.text = fields.pick(from.text, to.text, current.text, field: "text") { $0 }
-    result.checked = fields.pick(from.checked, to.checked, current.checked, field: "") { _ in "" }
-    result.dueDate = fields.pick(from.dueDate, to.dueDate, current.dueDate, field: "") { _ in "" }
-    result.hasDueDate = fields.pick(from.hasDueDate, to.hasDueDate, current.hasDueDate, field: "") {
+    var result = current
+    result.text = fields.pick(from.text, current.text, to.text, field: "text") { $0 }
+    result.checked = fields.pick(from.checked, current.checked, to.checked, field: "") { _ in "" }
+    result.dueDate = fields.pick(from.dueDate, current.dueDate, to.dueDate, field: "") { _ in "" }
+    result.hasDueDate = fields.pick(from.hasDueDate, current.hasDueDate, to.hasDueDate, field: "") {
       _ in ""
     }
     result.shouldRemind = fields.pick(
-      from.shouldRemind, to.shouldRemind, current.shouldRemind, field: ""
+      from.shouldRemind, current.shouldRemind, to.shouldRemind, field: ""
     ) { _ in "" }
     result.unknownFields = fields.pickFields(
-      from.unknownFields, to.unknownFields, current.unknownFields)
+      from.unknownFields, current.unknownFields, to.unknownFields)
     result.itemID = current.itemID
     return result
   }

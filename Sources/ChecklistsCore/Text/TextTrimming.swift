@@ -16,6 +16,17 @@ extension StringProtocol {
     trimming { $0.isNewline }
   }
 
+  /// Whether the text shows nothing: it holds only white space, line breaks, control
+  /// characters and characters that are invisible by definition (zero-width spaces and joiners,
+  /// the byte-order mark, soft hyphens, variation selectors). A name or an item text like that
+  /// is empty.
+  public var showsNothing: Bool {
+    unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+        || ControlCharacters.isControl(scalar.value)
+    }
+  }
+
   private func trimming(_ isTrimmed: (Character) -> Bool) -> String {
     guard let first = firstIndex(where: { !isTrimmed($0) }),
       let last = lastIndex(where: { !isTrimmed($0) })

@@ -123,8 +123,10 @@ extension ChecklistsApp {
         let done = keyName(.done, on: .form, or: "Done")
         let cancel = keyName(.cancel, on: .form, or: "cancelling")
         let again = KeyNotation.display(key)
+        var what = "the item"
+        if case .list = form { what = "the list" }
         status = StatusMessage(
-          text: "\(done) saves the item, \(cancel) cancels it; \(again) again quits without it",
+          text: "\(done) saves \(what), \(cancel) cancels it; \(again) again quits without it",
           isError: false)
         return []
       }

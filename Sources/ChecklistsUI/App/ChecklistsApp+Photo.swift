@@ -52,6 +52,10 @@ extension ChecklistsApp {
     guard let access = photoAccess() else { return false }
     switch access.fileCaption(path) {
     case .success(let caption):
+      if let problem = access.check(path) {
+        status = StatusMessage(text: "Can't attach the photo: \(problem.message)", isError: true)
+        return false
+      }
       form.photo = .attach(path: path, caption: caption)
       status = StatusMessage(
         text: "Photo \(Self.lastComponent(of: path)): \(caption) (saved with the item)",

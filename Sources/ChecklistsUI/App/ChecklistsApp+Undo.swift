@@ -115,16 +115,55 @@ extension ChecklistsApp {
   /// An undo or redo of an item edit made again on the item as it is now: only the fields the
   /// edit changed go back (or forward); a field changed elsewhere since, by a merge, stays.
   func rebased(_ entry: UndoEntry) -> UndoEntry {
-    guard case .single(.replaceItem(let listID, let index, let from, let to)) = entry,
-      let list = dataModel.list(withID: listID),
+    guard case .single(.replaceItem(let listID, let index, let from, let to)) = entry else {
+      return entry
+    }
+    // The item where it is now: in its list, or in another one it was moved to elsewhere.
+    var place: (listID: Checklist.ID, index: Int)?
+    if let list = dataModel.list(withID: listID),
       let at = list.index(ofItemID: from.itemID, near: index)
+    {
+      place = (listID, at)
+    } else if let (listIndex, at) = Self.locate(itemID: from.itemID, in: dataModel) {
+      place = (dataModel.lists[listIndex].id, at)
+    }
+    guard let place, let current = dataModel.list(withID: place.listID)?.items[place.index]
     else { return entry }
-    let current = list.items[at]
-    guard current != from else { return entry }
+    guard current != from || place.listID != listID else { return entry }
     return .single(
       .replaceItem(
-        listID: listID, index: at, old: current,
+        listID: place.listID, index: place.index, old: current,
         new: ChecklistItem.rebase(from: from, to: to, onto: current)))
+  }
+
+  /// Why `entry` cannot be applied when it would bring back an item or a list that is there
+  /// already (a merge kept it after a change elsewhere): it would make a second copy with the
+  /// same itemIDs. Nil when it would not.
+  func bringsBackWhatIsThere(_ entry: UndoEntry) -> String? {
+    let changes: [ModelChange]
+    switch entry {
+    case .single(let change): changes = [change]
+    case .group(let compound): changes = compound.changes
+    }
+    var inserted = Set<Int>()
+    var removed = Set<Int>()
+    var list = false
+    for change in changes {
+      if case .insertList(let inserting) = change, !inserting.items.isEmpty { list = true }
+      switch change {
+      case .insertItem(_, _, let item): inserted.insert(item.itemID)
+      case .deleteItem(_, _, let item): removed.insert(item.itemID)
+      case .insertList(let list): inserted.formUnion(list.items.map(\.itemID))
+      case .deleteList(let list): removed.formUnion(list.items.map(\.itemID))
+      default: break
+      }
+    }
+    // An item moved (taken out, then put in) is no new copy.
+    inserted.subtract(removed)
+    guard !inserted.isEmpty,
+      dataModel.lists.contains(where: { $0.items.contains { inserted.contains($0.itemID) } })
+    else { return nil }
+    return "the \(list ? "list" : "item") is there again, kept after a change elsewhere"
   }
 
   /// Why `entry` could not be applied. Only a merge of changes made elsewhere changes the lists
@@ -156,7 +195,12 @@ extension ChecklistsApp {
       return
     }
     let words = describe(entry)
-    guard applyEntry(rebased(entry.inverse), now: now) else {
+    if let reason = bringsBackWhatIsThere(entry.inverse) {
+      status = StatusMessage(text: "Could not undo \(words): \(reason)", isError: true)
+      return
+    }
+    let applied = rebased(entry.inverse)
+    guard applyEntry(applied, now: now) else {
       status = StatusMessage(
         text: "Could not undo \(words): \(whyNotApplied(entry.inverse))", isError: true)
       return
@@ -167,7 +211,29 @@ extension ChecklistsApp {
     } else {
       reveal(entry.inverse)
     }
-    status = StatusMessage(text: "Undid: \(words)", isError: false)
+    status = StatusMessage(
+      text: "Undid: \(words)" + keptNote(entry.inverse, applied), isError: false)
+  }
+
+  /// " (… changed elsewhere since, kept)" when an undo or redo left fields that a change made
+  /// elsewhere since had set; empty otherwise.
+  func keptNote(_ wanted: UndoEntry, _ applied: UndoEntry) -> String {
+    guard case .single(.replaceItem(_, _, let from, let target)) = wanted,
+      case .single(.replaceItem(_, _, _, let result)) = applied, result != target
+    else { return "" }
+    // Only the fields the undo or redo meant to set, and did not.
+    func kept<Value: Equatable>(_ field: KeyPath<ChecklistItem, Value>) -> Bool {
+      target[keyPath: field] != from[keyPath: field]
+        && result[keyPath: field] != target[keyPath: field]
+    }
+    var fields: [String] = []
+    if kept(\.text) { fields.append("text") }
+    if kept(\.checked) { fields.append("check mark") }
+    if kept(\.dueDate) || kept(\.hasDueDate) || kept(\.shouldRemind) { fields.append("due date") }
+    if kept(\.note) { fields.append("notes") }
+    if kept(\.repeatRule) { fields.append("repeat") }
+    guard !fields.isEmpty else { return "" }
+    return " (\(fields.joined(separator: ", ")) changed elsewhere since, kept)"
   }
 
   /// Redoes the last undone change, showing where it happened.
@@ -176,7 +242,12 @@ extension ChecklistsApp {
       status = StatusMessage(text: "Nothing to redo", isError: false)
       return
     }
-    guard applyEntry(rebased(entry), now: now) else {
+    if let reason = bringsBackWhatIsThere(entry) {
+      status = StatusMessage(text: "Could not redo \(describe(entry)): \(reason)", isError: true)
+      return
+    }
+    let applied = rebased(entry)
+    guard applyEntry(applied, now: now) else {
       status = StatusMessage(
         text: "Could not redo \(describe(entry)): \(whyNotApplied(entry))", isError: true)
       return
@@ -187,7 +258,8 @@ extension ChecklistsApp {
     } else {
       reveal(entry)
     }
-    status = StatusMessage(text: "Redid: \(describe(entry))", isError: false)
+    status = StatusMessage(
+      text: "Redid: \(describe(entry))" + keptNote(entry, applied), isError: false)
   }
 
   /// Navigates to where an applied entry shows: the affected row, or for a group the row that

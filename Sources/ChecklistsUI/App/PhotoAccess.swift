@@ -15,6 +15,9 @@ public struct PhotoAccess: Sendable {
   public var fileCaption: @Sendable (String) -> Result<String, PhotoAccessError>
   /// Copies a file into the Photos folder (held for the session); its new name.
   public var store: @Sendable (String) -> Result<PhotoName, PhotoAccessError>
+  /// Why a file the user chose cannot be attached after reading all of it (its image data is
+  /// damaged); nil when it can. Asked once, when the file is chosen.
+  public var check: @Sendable (String) -> PhotoAccessError?
   /// The folders and images of a folder, folders first.
   public var list: @Sendable (String) -> Result<[FolderEntry], PhotoAccessError>
   /// Where the picker opens first (`PictureFolder.start`), asked when it opens (nothing is
@@ -28,6 +31,7 @@ public struct PhotoAccess: Sendable {
     caption: @escaping @Sendable (PhotoName) -> String,
     fileCaption: @escaping @Sendable (String) -> Result<String, PhotoAccessError>,
     store: @escaping @Sendable (String) -> Result<PhotoName, PhotoAccessError>,
+    check: @escaping @Sendable (String) -> PhotoAccessError? = { _ in nil },
     list: @escaping @Sendable (String) -> Result<[FolderEntry], PhotoAccessError> = {
       path in
       do throws(SystemCallError) {
@@ -41,6 +45,7 @@ public struct PhotoAccess: Sendable {
     self.caption = caption
     self.fileCaption = fileCaption
     self.store = store
+    self.check = check
     self.list = list
     self.startFolder = startFolder
     self.home = home

@@ -19,8 +19,8 @@ struct TextField: Equatable, Sendable {
   /// The text.
   var text: String { String(characters) }
 
-  /// Whether the text is empty or only white space.
-  var isBlank: Bool { characters.allSatisfy { $0.isWhitespace } }
+  /// Whether the text shows nothing: empty, white space, or invisible characters only.
+  var isBlank: Bool { text.showsNothing }
 
   /// Replaces the text and puts the cursor at its end.
   mutating func setText(_ text: String) {
