@@ -63,11 +63,19 @@ enum JSONOutput {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
+      guard let text = InternetDateTime.string(date) else {
+        throw EncodingError.invalidValue(
+          date, .init(codingPath: encoder.codingPath, debugDescription: "date out of range"))
+      }
       var container = encoder.singleValueContainer()
-      try container.encode(InternetDateTime.string(date))
+      try container.encode(text)
     }
     do {
       return try encoder.encode(value) + Data("\n".utf8)
+    } catch EncodingError.invalidValue(let value as Date, _) {
+      throw .failure(
+        "could not write JSON: a date is out of the years JSON dates can hold "
+          + "(\(value.timeIntervalSinceReferenceDate) seconds from 2001)")
     } catch {
       throw .failure("could not write JSON: \(error)")
     }

@@ -126,7 +126,14 @@ enum ListCommands {
       return 0
     }
     model.apply(change)
-    let status = try context.save(model, store: store, state: load.state)
+    // What the app remembers of the list by name follows the new name: the list it opens, and
+    // sorting by due date.
+    var state = load.state
+    if let newName, newName != list.name {
+      if state.checklistName == list.name { state.checklistName = newName }
+      state.sortByDue = state.sortByDue.map { $0 == list.name ? newName : $0 }
+    }
+    let status = try context.save(model, store: store, state: state)
     if status == 0 {
       var parts: [String] = []
       if let newName, newName != list.name {
@@ -136,7 +143,7 @@ enum ListCommands {
       context.output.line(
         "List \"\(context.output.shown(list.name))\": \(parts.joined(separator: ", ")).")
       if let newName, newName != list.name,
-        model.lists.filter({ $0.name == newName }).count > 1
+        model.lists.filter({ $0.name.lowercased() == newName.lowercased() }).count > 1
       {
         context.output.error(
           "there are now several lists named \"\(newName)\": name them by number (see lists)")

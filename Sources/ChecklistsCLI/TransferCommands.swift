@@ -238,9 +238,13 @@ enum ImportedLists {
     guard case .number(let number) = value, let whole = Int(exactly: number),
       range.contains(whole)
     else {
+      var found = kind(value)
+      if case .number(let number) = value {
+        found = number.rounded() == number && abs(number) < 1e15 ? "\(Int(number))" : "\(number)"
+      }
       throw FileFormatError(
         "\(path): \"\(key)\" should be a whole number from \(range.lowerBound) to "
-          + "\(range.upperBound) but is \(kind(value))")
+          + "\(range.upperBound) but is \(found)")
     }
     return whole
   }

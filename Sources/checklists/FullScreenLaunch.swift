@@ -120,14 +120,13 @@ enum FullScreenLaunch {
         options: options,
         size: (width, height),
         now: now)
-      if let line = ConfigProblem.statusLine(for: configProblems) {
-        _ = app.handle(.notice(line), now: now)
-      }
-      if let photoProblem { _ = app.handle(.notice(photoProblem), now: now) }
-      for warning in load.warnings {
-        _ = app.handle(.notice(warning), now: now)
-      }
-      if let message = sync?.takeMessage() { _ = app.handle(.notice(message), now: now) }
+      // Everything worth saying at start goes on the status line together: one notice would
+      // replace another.
+      let notices =
+        [ConfigProblem.statusLine(for: configProblems), photoProblem]
+        + load.warnings.map { Optional($0) } + [sync?.takeMessage()]
+      let line = notices.compactMap { $0 }.joined(separator: "; ")
+      if !line.isEmpty { _ = app.handle(.notice(line), now: now) }
       return app
     }
     // The screen is gone: say where the lists went when the file was not simply saved.

@@ -143,6 +143,30 @@ extension CLITests {
       #expect(twice.stderr.contains("there are now several lists named \"Shopping\""))
     }
 
+    /// The app remembers lists by name (the one it opens, those sorted by due date): a rename
+    /// from the shell carries them over.
+    @Test func editListCarriesTheAppsMemoryOfTheListOver() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      #expect(sandbox.call("add", "Chores", "Sweep").status == 0)  // writes a state file
+      let folder = sandbox.root + "/state/checklists"
+      let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
+      let path = folder + "/" + name
+      var state = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+          as? [String: Any])
+      state["checklistName"] = "Groceries"
+      state["sortByDue"] = ["Groceries", "Chores"]
+      try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+      #expect(sandbox.call("edit-list", "Groceries", "--name", "Shopping").status == 0)
+      let after = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+          as? [String: Any])
+      #expect(after["checklistName"] as? String == "Shopping")
+      #expect(after["sortByDue"] as? [String] == ["Shopping", "Chores"])
+    }
+
     @Test func listsShowsSubtitlesInTheAppsOrder() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }

@@ -98,7 +98,8 @@ extension CLITests {
       #expect(refused.status != 0)
       #expect(
         refused.stderr.contains(
-          "list 1 (\"Dates\"), item 1: \"repeatDay\" should be a whole number from 1 to 31"))
+          "list 1 (\"Dates\"), item 1: \"repeatDay\" should be a whole number from 1 to 31 but "
+            + "is 32"))
     }
 
     @Test func exportPlistRoundTripsThroughImport() throws {

@@ -57,6 +57,8 @@ import Testing
   }
 
   @Test func expandedYearsNeedASignAndFiveDigits() {
+    #expect(InternetDateTime.string(Date(timeIntervalSince1970: 1e16)) == nil)
+    #expect(InternetDateTime.string(Date(timeIntervalSince1970: .nan)) == nil)
     #expect(InternetDateTime.parse("10000-01-01T00:00:00Z") == nil)
     #expect(InternetDateTime.parse("+2026-01-01T00:00:00Z") == nil)
     #expect(InternetDateTime.parse("+1234567890-01-01T00:00:00Z") == nil)

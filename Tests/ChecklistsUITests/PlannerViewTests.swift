@@ -338,6 +338,19 @@ extension ChecklistsApp {
     #expect(app.dataModel.list(withID: trips)?.items.last?.checked == true)
   }
 
+  /// A list renamed elsewhere stays sorted by due date (the app remembers it by name).
+  @Test func aListRenamedElsewhereStaysSortedByDue() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("s"))
+    #expect(app.sortByDue == ["Groceries"])
+    let groceries = try #require(app.open?.listID)
+    var model = app.dataModel
+    _ = model.apply(
+      try #require(model.editList(id: groceries, name: "Shopping", iconName: "Groceries")))
+    merge(model, into: &app)
+    #expect(app.sortByDue == ["Shopping"])
+  }
+
   /// An undo of a delete whose item a merge kept (changed elsewhere) would make a second copy
   /// with the same itemID: it is refused, and says why.
   @Test func anUndoOfADeletedItemThatAMergeKeptSaysSo() throws {

@@ -24,11 +24,13 @@ extension EndToEndProcesses {
           + "bind checklist n frobnicate\n",
         configHome: configHome)
       let session = try TmuxSession(
-        command: shellQuote(try BuiltBinary.existingPath()), width: 80, height: 12,
-        environment: ["XDG_CONFIG_HOME": configHome.path])
+        command: shellQuote(try BuiltBinary.existingPath()), width: 160, height: 12,
+        environment: ["XDG_CONFIG_HOME": configHome.path, "CHECKLISTS_IMAGES": "svg"])
       defer { session.close() }
-      // First run: the app makes "List" and opens it; the bad line is on the status line.
+      // First run: the app makes "List" and opens it; the bad line is on the status line, and
+      // so is the bad image setting, after it (one start notice does not hide another).
       try session.waitFor(text: "config line 4: unknown action 'frobnicate'")
+      try session.waitFor(text: "; CHECKLISTS_IMAGES=svg is not one of")
       try session.sendKeys("a")
       try session.waitFor(text: "Add Item")
       try session.type("Milk")

@@ -14,10 +14,12 @@ import FoundationEssentials
 /// expanded year, a sign and at least five digits (`+10000-12-31T23:59:00Z`), which `parse`
 /// reads back.
 public enum InternetDateTime {
-  /// `date` in UTC to the second (rounded down), e.g. `2026-11-30T11:00:00Z`.
-  public static func string(_ date: Date) -> String {
+  /// `date` in UTC to the second (rounded down), e.g. `2026-11-30T11:00:00Z`; nil when it is
+  /// not finite or more than 31 million years away (a damaged file), which no year of nine
+  /// digits holds.
+  public static func string(_ date: Date) -> String? {
     let seconds = date.timeIntervalSince1970
-    guard seconds.isFinite, abs(seconds) < 1e15 else { return "1970-01-01T00:00:00Z" }
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
     let whole = Int(seconds.rounded(.down))
     let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
     let secondOfDay = whole - days * 86_400

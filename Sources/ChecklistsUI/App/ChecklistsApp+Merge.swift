@@ -47,6 +47,14 @@ extension ChecklistsApp {
       itemForm.itemIndex = index
       form = .item(itemForm)
     }
+    // A list renamed elsewhere keeps its sorting by due date (remembered by name).
+    for list in dataModel.lists {
+      if let old = before.list(withID: list.id), old.name != list.name,
+        sortByDue.remove(old.name) != nil
+      {
+        sortByDue.insert(list.name)
+      }
+    }
     let formNote = followMerge(before: before)
     reminders = ReminderTracker(model: dataModel, now: now)
     // The same list and item stay selected.
