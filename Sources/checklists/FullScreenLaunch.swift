@@ -46,7 +46,6 @@ enum FullScreenLaunch {
     let thumbnails = ThumbnailCache(environment: environment)
     let state = load.state
     let notice = SaveNotice()
-    let written = WrittenState(load.storedState)
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in
         var outcome = save(model, to: store, notice: notice)
@@ -60,19 +59,21 @@ enum FullScreenLaunch {
       },
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
-        var next = state
+        // The app's choices go into the state file as it is now: what other writers recorded
+        // meanwhile (reminders `due --notify` sent, a higher next item ID) stays.
+        let onDisk = store.currentState()
+        var next = onDisk
         next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
         next.openView = app.openView
-        next.nextItemID = app.dataModel.nextItemID
+        next.nextItemID = max(onDisk.nextItemID, app.dataModel.nextItemID)
         next.firstTime = false
         // Unchanged state is not written again. A state that holds nothing the data file
         // cannot give back (no reminders sent by `due --notify`, a next item ID that follows
         // the items) is written without fsyncs: two fsyncs saved on most quits.
-        guard next != written.state else { return }
+        guard next != onDisk else { return }
         let durable = !next.notified.isEmpty || !app.dataModel.listsGiveNextItemID
-        guard (try? store.saveState(next, durable: durable)) != nil else { return }
-        written.state = next
+        try? store.saveState(next, durable: durable)
       },
       saveCopy: { model, path in
         do throws(StoreError) {
@@ -165,14 +166,6 @@ enum FullScreenLaunch {
   private static func printError(_ text: String) {
     DescriptorWriter.write(Array((ProgramMessage.line(text) + "\n").utf8), to: STDERR_FILENO)
   }
-}
-
-/// The state as the state file holds it (nil when unknown), so that an unchanged one is not
-/// written again.
-private final class WrittenState {
-  var state: ChecklistsState?
-
-  init(_ state: ChecklistsState?) { self.state = state }
 }
 
 /// The last save's message worth repeating on standard error after the screen is gone.

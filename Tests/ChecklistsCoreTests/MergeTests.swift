@@ -278,6 +278,9 @@ private enum Fixture {
     let result = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(theirs))
     #expect(F.texts(result.model, "Trips") == ["Passport", "Tickets", "Sunscreen"])
     #expect(result.report.keptLists == ["Trips"])
+    // It keeps its id: an undo of the delete here sees the list is there again (it added a
+    // second "Trips").
+    #expect(result.model.lists.first { $0.name == "Trips" }?.id == F.listID(base, "Trips"))
     // Deleted here, untouched there: gone.
     let untouched = ModelMerge.merge(base: base, ours: ours, theirs: F.fromDisk(base))
     #expect(untouched.model.lists.map(\.name) == ["Groceries"])

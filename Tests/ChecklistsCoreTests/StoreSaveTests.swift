@@ -117,6 +117,33 @@ struct StoreSaveTests {
     #expect(folder.bytes("real/Target.plist.bak") == encodedBytes(sampleModel()))
   }
 
+  /// Through a symbolic link to a file of another name, a conflict copy is named after the
+  /// file it is beside, and the hint for the damaged file finds it there.
+  @Test func aConflictCopyBesideALinksTargetIsNamedAfterItAndHinted() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/real", withIntermediateDirectories: true)
+    folder.write("real/Target.plist", encodedBytes(sampleModel()))
+    #expect(symlink("real/Target.plist", folder.path + "/Checklists.plist") == 0)
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
+    folder.write("real/Target.plist", Data("garbage".utf8))
+    guard case .conflictCopy(_, let copy, _) = try store.save(adding("Tea", to: load.model)).outcome
+    else {
+      Issue.record("expected a conflict copy")
+      return
+    }
+    #expect(PathText.name(of: copy).hasPrefix("Target.conflict-"))
+    #expect(PathText.folder(of: copy) == folder.path + "/real")
+    do {
+      _ = try ChecklistsStore.open(location: folder.location())
+      Issue.record("a damaged file opened")
+    } catch {
+      #expect(error.restoreHint?.contains(copy) == true, "\(error.restoreHint ?? "no hint")")
+    }
+  }
+
   @Test func aBinaryFileStaysBinary() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }
@@ -282,6 +309,54 @@ struct StoreSaveTests {
     folder.write("Checklists.plist", encodedBytes(deleted))
     let again = try #require(store.refresh(refreshed.merged.model))
     #expect(chores(again.merged.model) == ["Dishes", "C"])
+  }
+
+  /// After a restored file was merged and before anything is saved, other writers change it
+  /// again (a check, an item added under the number of an item the copy lacks, a deletion):
+  /// those merge as usual, and what the copy lacked still stays. Before, every merge until the
+  /// next save took only additions, and that save wrote the older values back.
+  @Test func changesMadeElsewhereAfterARestoreMergeAsUsual() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel(extraItem: "Extra")))
+    let clock = SteppedClock()
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
+    let withB = adding("B", to: load.model)
+    #expect(try store.save(withB).outcome == .saved)
+    let backup = try #require(folder.bytes("Checklists.plist.bak"))
+    folder.write("Checklists.plist", Data("garbage".utf8))
+    #expect(store.refresh(withB) == nil)
+    clock.advance(by: 5)
+    folder.write("Checklists.plist", backup)
+    let restored = try #require(store.refresh(withB))
+    #expect(restored.merged.report.keptMissingFromFile == 1)
+    #expect(!restored.matchesFile)
+    let chores = { (model: DataModel) in
+      model.lists.first { $0.name == "Chores" }?.items ?? []
+    }
+    // Another writer reads the restored file: checks Dishes, deletes Extra and adds Eggs under
+    // the number B has here (the copy does not have B).
+    var theirs = DataModel(lists: try ChecklistsFileCoding.decode(backup).lists)
+    let list = try #require(theirs.lists.first { $0.name == "Chores" })
+    var dishes = list.items[0]
+    dishes.checked = true
+    _ = theirs.apply(try #require(theirs.replaceItem(listID: list.id, at: 0, with: dishes)))
+    _ = theirs.apply(try #require(theirs.deleteItem(listID: list.id, at: 1)))
+    theirs = adding("Eggs", to: theirs)
+    #expect(chores(theirs).last?.itemID == chores(withB).last?.itemID)
+    folder.write("Checklists.plist", encodedBytes(theirs))
+    let again = try #require(store.refresh(restored.merged.model))
+    #expect(chores(again.merged.model).map(\.text) == ["Dishes", "B", "Eggs"])
+    #expect(chores(again.merged.model).first?.checked == true)
+    #expect(again.merged.report.keptMissingFromFile == 0)
+    #expect(again.merged.report.renumbered.map(\.text) == ["B"])
+    #expect(!again.matchesFile)
+    #expect(try store.save(again.merged.model).outcome == .saved)
+    let written = try ChecklistsFileCoding.decode(try #require(folder.bytes("Checklists.plist")))
+    let saved = chores(DataModel(lists: written.lists))
+    #expect(saved.map(\.text) == ["Dishes", "B", "Eggs"])
+    #expect(saved.first?.checked == true)
+    #expect(Set(saved.map(\.itemID)).count == 3)
   }
 
   /// Put back after being gone, not only unreadable: the same. And the older copy's values of

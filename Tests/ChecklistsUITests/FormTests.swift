@@ -299,6 +299,32 @@ import Testing
     #expect(app.statusMessage == "Added \"Jam\"")
   }
 
+  /// Two lists of one name; the one whose form is open is deleted elsewhere: Done puts it
+  /// back instead of changing the other one (the form moved to it by its name).
+  @Test func aFormDoesNotMoveToAnotherListOfTheSameName() throws {
+    var model = sampleModel()
+    _ = model.apply(model.insertList(model.makeList(name: "Groceries", iconName: "Inbox")))
+    var app = makeApp(model)
+    let lists = app.dataModel.lists.filter { $0.name == "Groceries" }
+    #expect(lists.count == 2)
+    let first = try #require(lists.first?.id)
+    let other = try #require(lists.last?.id)
+    app.openList(id: first)
+    app.press(.character("a"))
+    app.type("Jam")
+    model = app.dataModel
+    _ = model.apply(try #require(model.deleteList(id: first)))
+    mergeFromElsewhere(model, into: &app)
+    #expect(
+      app.statusMessage
+        == "merged; List \"Groceries\" was deleted elsewhere: Done keeps it with this item")
+    app.press(.enter)
+    #expect(app.dataModel.list(withID: other)?.items.isEmpty == true)
+    let named = app.dataModel.lists.filter { $0.name == "Groceries" }
+    #expect(named.count == 2)
+    #expect(named.contains { $0.items.map(\.text) == ["Milk", "Bread", "Pay rent", "Jam"] })
+  }
+
   /// The item is moved to another list elsewhere while its form is open: Done edits it there,
   /// once (no copy left behind with the same item ID).
   @Test func doneFollowsAnItemMovedElsewhereWhileTheFormWasOpen() throws {

@@ -338,6 +338,50 @@ extension ChecklistsApp {
     #expect(app.dataModel.list(withID: trips)?.items.last?.checked == true)
   }
 
+  /// An undo of an add, or of a move to another list, when the item was moved (and changed)
+  /// elsewhere since: it takes the item from where it is now, and a move puts back that
+  /// version. They were refused as "deleted elsewhere" and dropped from the history.
+  @Test func undoOfAnAddOrAMoveFollowsTheItemMovedElsewhere() throws {
+    var app = makeApp(checklistIndex: 1)
+    let groceries = try #require(app.open?.listID)
+    app.press(.character("a"))
+    app.type("Tea")
+    app.press(.enter)
+    #expect(
+      app.dataModel.list(withID: groceries)?.items.map(\.text) == [
+        "Milk", "Bread", "Pay rent", "Tea",
+      ])
+    var model = app.dataModel
+    let trips = try #require(model.lists.first { $0.name == "Trips" }?.id)
+    let tea = try #require(model.list(withID: groceries)?.items[3])
+    _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 3)))
+    _ = model.apply(try #require(model.insertItem(tea, listID: trips)))
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.statusMessage == "Undid: add \"Tea\"")
+    #expect(!app.dataModel.lists.flatMap(\.items).contains { $0.text == "Tea" })
+    app.press(.control("r"))
+    #expect(app.dataModel.lists.flatMap(\.items).filter { $0.text == "Tea" }.count == 1)
+
+    app = makeApp(checklistIndex: 1)
+    app.press(.character("m"), .character("j"), .enter)
+    #expect(app.statusMessage == "Moved \"Milk\" to \"Trips\" (u undoes)")
+    model = app.dataModel
+    let chores = try #require(model.lists.first { $0.name == "Chores" }?.id)
+    let tripsList = try #require(model.list(withID: trips))
+    var milk = try #require(tripsList.items.last)
+    milk.text = "Oat milk"
+    _ = model.apply(try #require(model.deleteItem(listID: trips, at: tripsList.items.count - 1)))
+    _ = model.apply(try #require(model.insertItem(milk, listID: chores)))
+    merge(model, into: &app)
+    app.press(.character("u"))
+    #expect(app.statusMessage == "Undid: move \"Milk\" to \"Trips\"")
+    #expect(app.openList?.name == "Groceries")
+    #expect(app.openList?.items.map(\.text) == ["Oat milk", "Bread", "Pay rent"])
+    let all = app.dataModel.lists.flatMap(\.items)
+    #expect(all.filter { $0.itemID == milk.itemID }.count == 1)
+  }
+
   /// A list renamed elsewhere stays sorted by due date (the app remembers it by name).
   @Test func aListRenamedElsewhereStaysSortedByDue() throws {
     var app = makeApp(checklistIndex: 1)

@@ -1,3 +1,4 @@
+import ChecklistsTestSupport
 import Foundation
 import Testing
 
@@ -94,6 +95,45 @@ extension EndToEndProcesses {
       let listed = try shell.cli("due")
       #expect(listed.status == 0)
       #expect(listed.stdout.contains("Pay rent"), "\(listed.stdout)")
+    }
+
+    /// `due --notify` run while the app is open (from cron, say) sends each reminder once: the
+    /// app's own state, written when it quits, keeps the record of what was sent. It wrote the
+    /// record it had read at launch, so the next run sent everything again.
+    @Test func remindersSentWhileTheAppRunsAreNotSentAgainAfterItQuits() throws {
+      let shell = try AppFlowShell { folder in
+        try Self.writeBills(payRentDue: Date().addingTimeInterval(86_400 * 30), into: folder)
+      }
+      defer { shell.close() }
+      let session = shell.session
+      let bin = session.directory.appendingPathComponent("fake-bin")
+      try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+      let log = session.directory.appendingPathComponent("notify.log").path
+      let script = "#!/bin/sh\necho \"$*\" >> '\(log)'\n"
+      #expect(
+        FileManager.default.createFile(
+          atPath: bin.appendingPathComponent("notify-send").path, contents: Data(script.utf8),
+          attributes: [.posixPermissions: 0o755]))
+      var environment = shell.environment
+      environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+      let sent = {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      }
+
+      try shell.launch(waitingFor: "Bills")
+      let first = try BuiltBinary.run(["due", "--notify"], environment: environment)
+      #expect(first.status == 0, "\(first.stderr)")
+      #expect(sent().count == 1 && sent().first?.contains("Old bill") == true, "\(sent())")
+      // The app's state changes (the open list), so it writes its state when it quits.
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Old bill")
+      #expect(try shell.quit() == "0")
+      let second = try BuiltBinary.run(["due", "--notify"], environment: environment)
+      #expect(second.status == 0, "\(second.stderr)")
+      #expect(sent().count == 1, "\(sent())")
+      // And the app's own choice was written with it: it reopens the list.
+      try shell.launch(waitingFor: "Pay rent")
+      #expect(try shell.quit() == "0")
     }
 
     @Test func newUserAddsPayRentTomorrowAtNineWithAReminder() throws {

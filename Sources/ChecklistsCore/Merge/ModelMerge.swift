@@ -48,20 +48,34 @@ public enum ModelMerge {
     }
     // The file is an older copy: what it adds (items and lists base does not have) is taken,
     // and nothing else, neither what it lacks nor its older values of what both have.
-    let (additions, lacked) = additionsOnly(
-      base: base.lists, theirs: theirs, newFrom: base.nextItemID)
-    var merger = Merger(base: base.lists, ours: ours, theirs: additions)
+    let taken = additionsOnly(base: base.lists, theirs: theirs, newFrom: base.nextItemID)
+    var merger = Merger(base: base.lists, ours: ours, theirs: taken.lists)
     var result = merger.run(baseNextItemID: base.nextItemID)
-    result.report.keptMissingFromFile = lacked
+    result.report.keptMissingFromFile = taken.lacked
+    // The base of the next merge is the file as it is: what it lacks and its older values then
+    // count as changes made here, which later merges keep and the next save writes.
+    var lists = theirs
+    var nextListID = result.theirs.nextListIDValue
+    for index in lists.indices {
+      if let place = taken.places[index] {
+        lists[index].id = result.theirs.lists[place].id
+      } else {
+        lists[index].id = nextListID
+        nextListID += 1
+      }
+    }
+    result.theirs = DataModel(
+      listsKeepingIDs: lists, nextItemID: result.theirs.nextItemID, nextListID: nextListID)
     return result
   }
 
   /// Base with what `theirs` adds to it: its items with an `itemID` from `newFrom` on (given
   /// since base was made; a lower one that base does not have was deleted since), in the base
-  /// list theirs' list pairs with (or in a list of their own), and how many of base's items (or
-  /// empty lists) theirs lacks.
+  /// list theirs' list pairs with (or in a list of their own, if it adds items or is empty); how many of
+  /// base's items (or empty lists) theirs lacks; and for each list of theirs, the index of the
+  /// result's list it is (nil for a list base does not have that adds nothing).
   static func additionsOnly(base: [Checklist], theirs: [Checklist], newFrom: Int) -> (
-    lists: [Checklist], lacked: Int
+    lists: [Checklist], lacked: Int, places: [Int?]
   ) {
     var baseIDs = Set<Int>()
     for list in base { baseIDs.formUnion(list.items.lazy.map(\.itemID)) }
@@ -71,14 +85,18 @@ public enum ModelMerge {
     var lists = base
     var paired = [Bool](repeating: false, count: base.count)
     var own: [Checklist] = []
+    var places = [Int?](repeating: nil, count: theirs.count)
     for (index, list) in theirs.enumerated() {
       let added = list.items.filter { $0.itemID >= newFrom && !baseIDs.contains($0.itemID) }
       if let match = pairs[index] {
         paired[match] = true
+        places[index] = match
         if !added.isEmpty { lists[match].setItems(lists[match].items + added) }
       } else if !added.isEmpty || list.items.isEmpty {
+        // An empty list has no itemID to tell its age by: kept rather than lost.
         var new = list
         new.setItems(added)
+        places[index] = base.count + own.count
         own.append(new)
       }
     }
@@ -87,7 +105,7 @@ public enum ModelMerge {
       let missing = list.items.reduce(0) { $0 + (theirsIDs.contains($1.itemID) ? 0 : 1) }
       lacked += missing > 0 ? missing : (paired[index] ? 0 : 1)
     }
-    return (lists + own, lacked)
+    return (lists + own, lacked, places)
   }
 }
 
@@ -459,9 +477,15 @@ private struct Merger {
         }
       } else if let t = slot.theirs {
         list = theirs[t]
-        list.id = nextListID
-        nextListID += 1
-        if slot.base == nil { report.changesFromElsewhere += 1 }
+        if let b = slot.base {
+          // Deleted here, kept for a change made elsewhere: it keeps its id, so that an undo
+          // of the delete sees it is there again instead of adding a second copy.
+          list.id = base[b].id
+        } else {
+          list.id = nextListID
+          nextListID += 1
+          report.changesFromElsewhere += 1
+        }
       } else {
         continue
       }

@@ -101,11 +101,10 @@ struct StateFile {
   /// The limit on a state file's size; anything larger is treated as corrupt.
   static let sizeLimit = 16 << 20
 
-  /// The saved state, or the defaults and a warning when it cannot be used; `stored` says
-  /// whether the state is the one in the file (false for the defaults).
+  /// The saved state, or the defaults and a warning when it cannot be used.
   ///
   /// A missing state file is normal (first run, or a file from the phone) and gives no warning.
-  func load() -> (state: ChecklistsState, warning: String?, stored: Bool) {
+  func load() -> (state: ChecklistsState, warning: String?) {
     let path = location.stateFile
     let shown = location.display(path)
     let defaults = ChecklistsState(dataFile: location.dataFile)
@@ -113,25 +112,25 @@ struct StateFile {
     do {
       let status = try fileSystem.stat(path)
       guard status.kind == .regular, status.size <= Self.sizeLimit else {
-        return (defaults, "Ignored the state file \(shown): not a regular file of sane size", false)
+        return (defaults, "Ignored the state file \(shown): not a regular file of sane size")
       }
       let fd = try fileSystem.open(path, flags: O_RDONLY | O_NONBLOCK, mode: 0)
       defer { try? fileSystem.close(fd) }
       data = try fileSystem.readAll(fd, limit: Self.sizeLimit)
     } catch {
-      if error.code == ENOENT { return (defaults, nil, false) }
+      if error.code == ENOENT { return (defaults, nil) }
       return (
-        defaults, "Could not read the state file \(shown): \(error.reason); using defaults", false
+        defaults, "Could not read the state file \(shown): \(error.reason); using defaults"
       )
     }
     guard var state = try? JSONDecoder().decode(ChecklistsState.self, from: data) else {
-      return (defaults, "The state file \(shown) is damaged; using defaults", false)
+      return (defaults, "The state file \(shown) is damaged; using defaults")
     }
     if let owner = state.dataFile, owner != location.dataFile {
-      return (defaults, "The state file \(shown) belongs to \(owner); using defaults", false)
+      return (defaults, "The state file \(shown) belongs to \(owner); using defaults")
     }
     state.dataFile = location.dataFile
-    return (state, nil, true)
+    return (state, nil)
   }
 
   /// Writes the state atomically (temporary file, fsync, rename, fsync of the folder). A new

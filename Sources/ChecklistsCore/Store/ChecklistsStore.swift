@@ -17,9 +17,6 @@ public struct LoadResult: Sendable {
   public var saveWarning: String?
   /// Whether there was no data file: the app opens the new list named "List".
   public var isFirstRun: Bool
-  /// The state exactly as the state file held it; nil when there was none to use, so that
-  /// the state must be written even if `state` does not change.
-  public var storedState: ChecklistsState?
 }
 
 /// How a save ended.
@@ -163,9 +160,6 @@ public final class ChecklistsStore {
   /// it can be read again after that lasted a moment (most likely an older copy put back), what
   /// it lacks is kept, not taken as deleted (`keepsWhatTheFileLacks`).
   private var unreadableSince: Date?
-  /// Whether a merge kept what the file lacks and nothing has been written since: the base then
-  /// holds more than the file, and later merges keep what it lacks until a save writes it.
-  private var baseAheadOfFile = false
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
@@ -215,7 +209,7 @@ public final class ChecklistsStore {
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
-    let (state, stateWarning, stateStored) = StateFile(location: location, fileSystem: fileSystem)
+    let (state, stateWarning) = StateFile(location: location, fileSystem: fileSystem)
       .load()
     if let stateWarning { warnings.append(stateWarning) }
     var loadedState = state
@@ -245,7 +239,7 @@ public final class ChecklistsStore {
       store,
       LoadResult(
         model: model, state: loadedState, warnings: warnings, saveWarning: saveWarning,
-        isFirstRun: isFirstRun, storedState: stateStored ? state : nil)
+        isFirstRun: isFirstRun)
     )
   }
 
@@ -278,7 +272,7 @@ public final class ChecklistsStore {
   @discardableResult
   public func save(_ held: DataModel) throws(StoreError) -> SaveResult {
     let model = asWritten(held)
-    if baseExists, conflictCopyPath == nil, !baseAheadOfFile, model == base,
+    if baseExists, conflictCopyPath == nil, model == base,
       let status = try? fileSystem.stat(resolvedPath), diskFingerprint?.matches(status) == true
     {
       return result(.unchanged)
@@ -298,7 +292,7 @@ public final class ChecklistsStore {
     let change = detectForeignChange()
     switch change {
     case .none:
-      if model == base && baseExists && conflictCopyPath == nil && !baseAheadOfFile {
+      if model == base && baseExists && conflictCopyPath == nil {
         return result(.unchanged)
       }
       let encoded = try encode(model)
@@ -326,13 +320,9 @@ public final class ChecklistsStore {
       let merged = ModelMerge.merge(
         base: base, ours: model, theirs: theirs.lists, keepingWhatTheirsLacks: keeping)
       appendToLog(merged.report)
-      // A file whose older values were passed over is written whatever the merge took.
-      let aheadOfFile = keeping && !merged.theirs.lists.elementsEqual(theirs.lists)
-      if !aheadOfFile {
-        unreadableSince = nil
-        baseAheadOfFile = false
-      }
-      if !merged.wroteFile && !aheadOfFile {
+      // From here the file is trusted again: what a merge kept that it lacks is ours to write.
+      unreadableSince = nil
+      if !merged.wroteFile {
         base = merged.model
         baseExists = true
         format = theirs.format
@@ -390,7 +380,7 @@ public final class ChecklistsStore {
   /// nil when the file did not change (or cannot be read now: the next save deals with that).
   public func refresh(_ model: DataModel) -> RefreshResult? {
     let change = detectForeignChange()
-    if change == .none, !baseAheadOfFile {
+    if change == .none {
       // The file is as last read or written: a moment when it could not be read has passed.
       unreadableSince = nil
     }
@@ -419,11 +409,10 @@ public final class ChecklistsStore {
     let keeping = keepsWhatTheFileLacks
     let merged = ModelMerge.merge(
       base: base, ours: asWritten(model), theirs: theirs.lists, keepingWhatTheirsLacks: keeping)
-    // Nothing is written here: when the merge passed over what the file lacks or its older
-    // values, the base holds more than the file until a save writes it.
-    let aheadOfFile = keeping && !merged.theirs.lists.elementsEqual(theirs.lists)
-    baseAheadOfFile = aheadOfFile
-    if !aheadOfFile { unreadableSince = nil }
+    // Nothing is written here. The base is the file as it is, so what the merge kept that the
+    // file lacks (or holds older) counts as a change made here: later merges keep it, the next
+    // save writes it.
+    unreadableSince = nil
     base = merged.theirs
     baseExists = true
     format = theirs.format
@@ -433,7 +422,13 @@ public final class ChecklistsStore {
       merged.report.summary(logName: names.log)
       ?? "\(location.fileName) was changed elsewhere; nothing to merge"
     return RefreshResult(
-      merged: merged, matchesFile: !merged.wroteFile && !aheadOfFile, statusLine: summary)
+      merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
+  }
+
+  /// The state file as it is now (the defaults when it is missing or cannot be used): what other
+  /// writers (`due --notify`, the CLI, a sync pass) recorded since this process read it.
+  public func currentState() -> ChecklistsState {
+    StateFile(location: location, fileSystem: fileSystem).load().state
   }
 
   /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state
@@ -578,11 +573,11 @@ public final class ChecklistsStore {
   }
 
   /// Whether a merge now keeps what the file lacks: the file could not be read (or was gone)
-  /// for a moment at least, or had a conflict copy written meanwhile, or an earlier such merge
-  /// has not been written yet. A file caught half-written by a program that writes in place is
-  /// unreadable only for an instant, and its deletions still count.
+  /// for a moment at least, or had a conflict copy written meanwhile (a save found it unreadable:
+  /// nothing is taken as deleted against lists that went to a copy). A file caught half-written
+  /// by a program that writes in place is unreadable only for an instant, and its deletions
+  /// still count.
   private var keepsWhatTheFileLacks: Bool {
-    if baseAheadOfFile { return true }
     guard let since = unreadableSince else { return false }
     return conflictCopyPath != nil || clock().timeIntervalSince(since) >= 1
   }
@@ -592,7 +587,6 @@ public final class ChecklistsStore {
   ) {
     // What was written is the file now: nothing is kept against it any more.
     unreadableSince = nil
-    baseAheadOfFile = false
     deletionReported = false
     base = model
     baseExists = true
@@ -624,12 +618,13 @@ public final class ChecklistsStore {
     return data.withUnsafeBytes { ContentHash.of($0) } == expected.contentHash ? .none : .modified
   }
 
-  /// Writes next to the file (or in `folder`) under a fresh `<stem>.<kind>-<stamp><ext>` name.
+  /// Writes next to the file (or in `folder`) under a fresh `<stem>.<kind>-<stamp><ext>` name,
+  /// the stem and extension of the file itself (the one a symbolic link points to).
   private func writeSibling(_ data: Data, kind: String, folder: String? = nil) throws(StoreError)
     -> String
   {
     let folder = folder ?? PathText.folder(of: resolvedPath)
-    let name = PathText.name(of: location.dataFile)
+    let name = PathText.name(of: resolvedPath)
     let stem = PathText.stem(of: name)
     let ext = PathText.fileExtension(of: name)
     let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.fileName)

@@ -98,7 +98,7 @@ extension ChecklistsApp {
         itemForm.itemIndex = itemIndex
         itemForm.keptList = nil
       } else if dataModel.list(withID: itemForm.listID) == nil, let gone {
-        if let back = Self.sameList(as: gone, in: dataModel) {
+        if let back = Self.sameList(as: gone, in: dataModel, before: before) {
           itemForm.listID = back.id
           itemForm.keptList = nil
         } else if itemForm.keptList == nil {
@@ -112,7 +112,7 @@ extension ChecklistsApp {
       guard let id = listForm.listID, dataModel.list(withID: id) == nil,
         let gone = listForm.keptList ?? before.list(withID: id)
       else { return nil }
-      if let back = Self.sameList(as: gone, in: dataModel) {
+      if let back = Self.sameList(as: gone, in: dataModel, before: before) {
         listForm.listID = back.id
         listForm.keptList = nil
         form = .list(listForm)
@@ -127,12 +127,14 @@ extension ChecklistsApp {
     }
   }
 
-  /// The list in `model` that is `list` back under a new identity: one of the same name,
-  /// preferring one that holds any of its items.
-  static func sameList(as list: Checklist, in model: DataModel) -> Checklist? {
+  /// The list in `model` that is `list` back under a new identity: one of the same name that
+  /// holds any of its items, else one of the same name that this merge brought (a list of that
+  /// name that was there before is another list, and the form does not move to it).
+  static func sameList(as list: Checklist, in model: DataModel, before: DataModel) -> Checklist? {
     let named = model.lists.filter { $0.name == list.name }
     let itemIDs = Set(list.items.map(\.itemID))
-    return named.first { $0.items.contains { itemIDs.contains($0.itemID) } } ?? named.first
+    return named.first { $0.items.contains { itemIDs.contains($0.itemID) } }
+      ?? named.first { before.list(withID: $0.id) == nil }
   }
 
   /// The list and item indices of the item with `itemID`.

@@ -114,10 +114,56 @@ extension ChecklistsApp {
 
   /// An undo or redo of an item edit made again on the item as it is now: only the fields the
   /// edit changed go back (or forward); a field changed elsewhere since, by a merge, stays.
+  ///
+  /// An entry that takes an item out (the undo of an add or of a move to another list) takes
+  /// it from wherever it is now, as it is now, and a move puts back that version of it.
   func rebased(_ entry: UndoEntry) -> UndoEntry {
-    guard case .single(.replaceItem(let listID, let index, let from, let to)) = entry else {
-      return entry
+    switch entry {
+    case .single(.replaceItem(let listID, let index, let from, let to)):
+      return rebasedEdit(listID: listID, index: index, from: from, to: to)
+    case .single(let change):
+      return .single(followingMovedItems([change])[0])
+    case .group(var compound):
+      compound.changes = followingMovedItems(compound.changes)
+      return .group(compound)
     }
+  }
+
+  /// `changes` with each item they take out found where it is now (moved to another list
+  /// elsewhere, changed elsewhere), and the item put back again as it is now.
+  func followingMovedItems(_ changes: [ModelChange]) -> [ModelChange] {
+    var now: [Int: ChecklistItem] = [:]
+    var result = changes
+    for (position, change) in changes.enumerated() {
+      guard case .deleteItem(let listID, let index, let item) = change else { continue }
+      var place: (listID: Checklist.ID, index: Int)?
+      if let list = dataModel.list(withID: listID),
+        let at = list.index(ofItemID: item.itemID, near: index)
+      {
+        place = (listID, at)
+      } else if let (listIndex, at) = Self.locate(itemID: item.itemID, in: dataModel) {
+        place = (dataModel.lists[listIndex].id, at)
+      }
+      guard let place, let current = dataModel.list(withID: place.listID)?.items[place.index]
+      else { continue }
+      now[item.itemID] = current
+      result[position] = .deleteItem(listID: place.listID, index: place.index, item: current)
+    }
+    guard !now.isEmpty else { return result }
+    for (position, change) in result.enumerated() {
+      if case .insertItem(let listID, let index, let item) = change, let current = now[item.itemID]
+      {
+        result[position] = .insertItem(listID: listID, index: index, item: current)
+      }
+    }
+    return result
+  }
+
+  /// An item edit's undo or redo made on the item as it is now (see `rebased`).
+  func rebasedEdit(
+    listID: Checklist.ID, index: Int, from: ChecklistItem, to: ChecklistItem
+  ) -> UndoEntry {
+    let entry = UndoEntry.single(.replaceItem(listID: listID, index: index, old: from, new: to))
     // The item where it is now: in its list, or in another one it was moved to elsewhere.
     var place: (listID: Checklist.ID, index: Int)?
     if let list = dataModel.list(withID: listID),
@@ -209,7 +255,7 @@ extension ChecklistsApp {
     if planner != nil {
       plannerKeep = plannerLine(for: entry.inverse)
     } else {
-      reveal(entry.inverse)
+      reveal(applied)
     }
     status = StatusMessage(
       text: "Undid: \(words)" + keptNote(entry.inverse, applied), isError: false)
@@ -256,7 +302,7 @@ extension ChecklistsApp {
     if planner != nil {
       plannerKeep = plannerLine(for: entry)
     } else {
-      reveal(entry)
+      reveal(applied)
     }
     status = StatusMessage(
       text: "Redid: \(describe(entry))" + keptNote(entry, applied), isError: false)
