@@ -17,6 +17,7 @@ public enum AppPhotos {
   /// The access for the UI on `session`'s Photos folder.
   public static func access(session: PhotoSession, environment: [String: String]) -> PhotoAccess {
     let library = session.library
+    let checked = CheckedPhotoFiles()
     return PhotoAccess(
       caption: { name in
         do throws(PhotoError) {
@@ -30,13 +31,18 @@ public enum AppPhotos {
       store: { path in
         do throws(PhotoError) {
           // Decoded whole (small) first: a file whose image data is damaged is not attached.
-          if let problem = damage(path) { return .failure(problem) }
+          // One the form's check read whole, unchanged since, is not decoded again.
+          if !checked.passed(path), let problem = damage(path) { return .failure(problem) }
           return .success(try session.store(path))
         } catch {
           return .failure(PhotoAccessError(message: error.message))
         }
       },
-      check: { path in damage(path) },
+      check: { path in
+        let problem = damage(path)
+        if problem == nil { checked.record(path) }
+        return problem
+      },
       startFolder: {
         PictureFolder.start(
           environment: environment, current: FileManager.default.currentDirectoryPath)
@@ -242,5 +248,31 @@ extension AppPhotos {
     return CellPixelSize.from(
       columns: Int(size.ws_col), rows: Int(size.ws_row), pixelWidth: Int(size.ws_xpixel),
       pixelHeight: Int(size.ws_ypixel))
+  }
+}
+
+/// The files the item form's check read whole and found sound, each as it was then (size,
+/// modification time, inode): Done stores such a file without decoding it again.
+final class CheckedPhotoFiles: @unchecked Sendable {
+  private let lock = ThreadLock()
+  private var files: [String: FileStatus] = [:]
+
+  /// Notes that `path`, as it is now, passed the check.
+  func record(_ path: String) {
+    guard let status = try? SystemFileSystem().stat(path) else { return }
+    lock.lock()
+    files[path] = status
+    lock.unlock()
+  }
+
+  /// Whether `path` passed the check and has not changed since.
+  func passed(_ path: String) -> Bool {
+    lock.lock()
+    let known = files[path]
+    lock.unlock()
+    guard let known, let now = try? SystemFileSystem().stat(path) else { return false }
+    return now.size == known.size && now.inode == known.inode && now.device == known.device
+      && now.modificationNanoseconds == known.modificationNanoseconds
+      && now.changeNanoseconds == known.changeNanoseconds
   }
 }

@@ -274,18 +274,43 @@ final class PhotoRig: @unchecked Sendable {
     #expect(app.statusMessage?.contains("broken.png is not a JPEG, PNG, WebP or GIF image") == true)
   }
 
-  /// An image whose data is damaged past its header is refused when chosen, not at Done.
+  /// An image whose data is damaged past its header is refused when chosen, not at Done: it
+  /// is read whole on a worker thread (`Effect.work`), and its answer takes it off the form
+  /// (back to what the form had: here the removal of the item's photo). The answer for a file
+  /// no longer chosen changes nothing.
   @Test func aDamagedImageIsRefusedWhenChosen() throws {
     let rig = try PhotoRig()
     let damaged = rig.pictures + "/Trains/damaged.png"
     try Data(PhotoRig.png).write(to: URL(fileURLWithPath: damaged))
-    var app = rig.app()
+    let stored = try rig.session.store(rig.pictures + "/Bike 2.PNG")
+    var milk = item("Milk", id: 1)
+    milk.photo = stored
+    let lists = [Checklist(name: "Groceries", iconName: "Groceries", items: [milk])]
+    var app = rig.app(DataModel(lists: lists), list: 0)
     app.press(.enter)
-    _ = app.handle(.paste("'\(damaged)'"), now: testNow)
-    #expect(itemForm(app)?.photo == .keep)
+    _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
+    app.press(.character("d"))
+    #expect(itemForm(app)?.photo == .remove)
+    let effects = app.handle(.paste("'\(damaged)'"), now: testNow)
+    #expect(itemForm(app)?.photo == .attach(path: damaged, caption: "[photo 4×2 PNG]"))
+    let works = effects.compactMap { effect -> BackgroundWork? in
+      if case .work(let work) = effect { return work }
+      return nil
+    }
+    #expect(works.map(\.name) == ["check " + damaged])
+    for work in works { _ = app.handle(work.run(), now: testNow) }
+    #expect(itemForm(app)?.photo == .remove)
     #expect(
       app.statusMessage == "Can't attach the photo: \(damaged): cannot read this image: damaged")
-    #expect(rig.storedPhotos.isEmpty)
+    #expect(rig.storedPhotos.count == 1)
+    // Chosen, then another file chosen before its answer came: the answer is for a file the
+    // form no longer has.
+    _ = app.handle(.paste("'\(damaged)'"), now: testNow)
+    _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
+    _ = app.handle(.photoChecked(path: damaged, problem: "damaged"), now: testNow)
+    #expect(
+      itemForm(app)?.photo
+        == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
   }
 
   @Test func aPastedOrDroppedPathAttachesTheFile() throws {

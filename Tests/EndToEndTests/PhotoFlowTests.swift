@@ -71,6 +71,30 @@ extension EndToEndProcesses {
       #expect(shown.stdout.contains(first.first ?? "?"))
     }
 
+    /// A file whose header is sound but whose image data is cut short: attached at once, then
+    /// taken off the form when the worker has read it whole, with the reason.
+    @Test func aDamagedImageIsTakenBackWhenReadWhole() throws {
+      let shell = try photoShell()
+      defer { shell.close() }
+      let session = shell.session
+      let pictures = shell.session.directory.appendingPathComponent("Pictures")
+      let whole = try Data(contentsOf: pictures.appendingPathComponent("red-blue.png"))
+      let cut = pictures.appendingPathComponent("cut.png")
+      try whole.prefix(60).write(to: cut)
+      try shell.cli("add", "List", "Receipt")
+      try shell.launch(waitingFor: "Receipt")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Edit Item")
+      try session.paste("'\(cut.path)'")
+      try session.waitFor(text: "Can't attach the photo: \(cut.path)")
+      try session.waitFor(text: "Photo     None")
+      try session.sendKeys("Tab", "Enter")
+      try session.waitFor(text: "Receipt")
+      #expect(try shell.quit() == "0")
+      #expect(storedPhotos(shell).isEmpty)
+      #expect(try shell.items(of: "List").first?["photo"] == nil)
+    }
+
     @Test func cancelLeavesNothingBehind() throws {
       let shell = try photoShell()
       defer { shell.close() }

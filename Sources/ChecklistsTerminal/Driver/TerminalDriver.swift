@@ -303,6 +303,9 @@ public final class TerminalDriver<Program: TerminalProgram> {
         suspendRequested = true
       case .loadPhoto(let request):
         loadPhoto(request)
+      case .work(let work):
+        let inbox = inbox
+        DispatchQueue.global(qos: .userInitiated).async { inbox.post(work.run()) }
       case .quitWithRescueCopy:
         rescueChosen = true
         exitReason = exitReason ?? .quit

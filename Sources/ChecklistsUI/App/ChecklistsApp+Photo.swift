@@ -47,16 +47,21 @@ extension ChecklistsApp {
     }
   }
 
-  /// Attaches a file: its caption is read now (refused with a message when it is no image).
+  /// Attaches a file: its caption is read now (refused with a message when it is no image);
+  /// all of it is read on a worker thread (`photoChecked` takes it back if it is damaged), so
+  /// that a big image does not hold up the keys.
   mutating func attachPhoto(_ path: String, form: inout ItemForm) -> Bool {
     guard let access = photoAccess() else { return false }
     switch access.fileCaption(path) {
     case .success(let caption):
-      if let problem = access.check(path) {
-        status = StatusMessage(text: "Can't attach the photo: \(problem.message)", isError: true)
-        return false
-      }
+      if case .attach = form.photo {} else { form.photoBeforeAttach = form.photo }
       form.photo = .attach(path: path, caption: caption)
+      let check = access.check
+      queuedEffects.append(
+        .work(
+          BackgroundWork(name: "check " + path) {
+            .photoChecked(path: path, problem: check(path)?.message)
+          }))
       status = StatusMessage(
         text: "Photo \(Self.lastComponent(of: path)): \(caption) (saved with the item)",
         isError: false)
@@ -65,6 +70,17 @@ extension ChecklistsApp {
       status = StatusMessage(text: error.message, isError: true)
       return false
     }
+  }
+
+  /// A chosen file was read whole: one found damaged is taken off the form again (if it is
+  /// still the one chosen), and the status line says why.
+  mutating func photoChecked(_ path: String, problem: String?) {
+    guard let problem, case .item(var itemForm) = form,
+      case .attach(let chosen, _) = itemForm.photo, chosen == path
+    else { return }
+    itemForm.photo = itemForm.photoBeforeAttach
+    form = .item(itemForm)
+    status = StatusMessage(text: "Can't attach the photo: \(problem)", isError: true)
   }
 
   /// What the Photo row shows: "None", the photo's caption, or the file to attach.

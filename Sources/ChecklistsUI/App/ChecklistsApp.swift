@@ -62,6 +62,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// Photos drawn for their boxes (a few, by photo and box size) and those being decoded.
   var photoPictures = PhotoPictureCache()
   var photosRequested: Set<PhotoRequest> = []
+  /// Effects a handler asked for on the way (a chosen photo's check), sent with the event's.
+  var queuedEffects: [Effect] = []
   /// Whether any item has had a photo this session (a Checklist then gets its preview pane on
   /// wide terminals).
   var sessionHasPhotos = false
@@ -254,6 +256,8 @@ public struct ChecklistsApp: TerminalProgram {
     case .photoLoaded(let request, let picture):
       photosRequested.remove(request)
       photoPictures.insert(picture, for: request)
+    case .photoChecked(let path, let problem):
+      photoChecked(path, problem: problem)
     case .quitSaveFailed(let reason):
       quitPrompt = QuitPrompt(reason: reason)
       status = nil
@@ -272,6 +276,8 @@ public struct ChecklistsApp: TerminalProgram {
     if firesReminders { effects += fireReminders(now: now) }
     redrawAt = nextRedraw(after: now)
     effects += photoLoads()
+    effects += queuedEffects
+    queuedEffects.removeAll()
     return effects
   }
 

@@ -16,7 +16,7 @@ public struct PhotoAccess: Sendable {
   /// Copies a file into the Photos folder (held for the session); its new name.
   public var store: @Sendable (String) -> Result<PhotoName, PhotoAccessError>
   /// Why a file the user chose cannot be attached after reading all of it (its image data is
-  /// damaged); nil when it can. Asked once, when the file is chosen.
+  /// damaged); nil when it can. Asked once when the file is chosen, on a worker thread.
   public var check: @Sendable (String) -> PhotoAccessError?
   /// The folders and images of a folder, folders first.
   public var list: @Sendable (String) -> Result<[FolderEntry], PhotoAccessError>

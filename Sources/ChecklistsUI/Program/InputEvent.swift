@@ -95,6 +95,27 @@ public enum InputEvent: Equatable, Sendable {
   case quitSaveFailed(String)
   /// A photo asked for with `Effect.loadPhoto` was decoded (on a worker thread) and drawn.
   case photoLoaded(PhotoRequest, PhotoPicture)
+  /// A file chosen for the item form was read whole (`Effect.work`): why it cannot be
+  /// attached, or nil when it can.
+  case photoChecked(path: String, problem: String?)
+}
+
+/// Work the driver runs on a worker thread, off the key path; its event comes back when done.
+public struct BackgroundWork: Equatable, Sendable {
+  /// What the work is (e.g. "check /a/b.jpg"): two works of one name are the same work.
+  public var name: String
+  /// The work itself; its result is the event handled when it is done.
+  public var run: @Sendable () -> InputEvent
+
+  /// Creates a piece of work.
+  public init(name: String, run: @escaping @Sendable () -> InputEvent) {
+    self.name = name
+    self.run = run
+  }
+
+  public static func == (lhs: BackgroundWork, rhs: BackgroundWork) -> Bool {
+    lhs.name == rhs.name
+  }
 }
 
 /// What the state machine asks the driver to do.
@@ -113,4 +134,6 @@ public enum Effect: Equatable, Sendable {
   case quitWithRescueCopy
   /// Decode and draw a photo off the key path; the driver answers with `.photoLoaded`.
   case loadPhoto(PhotoRequest)
+  /// Run this work off the key path; the driver handles its event when it is done.
+  case work(BackgroundWork)
 }
