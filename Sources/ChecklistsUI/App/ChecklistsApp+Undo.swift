@@ -135,16 +135,8 @@ extension ChecklistsApp {
     var now: [Int: ChecklistItem] = [:]
     var result = changes
     for (position, change) in changes.enumerated() {
-      guard case .deleteItem(let listID, let index, let item) = change else { continue }
-      var place: (listID: Checklist.ID, index: Int)?
-      if let list = dataModel.list(withID: listID),
-        let at = list.index(ofItemID: item.itemID, near: index)
-      {
-        place = (listID, at)
-      } else if let (listIndex, at) = Self.locate(itemID: item.itemID, in: dataModel) {
-        place = (dataModel.lists[listIndex].id, at)
-      }
-      guard let place, let current = dataModel.list(withID: place.listID)?.items[place.index]
+      guard case .deleteItem(let listID, let index, let item) = change,
+        let (place, current) = whereNow(itemID: item.itemID, listID: listID, near: index)
       else { continue }
       now[item.itemID] = current
       result[position] = .deleteItem(listID: place.listID, index: place.index, item: current)
@@ -159,23 +151,29 @@ extension ChecklistsApp {
     return result
   }
 
+  /// The item with `itemID` where it is now, and as it is now: in its list (near `index`), or
+  /// in another one it was moved to elsewhere; nil when it is gone.
+  func whereNow(itemID: Int, listID: Checklist.ID, near index: Int) -> (
+    place: (listID: Checklist.ID, index: Int), item: ChecklistItem
+  )? {
+    if let list = dataModel.list(withID: listID),
+      let at = list.index(ofItemID: itemID, near: index)
+    {
+      return ((listID, at), list.items[at])
+    }
+    guard let (listIndex, at) = Self.locate(itemID: itemID, in: dataModel) else { return nil }
+    let list = dataModel.lists[listIndex]
+    return ((list.id, at), list.items[at])
+  }
+
   /// An item edit's undo or redo made on the item as it is now (see `rebased`).
   func rebasedEdit(
     listID: Checklist.ID, index: Int, from: ChecklistItem, to: ChecklistItem
   ) -> UndoEntry {
     let entry = UndoEntry.single(.replaceItem(listID: listID, index: index, old: from, new: to))
-    // The item where it is now: in its list, or in another one it was moved to elsewhere.
-    var place: (listID: Checklist.ID, index: Int)?
-    if let list = dataModel.list(withID: listID),
-      let at = list.index(ofItemID: from.itemID, near: index)
-    {
-      place = (listID, at)
-    } else if let (listIndex, at) = Self.locate(itemID: from.itemID, in: dataModel) {
-      place = (dataModel.lists[listIndex].id, at)
-    }
-    guard let place, let current = dataModel.list(withID: place.listID)?.items[place.index]
+    guard let (place, current) = whereNow(itemID: from.itemID, listID: listID, near: index),
+      current != from || place.listID != listID
     else { return entry }
-    guard current != from || place.listID != listID else { return entry }
     return .single(
       .replaceItem(
         listID: place.listID, index: place.index, old: current,
