@@ -46,7 +46,11 @@ enum TransferCommands {
     name: "import", positionals: ["FILE"], flags: [.duplicate],
     summary: "Add the lists of a JSON or plist file (as `export` writes) to yours.",
     details: """
-      Items get new item IDs. A file with any error is rejected whole; nothing changes.
+      Items get new item IDs. A file with any error is rejected whole; nothing changes (an
+      empty list name or item text is an error, as in new-list and add). Photos are copied
+      in as the photo command does: from the JSON's photo path (relative to the file's
+      folder), or for a plist from the Photos folder beside it (or this file's own); an item
+      whose image cannot be read is imported without it, and said.
       A list that is already in your file (same name, same items) is skipped and named;
       --duplicate imports it again anyway. Importing into a file that does not exist yet
       creates it with just the imported lists.
@@ -65,8 +69,9 @@ enum TransferCommands {
       throw .failure("could not read \(path)")
     }
     let lists: [Checklist]
+    let photoPaths: [[String?]]
     do throws(FileFormatError) {
-      lists = try ImportedLists.decode(data)
+      (lists, photoPaths) = try ImportedLists.decode(data, from: path)
     } catch {
       throw .failure("\(name): \(error.message)")
     }
@@ -82,7 +87,7 @@ enum TransferCommands {
     var skipped: [String] = []
     var imported = 0
     var itemCount = 0
-    for incoming in lists {
+    for (listOffset, incoming) in lists.enumerated() {
       if !arguments.has(.duplicate),
         existing.contains(where: { ImportedLists.sameContent($0, incoming) })
       {
@@ -91,11 +96,28 @@ enum TransferCommands {
       }
       var list = model.makeList(name: incoming.name, iconName: incoming.iconName)
       list.unknownFields = incoming.unknownFields
-      for item in incoming.items {
+      for (itemOffset, item) in incoming.items.enumerated() {
         var fresh = model.makeItem(
           text: item.text, checked: item.checked, dueDate: item.dueDate,
           shouldRemind: item.shouldRemind, hasDueDate: item.hasDueDate)
         fresh.unknownFields = item.unknownFields
+        if var source = photoPaths[listOffset][itemOffset] {
+          // A plist exported from this very file: its photos are in this file's folder.
+          if let name = item.photo, !FileManager.default.fileExists(atPath: source) {
+            let own = PhotoLibrary(dataFile: store.resolvedPath).path(of: name)
+            if FileManager.default.fileExists(atPath: own) { source = own }
+          }
+          // The photo is copied in as `photo FILE` would; one that cannot be read is left
+          // out, and said.
+          let place = "list \(listOffset + 1), item \(itemOffset + 1)"
+          fresh.photo = nil
+          do throws(CLIError) {
+            let photo = try PhotoCommands.readPhoto(source, context: context)
+            fresh.photo = try context.photos.attach(photo.source)
+          } catch {
+            output.error("\(place): imported without its photo: \(error.message)")
+          }
+        }
         list.insertItem(fresh)
         itemCount += 1
       }
@@ -125,11 +147,47 @@ enum TransferCommands {
 
 /// Reads lists to import from JSON (the `export` shape) or a plist, with key-path errors.
 enum ImportedLists {
-  static func decode(_ data: Data) throws(FileFormatError) -> [Checklist] {
+  /// The lists of the file at `path` (its bytes `data`), and for each item the path of the
+  /// image to attach: the JSON's `photo` (relative to the file's folder when not absolute),
+  /// or for a plist the photo of that name in the Photos folder beside the file. Names and
+  /// texts must not be empty, as `new-list` and `add` require.
+  static func decode(_ data: Data, from path: String) throws(FileFormatError) -> (
+    lists: [Checklist], photos: [[String?]]
+  ) {
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-    guard first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else {
-      return try ChecklistsFileCoding.decode(data).lists
+    let lists: [Checklist]
+    var photos: [[String?]]
+    let folder = PathText.folder(of: absolute(path))
+    if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
+      (lists, photos) = try decodeJSON(data)
+      photos = photos.map { row in
+        row.map { photo in photo.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 } }
+      }
+    } else {
+      lists = try ChecklistsFileCoding.decode(data).lists
+      let beside = PhotoLibrary(dataFile: absolute(path))
+      photos = lists.map { list in list.items.map { $0.photo.map { beside.path(of: $0) } } }
     }
+    for (listOffset, list) in lists.enumerated() {
+      let listPath = "list \(listOffset + 1)"
+      if list.name.showsNothing { throw FileFormatError("\(listPath): the name is empty") }
+      for (itemOffset, item) in list.items.enumerated() where item.text.showsNothing {
+        throw FileFormatError(
+          "\(listPath) (\"\(list.name)\"), item \(itemOffset + 1): the text is empty")
+      }
+    }
+    return (lists, photos)
+  }
+
+  /// `path` made absolute against the current folder.
+  private static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+  }
+
+  /// The lists of an `export` JSON, and each item's `photo` as written.
+  private static func decodeJSON(_ data: Data) throws(FileFormatError) -> (
+    lists: [Checklist], photos: [[String?]]
+  ) {
     let object: JSONValue
     do {
       object = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -140,6 +198,7 @@ enum ImportedLists {
       throw FileFormatError("the top level should be an array of checklists but is \(kind(object))")
     }
     var lists: [Checklist] = []
+    var photos: [[String?]] = []
     for (listOffset, element) in array.enumerated() {
       let listPath = "list \(listOffset + 1)"
       guard case .object(let dictionary) = element else {
@@ -156,6 +215,7 @@ enum ImportedLists {
         throw FileFormatError("\(namedPath): \"items\" should be an array but is \(kind(rawItems))")
       }
       var list = Checklist(name: name, iconName: iconName)
+      var listPhotos: [String?] = []
       for (itemOffset, itemElement) in itemArray.enumerated() {
         let itemPath = "\(namedPath), item \(itemOffset + 1)"
         guard case .object(let item) = itemElement else {
@@ -189,11 +249,13 @@ enum ImportedLists {
           imported.repeatAnchorDay = try integer(item, "repeatDay", itemPath, in: 1...31)
           imported.repeatAnchorMinute = try integer(item, "repeatMinute", itemPath, in: 0...1439)
         }
+        listPhotos.append(try field(item, "photo", itemPath))
         list.insertItem(imported)
       }
       lists.append(list)
+      photos.append(listPhotos)
     }
-    return lists
+    return (lists, photos)
   }
 
   /// Whether two lists hold the same: name, and items with the same text, check mark,

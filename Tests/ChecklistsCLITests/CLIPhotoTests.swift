@@ -82,6 +82,48 @@ struct CLIPhotoTests {
     #expect(none.status == 1 && none.stderr == "checklists: \"Milk\" in Groceries has no photo\n")
   }
 
+  /// An export imported again (into the same file, or another) keeps its photos: JSON gives
+  /// each photo's path, a plist its name in the Photos folder beside it (or this file's own).
+  /// A photo that cannot be read is left out of its item, and said. Before, JSON imports
+  /// dropped every photo and plist imports kept names no file answered to.
+  @Test func anImportedExportKeepsItsPhotos() throws {
+    let (sandbox, picture) = try sandbox()
+    defer { sandbox.remove() }
+    #expect(sandbox.call("photo", "Groceries", "Milk", picture).status == 0)
+    let json = sandbox.root + "/export.json"
+    let exported = sandbox.call("export")
+    try Data(exported.stdout.utf8).write(to: URL(fileURLWithPath: json))
+    let again = sandbox.call("import", json, "--duplicate")
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.isEmpty)
+    let lists = try sandbox.lists()
+    #expect(lists.count == 2 && lists.allSatisfy { $0.items[0].photo != nil })
+    let other = sandbox.root + "/other/Other.plist"
+    let elsewhere = sandbox.call("--file", other, "import", json)
+    #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+    let shown = sandbox.call("--file", other, "photo", "Groceries", "Milk")
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.stdout.hasSuffix("[photo 8×4 PNG]\n"))
+    #expect(shown.stdout.hasPrefix(sandbox.root + "/other/Photos/Photo-"))
+
+    let plist = sandbox.root + "/export.plist"
+    try Data(sandbox.call("export", "--format", "plist").stdout.utf8).write(
+      to: URL(fileURLWithPath: plist))
+    let fromPlist = sandbox.call("import", plist, "--duplicate")
+    #expect(fromPlist.status == 0 && fromPlist.stderr.isEmpty, "\(fromPlist.stderr)")
+    #expect(try sandbox.lists().filter { $0.items.first?.photo != nil }.count == 4)
+
+    // The photo is gone: the item comes in without it, and the import says so.
+    let gone = json.replacingOccurrences(of: "export.json", with: "gone.json")
+    let text = exported.stdout.replacingOccurrences(of: photosFolder(sandbox), with: "/nowhere")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: gone))
+    let missing = sandbox.call("--file", sandbox.root + "/third.plist", "import", gone)
+    #expect(missing.status == 0)
+    #expect(missing.stderr.hasPrefix("checklists: list 1, item 1: imported without its photo: "))
+    let third = sandbox.call("--file", sandbox.root + "/third.plist", "show", "Groceries")
+    #expect(third.stdout.contains("1. [ ] Milk\n"))
+  }
+
   @Test func replaceAndAddWithAPhoto() throws {
     let (sandbox, picture) = try sandbox()
     defer { sandbox.remove() }

@@ -154,6 +154,12 @@ extension CLITests {
         #"bad.json: list 1 ("A"), item 1: should be a dictionary but is a number"#
       ),
       ("[1, 2", "bad.json: not valid JSON"),
+      // Empty names and texts, which new-list and add refuse.
+      (#"[{"name":" ","items":[]}]"#, "bad.json: list 1: the name is empty"),
+      (
+        #"[{"name":"W","items":[{"text":"\u200b"}]}]"#,
+        #"bad.json: list 1 ("W"), item 1: the text is empty"#
+      ),
     ])
     func aBadImportIsRejectedWithTheKeyPathAndNothingChanges(content: String, message: String)
       throws
