@@ -368,6 +368,32 @@ import Testing
       now: testNow)
   }
 
+  /// Done on an item deleted elsewhere puts it back where it was, and its reminder, which rang
+  /// before (here: due at launch), does not ring again. It went to the end of the list and rang.
+  @Test func anItemKeptByDoneStaysInPlaceAndDoesNotRingAgain() throws {
+    var bread = item("Bread", id: 2)
+    bread.dueDate = testNow.addingTimeInterval(-600)
+    bread.shouldRemind = true
+    bread.hasDueDate = true
+    let list = Checklist(
+      name: "Groceries", iconName: "Groceries",
+      items: [item("Milk", id: 1), bread, item("Tea", id: 3)])
+    var app = makeApp(DataModel(lists: [list]), checklistIndex: 0)
+    let groceries = try #require(app.open?.listID)
+    app.press(.down, .enter)
+    app.type("!")
+    var model = app.dataModel
+    _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 1)))
+    mergeFromElsewhere(model, into: &app)
+    let effects = app.press(.enter, now: testNow.addingTimeInterval(60))
+    #expect(!effects.contains(.bell))
+    #expect(app.statusMessage == "Kept \"Bread!\": it was deleted elsewhere while you edited it")
+    #expect(app.openList?.items.map(\.text) == ["Milk", "Bread!", "Tea"])
+    #expect(app.selectedItemIndex == 1)
+    _ = app.handle(.tick, now: testNow.addingTimeInterval(120))
+    #expect(app.statusMessage?.contains("Reminder") != true)
+  }
+
   /// Text that shows nothing (a zero-width space) is no text.
   @Test func invisibleTextIsNoText() {
     var app = makeApp(checklistIndex: 1)

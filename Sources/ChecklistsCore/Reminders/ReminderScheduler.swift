@@ -114,6 +114,12 @@ public struct ReminderScheduler: Sendable {
     return due
   }
 
+  /// Counts `keys` as fired: reminders that rang before this scheduler was made (a merge made
+  /// it again) do not ring again.
+  public mutating func rememberFired(_ keys: Set<ReminderKey>) {
+    firedKeys.formUnion(keys)
+  }
+
   /// The earliest due date after `now` of an armed reminder: when to wake up next, or nil.
   public func nextWakeUp(after now: Date) -> Date? {
     var earliest: Date?

@@ -268,9 +268,11 @@ extension ChecklistsApp {
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
       guard let index = dataModel.lists[listIndex].index(ofItemID: original.itemID, near: hint)
       else {
-        if let change = dataModel.insertItem(item, listID: listID) {
+        // Back where it was (the place it had when the form opened, or the end).
+        let place = min(hint, dataModel.lists[listIndex].items.count)
+        if let change = dataModel.insertItem(item, listID: listID, at: place) {
           commit(change, now: now)
-          if showsList { selectItem(count) }
+          if showsList { selectItem(place) }
         }
         status = StatusMessage(
           text: "Kept \(quoted(item.text)): it was deleted elsewhere while you edited it",

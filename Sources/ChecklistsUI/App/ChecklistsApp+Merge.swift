@@ -56,7 +56,7 @@ extension ChecklistsApp {
       }
     }
     let formNote = followMerge(before: before)
-    reminders = ReminderTracker(model: dataModel, now: now)
+    reminders = ReminderTracker(model: dataModel, now: now, firedBefore: reminders.firedKeys)
     // The same list and item stay selected.
     let listIndex = keptList.flatMap { dataModel.index(ofList: $0) }
     refreshListRows(keepList: listIndex)

@@ -31,14 +31,28 @@ struct ReminderTracker {
   }
 
   private var state: Scheduler
+  /// Reminders that fired before this tracker was made (a merge made it again), given to the
+  /// scheduler when it is built.
+  private var firedBefore: Set<ReminderKey>
   /// Nothing fires before this; nil when no reminder is armed. Until the scheduler is built,
   /// the moment it was made for, so that the driver's first tick builds it.
   private(set) var nextDue: Date?
 
-  /// Reminders of `model` armed after `now`; the scheduler is built at the first use.
-  init(model: DataModel, now: Date) {
+  /// Reminders of `model` armed after `now`; the scheduler is built at the first use. What
+  /// fired before (`firedKeys` of the tracker this one replaces) does not fire again, even for
+  /// an item that comes back (kept by a form after it was deleted elsewhere, an undo).
+  init(model: DataModel, now: Date, firedBefore: Set<ReminderKey> = []) {
     state = .pending(model: model, since: now)
+    self.firedBefore = firedBefore
     nextDue = now
+  }
+
+  /// The reminders that fired (or were due when the tracker was made).
+  var firedKeys: Set<ReminderKey> {
+    switch state {
+    case .built(let scheduler): return scheduler.firedKeys
+    case .pending, .lent: return firedBefore
+    }
   }
 
   /// Runs `body` on the scheduler, built first if it was not.
@@ -51,6 +65,8 @@ struct ReminderTracker {
       scheduler = built
     case .pending(let model, let since):
       scheduler = ReminderScheduler(model: model, now: since)
+      scheduler.rememberFired(firedBefore)
+      firedBefore = []
       nextDue = scheduler.nextWakeUp(after: since)
     case .lent:
       preconditionFailure("the reminder scheduler is already being changed")
