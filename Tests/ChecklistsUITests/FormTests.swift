@@ -394,6 +394,20 @@ import Testing
     #expect(app.statusMessage?.contains("Reminder") != true)
   }
 
+  /// A form taller than the screen scrolls by whole fields: the Text field is not left as
+  /// blank rows above the field in focus.
+  @Test func aScrolledFormLeavesNoBlankRowsAtTheTop() throws {
+    let words = (0..<45).map { "word\($0)" }.joined(separator: " ")
+    var long = item(words, id: 1)
+    long.note = "tent\nstove\nmatches"
+    let list = Checklist(name: "W", iconName: "Trips", items: [long])
+    var app = makeApp(DataModel(lists: [list]), checklistIndex: 0, width: 80, height: 15)
+    app.press(.enter, .tab, .tab, .tab)
+    let lines = app.screen().split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines[2].hasPrefix(" Notes     tent"), "\(app.screen())")
+    #expect(app.screen().contains(" Due Date"))
+  }
+
   /// Text that shows nothing (a zero-width space) is no text.
   @Test func invisibleTextIsNoText() {
     var app = makeApp(checklistIndex: 1)

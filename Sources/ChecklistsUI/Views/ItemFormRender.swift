@@ -72,7 +72,12 @@ extension ChecklistsApp {
       row += rows + (compact ? 0 : 1)
     }
     let focus = places[form.focus] ?? ItemFormLayout.Place(row: 0, rows: 1)
-    let offset = min(max(focus.row + focus.rows - visible, 0), focus.row)
+    var offset = min(max(focus.row + focus.rows - visible, 0), focus.row)
+    // A field cut at the top is not drawn: scrolled past whole instead, so that no blank rows
+    // stand where the end of the Text or Notes field would be.
+    for place in places.values where place.row < offset && offset < place.row + place.rows {
+      offset = min(place.row + place.rows + (compact ? 0 : 1), focus.row)
+    }
     for field in places.keys { places[field]?.row += top - offset }
     return ItemFormLayout(
       places: places, top: top, bottom: bottom, textLines: textLines, noteLines: noteLines,
