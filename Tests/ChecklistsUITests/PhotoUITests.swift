@@ -287,7 +287,8 @@ final class PhotoRig: @unchecked Sendable {
     milk.photo = stored
     let lists = [Checklist(name: "Groceries", iconName: "Groceries", items: [milk])]
     var app = rig.app(DataModel(lists: lists), list: 0)
-    app.press(.enter)
+    app.press(.enter, .backTab)
+    #expect(itemForm(app)?.focus == .photo)
     _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
     app.press(.character("d"))
     #expect(itemForm(app)?.photo == .remove)
@@ -313,17 +314,28 @@ final class PhotoRig: @unchecked Sendable {
         == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
   }
 
-  @Test func aPastedOrDroppedPathAttachesTheFile() throws {
+  /// On the Photo row a pasted or dropped path attaches the image; in a field that takes text
+  /// it is text, with a hint (it attached the image and moved the focus).
+  @Test func aPastedOrDroppedPathAttachesTheFileOnThePhotoRow() throws {
     let rig = try PhotoRig()
     var app = rig.app()
     app.press(.enter)
-    // Dropped files arrive quoted, escaped or as file:// URLs; the focus goes to the Photo row.
-    _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
+    _ = app.handle(.paste(" '\(rig.pictures)/Bike 2.PNG'"), now: testNow)
+    #expect(itemForm(app)?.focus == .text)
+    #expect(itemForm(app)?.photo == .keep)
+    #expect(itemForm(app)?.text.text == "Milk '\(rig.pictures)/Bike 2.PNG'")
+    #expect(
+      app.statusMessage
+        == "Pasted as text; pasted or dropped on the Photo row, an image's path attaches it")
+    app.press(.control("u"))
+    app.type("Milk")
+    // Dropped files arrive quoted, escaped or as file:// URLs.
+    app.press(.tab, .tab, .tab, .tab, .tab)
     #expect(itemForm(app)?.focus == .photo)
+    _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
     #expect(
       itemForm(app)?.photo
         == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
-    #expect(itemForm(app)?.text.text == "Milk")
     _ = app.handle(.paste("file://\(rig.pictures)/Trips/rome.png\n"), now: testNow)
     #expect(
       itemForm(app)?.photo

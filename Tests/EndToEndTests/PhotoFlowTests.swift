@@ -54,6 +54,9 @@ extension EndToEndProcesses {
       let png = shell.session.directory.appendingPathComponent("Pictures/red-blue.png").path
       try session.sendKeys("Enter")
       try session.waitFor(text: "Edit Item")
+      // On the Photo row (Shift-Tab from Text): a path pasted into Text is text.
+      try session.sendKeys("BTab")
+      try session.waitFor(text: "Enter replace")
       try session.paste("'\(png)'")
       try session.waitFor(text: "[photo 80×40 PNG] red-blue.png")
       try session.sendKeys("Tab", "Enter")
@@ -83,8 +86,8 @@ extension EndToEndProcesses {
       try whole.prefix(60).write(to: cut)
       try shell.cli("add", "List", "Receipt")
       try shell.launch(waitingFor: "Receipt")
-      try session.sendKeys("Enter")
-      try session.waitFor(text: "Edit Item")
+      try session.sendKeys("Enter", "BTab")
+      try session.waitFor(text: "Enter choose")
       try session.paste("'\(cut.path)'")
       try session.waitFor(text: "Can't attach the photo: \(cut.path)")
       try session.waitFor(text: "Photo     None")
@@ -101,8 +104,8 @@ extension EndToEndProcesses {
       let session = shell.session
       try shell.cli("add", "List", "Receipt")
       try shell.launch(waitingFor: "Receipt")
-      try session.sendKeys("Enter")
-      try session.waitFor(text: "Edit Item")
+      try session.sendKeys("Enter", "BTab")
+      try session.waitFor(text: "Enter choose")
       let gif = shell.session.directory.appendingPathComponent("Pictures/red-blue.gif").path
       try session.paste("file://" + gif)
       try session.waitFor(text: "[photo 80×40 GIF] red-blue.gif")

@@ -118,15 +118,25 @@ extension ChecklistsApp {
 
   // MARK: - Paste and drop
 
-  /// A pasted or dropped file's path while the item form is open: attaches the file when the
-  /// text is one path to an image (quoted, `file://`, with backslash escapes); false when the
-  /// text is something else, to be typed.
+  /// A pasted or dropped file's path while the item form is open on a row that takes no text
+  /// (Photo, Remind Me, Repeat): attaches the file when the text is one path to an image
+  /// (quoted, `file://`, with backslash escapes); false when the text is something else, or
+  /// the row takes text (Text, Notes, Due Date get the path as text, with a hint).
   mutating func pastePhotoPath(_ text: String, form: inout ItemForm) -> Bool {
     guard let access = options.photos,
       let path = Self.pastedPath(text, home: access.home),
       PictureFolder.isImageName(path) || form.focus == .photo,
       case .success = access.fileCaption(path)
     else { return false }
+    switch form.focus {
+    case .text, .note, .due:
+      status = StatusMessage(
+        text: "Pasted as text; pasted or dropped on the Photo row, an image's path attaches it",
+        isError: false)
+      return false
+    case .remind, .repeat, .photo:
+      break
+    }
     form.photoPicker = nil
     form.focus = .photo
     return attachPhoto(path, form: &form)
