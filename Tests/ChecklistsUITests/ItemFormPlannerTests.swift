@@ -402,6 +402,8 @@ import Testing
         """)
   }
 
+  /// The Notes counter counts the note's lines ("Blue bin", "Green bin"), not the rows they
+  /// wrap to.
   @Test func formInATinyTerminal() {
     var app = makeApp(homeModel(), checklistIndex: 0, width: 20, height: 5)
     app.press(.character("e"))
@@ -410,7 +412,7 @@ import Testing
          Edit Item     Home
          Text      Bins
          Notes     Blue
-         +2 more   bin
+         +1 more   bin
         Esc cancel
         """)
     app.press(.tab)
@@ -418,7 +420,7 @@ import Testing
       app.screen() == """
          Edit Item     Home
          Notes     bin
-         4/4       Green
+         2/2       Green
                    bin
         Esc cancel
         """)

@@ -123,6 +123,21 @@ import Testing
     #expect(app.checklistIndex == 1)
   }
 
+  /// The filter finds an item by its note too, as search does.
+  @Test func theFilterLooksAtNotes() {
+    var beans = item("Café beans", id: 1)
+    beans.note = "Ethiopian, 250 g"
+    let list = Checklist(
+      name: "Groceries", iconName: "Groceries", items: [item("Milk", id: 0), beans])
+    var app = makeApp(DataModel(lists: [list]), checklistIndex: 0)
+    app.press(.character("/"))
+    app.type("ethiop")
+    #expect(app.open?.browser.rows == [1])
+    // An item that changes keeps to the same rule.
+    app.press(.enter, .character("x"))
+    #expect(app.open?.browser.rows == [1])
+  }
+
   @Test func escWhileTypingASearchCloses() {
     var app = makeApp()
     app.press(.down, .down)

@@ -27,9 +27,19 @@ enum RowOrder {
     return lhs < rhs
   }
 
-  /// Whether an item's text contains the filter, ignoring case and accents.
+  /// Whether an item's text or note contains the filter, ignoring case and accents (as search
+  /// does).
   static func matches(_ item: ChecklistItem, filter: String) -> Bool {
-    TextMatching.contains(item.text, folding: filter)
+    if TextMatching.contains(item.text, folding: filter) { return true }
+    let note = item.note
+    return !note.isEmpty && TextMatching.contains(note, folding: filter)
+  }
+
+  /// `matches(_:filter:)` with the filter folded once for many items.
+  static func matches(_ item: ChecklistItem, _ matcher: inout FoldedMatcher) -> Bool {
+    if matcher.matches(item.text) { return true }
+    let note = item.note
+    return !note.isEmpty && matcher.matches(note)
   }
 
   /// Computes the order from scratch: O(n log n) by due date, O(n) to filter.
@@ -48,9 +58,9 @@ enum RowOrder {
     var rows: [Int] = []
     var matcher = FoldedMatcher(filter)
     if let dueOrder {
-      for index in dueOrder where matcher.matches(items[index].text) { rows.append(index) }
+      for index in dueOrder where matches(items[index], &matcher) { rows.append(index) }
     } else {
-      for index in items.indices where matcher.matches(items[index].text) { rows.append(index) }
+      for index in items.indices where matches(items[index], &matcher) { rows.append(index) }
     }
     return Order(dueOrder: dueOrder, rows: rows)
   }

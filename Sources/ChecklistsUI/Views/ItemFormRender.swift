@@ -173,9 +173,18 @@ extension ChecklistsApp {
       focused: focused, fromTop: true)
     let layout = form.note.wrapped(width: width)
     guard rows > 1, layout.lines.count > rows else { return }
-    let note =
-      focused
-      ? "\(layout.cursorLine + 1)/\(layout.lines.count)" : "+\(layout.lines.count - rows) more"
+    // Counted in the note's own lines, not in the rows they wrap to.
+    let characters = form.note.characters
+    let starts = layout.lines.map { $0.lowerBound == 0 || characters[$0.lowerBound - 1] == "\n" }
+    let note: String
+    if focused {
+      let line = starts[...layout.cursorLine].filter { $0 }.count
+      note = "\(line)/\(starts.filter { $0 }.count)"
+    } else {
+      // Lines not shown, the one cut at the last row included.
+      let hidden = starts[rows...].filter { $0 }.count + (starts[rows] ? 0 : 1)
+      note = "+\(hidden) more"
+    }
     grid.draw(
       note, row: row + 1, column: 1, width: Self.labelWidth - 2, style: CellStyle(color: .dim))
   }
