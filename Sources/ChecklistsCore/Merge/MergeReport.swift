@@ -14,7 +14,8 @@ public struct MergeReport: Equatable, Sendable {
   public var keptItems: [KeptItem] = []
   /// Lists deleted on one side and changed on the other: they stayed.
   public var keptLists: [String] = []
-  /// Items added on both sides under the same `itemID`: ours got a new one.
+  /// Items added on both sides under the same `itemID`: ours got a new one (for the undo
+  /// history; not told or logged, as nothing outside knew the old one).
   public var renumbered: [Renumbering] = []
   /// Lists and items the file lacked when it was read again after being unreadable (restored
   /// from an older copy): they stayed instead of being taken as deleted elsewhere.
@@ -31,7 +32,7 @@ public struct MergeReport: Equatable, Sendable {
 
   /// Whether anything here belongs in the conflict log.
   public var hasLogEntries: Bool {
-    !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty || !renumbered.isEmpty
+    !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty
   }
 
   /// One sentence for the status line or the CLI, e.g. "3 changes made elsewhere merged; 1
@@ -55,10 +56,6 @@ public struct MergeReport: Equatable, Sendable {
       parts.append(
         "kept \(kept) \(kept == 1 ? "thing" : "things") deleted on one side and changed on the "
           + "other")
-    }
-    if !renumbered.isEmpty {
-      parts.append(
-        "\(renumbered.count) new \(renumbered.count == 1 ? "item" : "items") renumbered")
     }
     if keptMissingFromFile > 0 {
       parts.append(
@@ -88,12 +85,6 @@ public struct MergeReport: Equatable, Sendable {
       lines.append(
         "\(stamp) \(file): list \(Self.quote(list)): kept: deleted on one side, changed on the "
           + "other")
-    }
-    for renumbering in renumbered {
-      lines.append(
-        "\(stamp) \(file): list \(Self.quote(renumbering.list)), item "
-          + "\(Self.quote(renumbering.text)): added here and elsewhere as itemID "
-          + "\(renumbering.oldID); ours is now itemID \(renumbering.newID)")
     }
     return lines
   }
