@@ -52,7 +52,8 @@ public enum CommandLineInterface {
       let context = CommandContext(
         location: location, output: output, now: try Clock.now(environment: environment),
         timeZone: Clock.timeZone(environment: environment), environment: environment,
-        photos: CommandPhotos())
+        photos: CommandPhotos(),
+        fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty)
       return try spec.run(parsed, context)
     } catch {
       var error = error
@@ -187,6 +188,10 @@ struct CommandContext {
   var environment: [String: String]
   /// The photos the command holds while it runs, and the ones it read.
   var photos: CommandPhotos
+  /// Whether the data file was named (`--file`, `CHECKLISTS_FILE`) rather than the default one:
+  /// a named file that does not exist is likely a typo, so only a command that changes lists
+  /// creates it, and only in a folder that exists.
+  var fileNamed = false
 
   /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
   /// it reads, merges and writes, so commands work while the app has the file open.
@@ -202,6 +207,18 @@ struct CommandContext {
   }
 
   private func open(toChange: Bool) throws(CLIError) -> (ChecklistsStore, LoadResult) {
+    if fileNamed, (try? SystemFileSystem().lstat(location.dataFile)) == nil {
+      guard toChange else {
+        throw .failure(
+          "\(location.displayPath): no such file (a command that adds or changes lists creates it)")
+      }
+      let folder = PathText.folder(of: location.dataFile)
+      guard (try? SystemFileSystem().stat(folder))?.kind == .directory else {
+        throw .failure(
+          "\(location.display(folder)): no such folder; a new data file is made only in a folder "
+            + "that exists")
+      }
+    }
     let (store, load) = try storeCall {
       try ChecklistsStore.open(location: location, timeZone: timeZone)
     }

@@ -290,6 +290,32 @@ extension CLITests {
       #expect(sandbox.bytes() == nil)
     }
 
+    /// A named file that does not exist is likely a typo: a command that only shows lists says
+    /// so (it showed a first run's "List"), and one that changes them creates the file only in
+    /// a folder that exists (it made the folders too).
+    @Test func aNamedFileThatDoesNotExistIsNotMadeUp() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let typo = sandbox.root + "/typo.plist"
+      let shown = sandbox.call("--file", typo, "lists")
+      #expect(shown.status == 1)
+      #expect(shown.stdout.isEmpty)
+      #expect(
+        shown.stderr
+          == "checklists: ~/typo.plist: no such file (a command that adds or changes lists "
+          + "creates it)\n")
+      let nowhere = sandbox.root + "/no/such/folder/x.plist"
+      let added = sandbox.call("add", "List", "a", extra: ["CHECKLISTS_FILE": nowhere])
+      #expect(added.status == 1)
+      #expect(
+        added.stderr
+          == "checklists: ~/no/such/folder: no such folder; a new data file is made only in a "
+          + "folder that exists\n")
+      #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/no"))
+      #expect(sandbox.call("--file", typo, "new-list", "A").status == 0)
+      #expect(sandbox.call("--file", typo, "lists").stdout == "1. A — (No Items)\n")
+    }
+
     @Test func anUnreadableFileIsRefusedAndLeftAlone() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }

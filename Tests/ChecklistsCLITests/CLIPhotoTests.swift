@@ -98,13 +98,13 @@ struct CLIPhotoTests {
     #expect(again.stderr.isEmpty)
     let lists = try sandbox.lists()
     #expect(lists.count == 2 && lists.allSatisfy { $0.items[0].photo != nil })
-    let other = sandbox.root + "/other/Other.plist"
+    let other = sandbox.root + "/Other.plist"
     let elsewhere = sandbox.call("--file", other, "import", json)
     #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
     let shown = sandbox.call("--file", other, "photo", "Groceries", "Milk")
     #expect(shown.status == 0, "\(shown.stderr)")
     #expect(shown.stdout.hasSuffix("[photo 8×4 PNG]\n"))
-    #expect(shown.stdout.hasPrefix(sandbox.root + "/other/Photos/Photo-"))
+    #expect(shown.stdout.hasPrefix(sandbox.root + "/Photos/Photo-"))
 
     let plist = sandbox.root + "/export.plist"
     try Data(sandbox.call("export", "--format", "plist").stdout.utf8).write(
