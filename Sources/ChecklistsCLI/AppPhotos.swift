@@ -39,8 +39,10 @@ public enum AppPhotos {
         }
       },
       check: { path in
+        // The file as it was before it was read: changed while being read, it is not vouched for.
+        let before = try? SystemFileSystem().stat(path)
         let problem = damage(path)
-        if problem == nil { checked.record(path) }
+        if problem == nil, let before { checked.record(path, as: before) }
         return problem
       },
       startFolder: {
@@ -257,9 +259,8 @@ final class CheckedPhotoFiles: @unchecked Sendable {
   private let lock = ThreadLock()
   private var files: [String: FileStatus] = [:]
 
-  /// Notes that `path`, as it is now, passed the check.
-  func record(_ path: String) {
-    guard let status = try? SystemFileSystem().stat(path) else { return }
+  /// Notes that `path`, as `status` describes it (taken before it was read), passed the check.
+  func record(_ path: String, as status: FileStatus) {
     lock.lock()
     files[path] = status
     lock.unlock()

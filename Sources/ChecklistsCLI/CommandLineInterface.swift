@@ -233,8 +233,13 @@ struct CommandContext {
   var dueDateFormatter: DueDateFormatter { DueDateFormatter(timeZone: timeZone) }
 
   /// Saves the model and the state once, merged with changes made elsewhere meanwhile; says on
-  /// stderr what the merge did; returns 1 when the change went to a conflict copy.
-  func save(_ model: DataModel, store: ChecklistsStore, state: ChecklistsState) throws(CLIError)
+  /// stderr what the merge did; returns 1 when the change went to a conflict copy. The state is
+  /// the state file as it is at the save (what the app or `due --notify` wrote meanwhile stays),
+  /// with `update` applied and the next item ID raised past the model's.
+  func save(
+    _ model: DataModel, store: ChecklistsStore, state loaded: ChecklistsState,
+    updatingState update: (inout ChecklistsState) -> Void = { _ in }
+  ) throws(CLIError)
     -> Int32
   {
     let result = try storeCall { try store.save(model) }
@@ -248,8 +253,11 @@ struct CommandContext {
       return 1
     }
     photos.saved((result.merged?.model ?? model).photoNames, output: output)
-    var state = state
-    state.nextItemID = (result.merged?.model ?? model).nextItemID
+    let current = store.currentState()
+    var state = current ?? loaded
+    update(&state)
+    state.nextItemID = max(state.nextItemID, (result.merged?.model ?? model).nextItemID)
+    guard state != current else { return 0 }
     do {
       try store.saveState(state)
     } catch {

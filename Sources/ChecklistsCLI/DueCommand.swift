@@ -70,7 +70,12 @@ enum DueCommand {
         record.insert(due.item)
       }
       if record.keys != state.notified {
-        state.notified = record.keys
+        // Onto the state file as it is now: what the app or another run wrote meanwhile stays.
+        let loaded = Set(state.notified)
+        let now = Set(record.keys)
+        state = store.currentState() ?? state
+        state.notified =
+          record.keys + state.notified.filter { !loaded.contains($0) && !now.contains($0) }
         do throws(StoreError) {
           try store.saveState(state)
         } catch {

@@ -128,12 +128,11 @@ enum ListCommands {
     model.apply(change)
     // What the app remembers of the list by name follows the new name: the list it opens, and
     // sorting by due date.
-    var state = load.state
-    if let newName, newName != list.name {
+    let status = try context.save(model, store: store, state: load.state) { state in
+      guard let newName, newName != list.name else { return }
       if state.checklistName == list.name { state.checklistName = newName }
       state.sortByDue = state.sortByDue.map { $0 == list.name ? newName : $0 }
     }
-    let status = try context.save(model, store: store, state: state)
     if status == 0 {
       var parts: [String] = []
       if let newName, newName != list.name {

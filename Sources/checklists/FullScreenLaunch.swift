@@ -62,11 +62,11 @@ enum FullScreenLaunch {
         // The app's choices go into the state file as it is now: what other writers recorded
         // meanwhile (reminders `due --notify` sent, a higher next item ID) stays.
         let onDisk = store.currentState()
-        var next = onDisk
+        var next = onDisk ?? state
         next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
         next.openView = app.openView
-        next.nextItemID = max(onDisk.nextItemID, app.dataModel.nextItemID)
+        next.nextItemID = max(next.nextItemID, app.dataModel.nextItemID)
         next.firstTime = false
         // Unchanged state is not written again. A state that holds nothing the data file
         // cannot give back (no reminders sent by `due --notify`, a next item ID that follows

@@ -360,6 +360,56 @@ struct StoreSaveTests {
     #expect(Set(saved.map(\.itemID)).count == 3)
   }
 
+  /// The restored file's lists get the ids of the lists they are here, whatever their order by
+  /// name (an empty list the copy still has sorts first), and the lists made here afterwards
+  /// get ids of their own: later merges then land in the right lists. Found by review: an
+  /// item added to Groceries elsewhere went into Chores, and a list made here took the id of
+  /// one the copy had.
+  @Test func aRestoredFilesListsKeepTheirIdentityInLaterMerges() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    var start = sampleModel()
+    _ = start.apply(start.insertList(start.makeList(name: "Aa")))
+    _ = start.apply(start.insertList(start.makeList(name: "Old")))
+    folder.write("Checklists.plist", encodedBytes(start))
+    let clock = SteppedClock()
+    let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
+    var mine = load.model
+    for name in ["Aa", "Old"] {
+      let id = try #require(mine.lists.first { $0.name == name }?.id)
+      _ = mine.apply(try #require(mine.deleteList(id: id)))
+    }
+    #expect(try store.save(mine).outcome == .saved)
+    let backup = try #require(folder.bytes("Checklists.plist.bak"))
+    folder.write("Checklists.plist", Data("garbage".utf8))
+    #expect(store.refresh(mine) == nil)
+    clock.advance(by: 5)
+    folder.write("Checklists.plist", backup)
+    let restored = try #require(store.refresh(mine))
+    var model = restored.merged.model
+    #expect(model.lists.map(\.name) == ["Aa", "Chores", "Groceries", "Old"])
+    // A list made here now, then changes elsewhere to the file as put back.
+    _ = model.apply(model.insertList(model.makeList(name: "New")))
+    var theirs = DataModel(lists: try ChecklistsFileCoding.decode(backup).lists)
+    let groceries = try #require(theirs.lists.first { $0.name == "Groceries" }?.id)
+    let bread = theirs.makeItem(text: "Bread", dueDate: Date(timeIntervalSince1970: 0))
+    _ = theirs.apply(try #require(theirs.insertItem(bread, listID: groceries)))
+    let old = try #require(theirs.lists.first { $0.name == "Old" }?.id)
+    let milk = theirs.makeItem(text: "Milk", dueDate: Date(timeIntervalSince1970: 0))
+    _ = theirs.apply(try #require(theirs.insertItem(milk, listID: old)))
+    folder.write("Checklists.plist", encodedBytes(theirs))
+    let again = try #require(store.refresh(model))
+    let texts = { (name: String) in
+      again.merged.model.lists.first { $0.name == name }?.items.map(\.text) ?? []
+    }
+    #expect(texts("Groceries") == ["Milk", "Eggs", "Bread"])
+    #expect(texts("Chores") == ["Dishes"])
+    #expect(texts("Old") == ["Milk"])
+    #expect(texts("New") == [])
+    let ids = again.merged.model.lists.map(\.id)
+    #expect(Set(ids).count == ids.count)
+  }
+
   /// Put back after being gone, not only unreadable: the same. And the older copy's values of
   /// what both have (a text renamed since) are not taken as changes.
   @Test func aFileDeletedAndRestoredKeepsWhatWasSavedSinceAndItsNewerValues() throws {

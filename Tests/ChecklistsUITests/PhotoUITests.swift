@@ -312,6 +312,12 @@ final class PhotoRig: @unchecked Sendable {
     #expect(
       itemForm(app)?.photo
         == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
+    // A good file chosen, then a damaged one: the good one is what the form goes back to.
+    _ = app.handle(.paste("'\(damaged)'"), now: testNow)
+    _ = app.handle(.photoChecked(path: damaged, problem: "damaged"), now: testNow)
+    #expect(
+      itemForm(app)?.photo
+        == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
   }
 
   /// On the Photo row a pasted or dropped path attaches the image; in a field that takes text

@@ -353,15 +353,19 @@ extension ChecklistsApp {
       ])
     var model = app.dataModel
     let trips = try #require(model.lists.first { $0.name == "Trips" }?.id)
-    let tea = try #require(model.list(withID: groceries)?.items[3])
+    var tea = try #require(model.list(withID: groceries)?.items[3])
+    tea.text = "Green tea"
     _ = model.apply(try #require(model.deleteItem(listID: groceries, at: 3)))
     _ = model.apply(try #require(model.insertItem(tea, listID: trips)))
     merge(model, into: &app)
     app.press(.character("u"))
     #expect(app.statusMessage == "Undid: add \"Tea\"")
-    #expect(!app.dataModel.lists.flatMap(\.items).contains { $0.text == "Tea" })
+    #expect(!app.dataModel.lists.flatMap(\.items).contains { $0.itemID == tea.itemID })
+    // Redo puts back what the undo took: the item as it was elsewhere, where it was.
     app.press(.control("r"))
-    #expect(app.dataModel.lists.flatMap(\.items).filter { $0.text == "Tea" }.count == 1)
+    #expect(app.statusMessage == "Redid: add \"Green tea\"")
+    #expect(app.dataModel.list(withID: trips)?.items.last == tea)
+    #expect(app.dataModel.lists.flatMap(\.items).filter { $0.itemID == tea.itemID }.count == 1)
 
     app = makeApp(checklistIndex: 1)
     app.press(.character("m"), .character("j"), .enter)

@@ -54,11 +54,12 @@ public enum ModelMerge {
     result.report.keptMissingFromFile = taken.lacked
     // The base of the next merge is the file as it is: what it lacks and its older values then
     // count as changes made here, which later merges keep and the next save writes.
+    // Ids by the taken lists' own order (`theirsIDs`), not the result's, which is sorted.
     var lists = theirs
-    var nextListID = result.theirs.nextListIDValue
+    var nextListID = max(result.theirs.nextListIDValue, result.model.nextListIDValue)
     for index in lists.indices {
       if let place = taken.places[index] {
-        lists[index].id = result.theirs.lists[place].id
+        lists[index].id = merger.theirsIDs[place]
       } else {
         lists[index].id = nextListID
         nextListID += 1
@@ -66,6 +67,10 @@ public enum ModelMerge {
     }
     result.theirs = DataModel(
       listsKeepingIDs: lists, nextItemID: result.theirs.nextItemID, nextListID: nextListID)
+    // The lists ours makes next must not take the ids just given.
+    result.model = DataModel(
+      listsKeepingIDs: result.model.lists, nextItemID: result.model.nextItemID,
+      nextListID: nextListID)
     return result
   }
 
@@ -127,6 +132,8 @@ private struct Merger {
   let theirs: [Checklist]
   var slots: [MergeSlot] = []
   var report = MergeReport()
+  /// After `run`: the run-time id each of theirs' lists has in the result, in theirs' order.
+  var theirsIDs: [Checklist.ID] = []
 
   // Items of the active slots, per side; each side's `emit` says what to write at its entries.
   var baseIndex = ItemIndex(capacity: 0, slots: 0)
@@ -493,6 +500,7 @@ private struct Merger {
       list.setItems(orderedItems(slot: index))
       lists.append(list)
     }
+    theirsIDs = theirsWithIDs.map(\.id)
     return (
       DataModel(listsKeepingIDs: lists, nextItemID: nextItemID, nextListID: nextListID),
       DataModel(listsKeepingIDs: theirsWithIDs, nextItemID: nextItemID, nextListID: nextListID)

@@ -425,10 +425,12 @@ public final class ChecklistsStore {
       merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
   }
 
-  /// The state file as it is now (the defaults when it is missing or cannot be used): what other
-  /// writers (`due --notify`, the CLI, a sync pass) recorded since this process read it.
-  public func currentState() -> ChecklistsState {
-    StateFile(location: location, fileSystem: fileSystem).load().state
+  /// The state file as it is now (the defaults when it cannot be used), nil when there is none:
+  /// what other writers (`due --notify`, the CLI, a sync pass) recorded since this process read
+  /// it.
+  public func currentState() -> ChecklistsState? {
+    guard (try? fileSystem.lstat(location.stateFile)) != nil else { return nil }
+    return StateFile(location: location, fileSystem: fileSystem).load().state
   }
 
   /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state
@@ -437,7 +439,8 @@ public final class ChecklistsStore {
     try StateFile(location: location, fileSystem: fileSystem).save(state, durable: durable)
   }
 
-  /// Writes `model` as `Checklists.rescue-YYYYMMDD-HHMMSS.plist` next to the file, else in
+  /// Writes `model` as `Checklists.rescue-YYYYMMDD-HHMMSS.plist` (named after the file itself,
+  /// the one a symbolic link points to) next to the file, else in
   /// `$TMPDIR` or `/tmp`, and returns its path: for when the app must exit unsaved.
   public func writeRescueCopy(
     _ model: DataModel,

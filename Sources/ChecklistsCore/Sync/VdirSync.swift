@@ -123,7 +123,7 @@ public enum VdirSync {
           return SyncOutcome(report: plan.report, save: result, model: nil, warnings: warnings)
         }
         if let merged = result.merged { model = merged.model }
-        var appState = load.state
+        var appState = store.currentState() ?? load.state
         appState.nextItemID = max(appState.nextItemID, model.nextItemID)
         try? store.saveState(appState)
       } catch {

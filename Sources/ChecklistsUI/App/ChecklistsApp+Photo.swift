@@ -54,7 +54,7 @@ extension ChecklistsApp {
     guard let access = photoAccess() else { return false }
     switch access.fileCaption(path) {
     case .success(let caption):
-      if case .attach = form.photo {} else { form.photoBeforeAttach = form.photo }
+      form.photoBeforeAttach = form.photo
       form.photo = .attach(path: path, caption: caption)
       let check = access.check
       queuedEffects.append(

@@ -124,6 +124,9 @@ extension ChecklistsApp {
     case .single(let change):
       return .single(followingMovedItems([change])[0])
     case .group(var compound):
+      // Only a move follows its item; clearing checked items (or its redo) takes them from
+      // their list as they were, or not at all.
+      guard compound.kind == .moveToList else { return entry }
       compound.changes = followingMovedItems(compound.changes)
       return .group(compound)
     }
@@ -249,7 +252,9 @@ extension ChecklistsApp {
         text: "Could not undo \(words): \(whyNotApplied(entry.inverse))", isError: true)
       return
     }
-    redoStack.append(entry)
+    // What redo does again is the undo just made taken back: an item taken from where it was
+    // moved elsewhere goes back there, as it was (an edit's redo is rebased again instead).
+    redoStack.append(Self.isEdit(entry) ? entry : applied.inverse)
     if planner != nil {
       plannerKeep = plannerLine(for: entry.inverse)
     } else {
@@ -296,7 +301,7 @@ extension ChecklistsApp {
         text: "Could not redo \(describe(entry)): \(whyNotApplied(entry))", isError: true)
       return
     }
-    undoStack.append(entry)
+    undoStack.append(Self.isEdit(entry) ? entry : applied)
     if planner != nil {
       plannerKeep = plannerLine(for: entry)
     } else {
@@ -304,6 +309,12 @@ extension ChecklistsApp {
     }
     status = StatusMessage(
       text: "Redid: \(describe(entry))" + keptNote(entry, applied), isError: false)
+  }
+
+  /// Whether an entry is one item edit, whose undo and redo are rebased each time they apply.
+  static func isEdit(_ entry: UndoEntry) -> Bool {
+    if case .single(.replaceItem) = entry { return true }
+    return false
   }
 
   /// Navigates to where an applied entry shows: the affected row, or for a group the row that

@@ -99,7 +99,7 @@ struct ItemForm: Equatable {
   var repeatPicker: Int?
   /// What Done does with the item's photo.
   var photo = PhotoChoice.keep
-  /// What it was before a file was attached: what a file found damaged gives way to.
+  /// What it was before the last file was chosen: what that file, found damaged, gives way to.
   var photoBeforeAttach = PhotoChoice.keep
   /// The caption of the item's photo, read when the form opened.
   var photoCaption: String?
