@@ -271,9 +271,7 @@ final class CheckedPhotoFiles: @unchecked Sendable {
     lock.lock()
     let known = files[path]
     lock.unlock()
-    guard let known, let now = try? SystemFileSystem().stat(path) else { return false }
-    return now.size == known.size && now.inode == known.inode && now.device == known.device
-      && now.modificationNanoseconds == known.modificationNanoseconds
-      && now.changeNanoseconds == known.changeNanoseconds
+    guard let known else { return false }
+    return (try? SystemFileSystem().stat(path)) == known
   }
 }

@@ -157,15 +157,16 @@ enum ImportedLists {
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     let lists: [Checklist]
     var photos: [[String?]]
-    let folder = PathText.folder(of: absolute(path))
+    let file = PathText.absolute(path, base: FileManager.default.currentDirectoryPath)
     if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
       (lists, photos) = try decodeJSON(data)
+      let folder = PathText.folder(of: file)
       photos = photos.map { row in
-        row.map { photo in photo.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 } }
+        row.map { photo in photo.map { PathText.absolute($0, base: folder) } }
       }
     } else {
       lists = try ChecklistsFileCoding.decode(data).lists
-      let beside = PhotoLibrary(dataFile: absolute(path))
+      let beside = PhotoLibrary(dataFile: file)
       photos = lists.map { list in list.items.map { $0.photo.map { beside.path(of: $0) } } }
     }
     for (listOffset, list) in lists.enumerated() {
@@ -177,11 +178,6 @@ enum ImportedLists {
       }
     }
     return (lists, photos)
-  }
-
-  /// `path` made absolute against the current folder.
-  private static func absolute(_ path: String) -> String {
-    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
   }
 
   /// The lists of an `export` JSON, and each item's `photo` as written.

@@ -98,13 +98,19 @@ struct StoreSaveTests {
     #expect(folder.permissions("Checklists.plist") == 0o640)
   }
 
-  @Test func aSymbolicLinkStaysAndItsTargetIsReplaced() throws {
+  /// A folder whose `Checklists.plist` is a symbolic link to `real/Target.plist` (the sample).
+  private func linkedFolder() throws -> StoreTestFolder {
     let folder = StoreTestFolder()
-    defer { folder.remove() }
     try FileManager.default.createDirectory(
       atPath: folder.path + "/real", withIntermediateDirectories: true)
     folder.write("real/Target.plist", encodedBytes(sampleModel()))
     #expect(symlink("real/Target.plist", folder.path + "/Checklists.plist") == 0)
+    return folder
+  }
+
+  @Test func aSymbolicLinkStaysAndItsTargetIsReplaced() throws {
+    let folder = try linkedFolder()
+    defer { folder.remove() }
     let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(store.resolvedPath == folder.path + "/real/Target.plist")
     let changed = adding("Laundry", to: load.model)
@@ -120,12 +126,8 @@ struct StoreSaveTests {
   /// Through a symbolic link to a file of another name, a conflict copy is named after the
   /// file it is beside, and the hint for the damaged file finds it there.
   @Test func aConflictCopyBesideALinksTargetIsNamedAfterItAndHinted() throws {
-    let folder = StoreTestFolder()
+    let folder = try linkedFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/real", withIntermediateDirectories: true)
-    folder.write("real/Target.plist", encodedBytes(sampleModel()))
-    #expect(symlink("real/Target.plist", folder.path + "/Checklists.plist") == 0)
     let (store, load) = try ChecklistsStore.open(location: folder.location())
     #expect(try store.save(adding("Laundry", to: load.model)).outcome == .saved)
     folder.write("real/Target.plist", Data("garbage".utf8))

@@ -101,10 +101,11 @@ struct StateFile {
   /// The limit on a state file's size; anything larger is treated as corrupt.
   static let sizeLimit = 16 << 20
 
-  /// The saved state, or the defaults and a warning when it cannot be used.
+  /// The saved state, or the defaults and a warning when it cannot be used; `stored` says
+  /// whether the state is the one in the file (false for the defaults).
   ///
   /// A missing state file is normal (first run, or a file from the phone) and gives no warning.
-  func load() -> (state: ChecklistsState, warning: String?) {
+  func load() -> (state: ChecklistsState, warning: String?, stored: Bool) {
     let path = location.stateFile
     let shown = location.display(path)
     let defaults = ChecklistsState(dataFile: location.dataFile)
@@ -112,25 +113,26 @@ struct StateFile {
     do {
       let status = try fileSystem.stat(path)
       guard status.kind == .regular, status.size <= Self.sizeLimit else {
-        return (defaults, "Ignored the state file \(shown): not a regular file of sane size")
+        return (defaults, "Ignored the state file \(shown): not a regular file of sane size", false)
       }
       let fd = try fileSystem.open(path, flags: O_RDONLY | O_NONBLOCK, mode: 0)
       defer { try? fileSystem.close(fd) }
       data = try fileSystem.readAll(fd, limit: Self.sizeLimit)
     } catch {
-      if error.code == ENOENT { return (defaults, nil) }
+      if error.code == ENOENT { return (defaults, nil, false) }
       return (
-        defaults, "Could not read the state file \(shown): \(error.reason); using defaults"
+        defaults, "Could not read the state file \(shown): \(error.reason); using defaults",
+        false
       )
     }
     guard var state = try? JSONDecoder().decode(ChecklistsState.self, from: data) else {
-      return (defaults, "The state file \(shown) is damaged; using defaults")
+      return (defaults, "The state file \(shown) is damaged; using defaults", false)
     }
     if let owner = state.dataFile, owner != location.dataFile {
-      return (defaults, "The state file \(shown) belongs to \(owner); using defaults")
+      return (defaults, "The state file \(shown) belongs to \(owner); using defaults", false)
     }
     state.dataFile = location.dataFile
-    return (state, nil)
+    return (state, nil, true)
   }
 
   /// Writes the state atomically (temporary file, fsync, rename, fsync of the folder). A new

@@ -209,7 +209,7 @@ public final class ChecklistsStore {
     store.removeStaleTemporaryFiles(besides: resolved)
     store.removeStaleTemporaryFiles(besides: location.stateFile)
     let document = try store.readDocument()
-    let (state, stateWarning) = StateFile(location: location, fileSystem: fileSystem)
+    let (state, stateWarning, _) = StateFile(location: location, fileSystem: fileSystem)
       .load()
     if let stateWarning { warnings.append(stateWarning) }
     var loadedState = state
@@ -425,12 +425,11 @@ public final class ChecklistsStore {
       merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
   }
 
-  /// The state file as it is now (the defaults when it cannot be used), nil when there is none:
-  /// what other writers (`due --notify`, the CLI, a sync pass) recorded since this process read
-  /// it.
+  /// The state file as it is now, nil when there is none to use (missing or damaged): what
+  /// other writers (`due --notify`, the CLI, a sync pass) recorded since this process read it.
   public func currentState() -> ChecklistsState? {
-    guard (try? fileSystem.lstat(location.stateFile)) != nil else { return nil }
-    return StateFile(location: location, fileSystem: fileSystem).load().state
+    let (state, _, stored) = StateFile(location: location, fileSystem: fileSystem).load()
+    return stored ? state : nil
   }
 
   /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state

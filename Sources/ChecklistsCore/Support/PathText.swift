@@ -66,7 +66,7 @@ public enum PathText {
   }
 
   /// A relative path joined to `base`; an absolute one as it is.
-  static func absolute(_ path: String, base: String) -> String {
+  public static func absolute(_ path: String, base: String) -> String {
     path.hasPrefix("/") ? path : base + "/" + path
   }
 

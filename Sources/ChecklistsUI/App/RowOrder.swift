@@ -30,9 +30,8 @@ enum RowOrder {
   /// Whether an item's text or note contains the filter, ignoring case and accents (as search
   /// does).
   static func matches(_ item: ChecklistItem, filter: String) -> Bool {
-    if TextMatching.contains(item.text, folding: filter) { return true }
-    let note = item.note
-    return !note.isEmpty && TextMatching.contains(note, folding: filter)
+    var matcher = FoldedMatcher(filter)
+    return matches(item, &matcher)
   }
 
   /// `matches(_:filter:)` with the filter folded once for many items.
