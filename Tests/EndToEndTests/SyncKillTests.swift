@@ -63,6 +63,10 @@ extension EndToEndProcesses {
       var random = SeededGenerator(seed: 20_261_201)
       var expected = try Self.dataItems(rig.sandbox)
       var killedMidway = 0
+      // How long after its start a sync is killed, at random below this window. The window
+      // follows the machine: halved when the sync had already ended, widened a little when it
+      // was caught running, so that the kills land inside syncs on fast and slow hosts alike.
+      var window: UInt64 = 80_000
       for round in 1...Self.rounds {
         // Changes on both sides: two items and 20 toggles here; a new item and an edit there.
         let (store, load) = try ChecklistsStore.open(location: location)
@@ -98,8 +102,13 @@ extension EndToEndProcesses {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(UInt32(random.next() % 80_000))
-        if process.isRunning { killedMidway += 1 }
+        usleep(UInt32(random.next() % window))
+        if process.isRunning {
+          killedMidway += 1
+          window = min(window * 11 / 10, 200_000)
+        } else {
+          window = max(window / 2, 1_000)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
 
