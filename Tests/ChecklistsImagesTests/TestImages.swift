@@ -20,6 +20,13 @@ enum TestImages {
       .appendingPathComponent("checklists-test-images-\(getpid())").path
     do {
       let result = try runProcess("/usr/bin/python3", [script, out])
+      // Removed when the test process ends (the closure may not capture, so it names the
+      // folder again).
+      atexit {
+        try? FileManager.default.removeItem(
+          at: FileManager.default.temporaryDirectory
+            .appendingPathComponent("checklists-test-images-\(getpid())"))
+      }
       guard result.status == 0 else {
         return .failure(Failure(description: "make-test-images.py failed: \(result.stderr)"))
       }

@@ -43,6 +43,14 @@ extension EndToEndProcesses {
       }
     }
 
+    /// Ends the session, unmounts the small disk, then removes the session's folder (the
+    /// session cannot remove it while the disk is still mounted inside it).
+    private static func closeAndUnmount(_ session: TmuxSession, _ folder: URL) {
+      session.close()
+      _ = try? runProcess("/bin/umount", ["-l", folder.path])
+      try? FileManager.default.removeItem(at: session.directory)
+    }
+
     /// The app in a recording shell, its data folder (returned) on a small disk that holds the
     /// iPhone fixture; `brokenFromTheStart` is inflicted before the app starts.
     private func startOnSmallDisk(brokenFromTheStart fault: DiskFault?) throws
@@ -65,10 +73,7 @@ extension EndToEndProcesses {
     /// without a key press, and the quit that follows saves both.
     @Test func stayingAfterAFailedQuitStillMergesChangesMadeElsewhere() throws {
       let (session, folder) = try startOnSmallDisk(brokenFromTheStart: nil)
-      defer {
-        session.close()
-        _ = try? runProcess("/bin/umount", ["-l", folder.path])
-      }
+      defer { Self.closeAndUnmount(session, folder) }
       try Harness.open("Birthdays", in: session)
       try inflict(.full, on: folder)
       try Harness.addItem("Typed while full", in: session)
@@ -101,10 +106,7 @@ extension EndToEndProcesses {
       // fails with the cause named.
       let (session, folder) = try startOnSmallDisk(
         brokenFromTheStart: fault == .readOnly ? fault : nil)
-      defer {
-        session.close()
-        _ = try? runProcess("/bin/umount", ["-l", folder.path])
-      }
+      defer { Self.closeAndUnmount(session, folder) }
       let original = try Data(contentsOf: session.dataFile)
       try Harness.open("Birthdays", in: session)
 
