@@ -51,10 +51,24 @@ let staticLibstdcxxInstalled: Bool = {
   return false
 }()
 
+/// Whether ncursesw and its terminfo library are installed as static libraries too (Debian's
+/// libncurses-dev has both; a build that keeps terminfo inside ncursesw has no libtinfo.a and
+/// links the shared library).
+let staticNcurseswInstalled: Bool = {
+  let candidates = [
+    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+  ]
+  return candidates.contains { folder in
+    ["libncursesw.a", "libtinfo.a"].allSatisfy {
+      FileManager.default.fileExists(atPath: folder + "/" + $0)
+    }
+  }
+}()
+
 /// The release link of `checklists` (docs/architecture.md, "The release link"): relative
 /// relocations packed, the functions a session runs laid out together
 /// (`Sources/checklists/Linking/hot-functions.order`, made by `scripts/update-hot-functions`),
-/// libstdc++ linked statically, and no symbol table. A 1,000-item session then keeps about
+/// libstdc++, ncursesw and libgcc linked statically, and no symbol table. A 1,000-item session then keeps about
 /// 3.5 MB of code resident instead of 8. `CHECKLISTS_KEEP_SYMBOLS=1` keeps the symbols, for
 /// profiling and for making the order file.
 let releaseLinkFlags: [String] = {
@@ -72,6 +86,14 @@ let releaseLinkFlags: [String] = {
     // `-lstdc++` finds this folder's linker script first, which takes the static library.
     flags.append("-L" + Context.packageDirectory + "/Sources/checklists/Linking/static-libstdc++")
   }
+  if staticNcurseswInstalled {
+    // `-lncursesw` (the module map's link) finds this folder's linker script first, which
+    // takes ncursesw and libtinfo from their static libraries: two shared libraries fewer for
+    // the loader at every start.
+    flags.append("-L" + Context.packageDirectory + "/Sources/checklists/Linking/static-ncursesw")
+  }
+  // The unwinder from libgcc_eh.a instead of libgcc_s.so: one shared library fewer again.
+  flags += ["-Xclang-linker", "-static-libgcc"]
   if Context.environment["CHECKLISTS_KEEP_SYMBOLS"] != "1" {
     flags += ["-Xlinker", "--strip-all"]
   }
