@@ -130,7 +130,7 @@ struct NotifiedRecord {
 
   /// The key of an item at its current due date.
   static func key(_ item: ChecklistItem) -> String {
-    "\(item.itemID)@\(Int64(item.dueDate.timeIntervalSince1970.rounded(.down)))"
+    "\(item.itemID)@\(DateLimits.wholeSecondsSince1970(item.dueDate))"
   }
 
   func contains(_ item: ChecklistItem) -> Bool { keys.contains(Self.key(item)) }

@@ -83,6 +83,7 @@ import Testing
     ("+3y", "cannot read \"+3y\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w"),
     ("+m", "cannot read \"+m\": put a number after +, e.g. +30m, +2h, +3d, +1w"),
     ("+9999999d", "cannot read \"+9999999d\": 9999999 is too far ahead"),
+    ("+999999w", "cannot read \"+999999w\": that is after the year 9999"),
     ("+2h tomorrow", "cannot read \"+2h\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"),
   ]
 

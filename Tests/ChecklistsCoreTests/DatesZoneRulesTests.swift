@@ -226,6 +226,27 @@ import Testing
         == F.utc(2026, 12, 24, 13, 15))
   }
 
+  /// The next whole hour is the first time the clock shows one, where clocks move by half an
+  /// hour (Lord Howe Island) and when they go back an hour (Berlin).
+  @Test func theNextWholeHourIsTheNextOneTheClockShows() {
+    let lordHowe = F.zone("Australia/Lord_Howe")
+    // 5 April 2026: 02:00 (+11) becomes 01:30 (+10:30) at 15:00 UTC; 01:45 (+11) is 14:45 UTC
+    // and the next 02:00 comes at 15:30 UTC (it was 15:00, which shows 01:30).
+    #expect(
+      DefaultDueDate.nextWholeHour(after: F.utc(2026, 4, 4, 14, 45), timeZone: lordHowe)
+        == F.utc(2026, 4, 4, 15, 30))
+    // 4 October 2026: 02:00 (+10:30) becomes 02:30 (+11) at 15:30 UTC; from 01:45 the next
+    // whole hour is 03:00 (+11), 16:00 UTC (it was 15:30, which shows 02:30).
+    #expect(
+      DefaultDueDate.nextWholeHour(after: F.utc(2026, 10, 3, 15, 15), timeZone: lordHowe)
+        == F.utc(2026, 10, 3, 16, 0))
+    // 25 October 2026 in Berlin: 03:00 CEST becomes 02:00 CET at 01:00 UTC; from 02:30 CEST
+    // the clock next shows a whole hour then, 02:00 CET.
+    #expect(
+      DefaultDueDate.nextWholeHour(after: F.utc(2026, 10, 25, 0, 30), timeZone: F.berlin)
+        == F.utc(2026, 10, 25, 1, 0))
+  }
+
   /// The next whole hour is exactly on the hour, to the second and below, whatever fraction of
   /// a second `now` has (it was a hair before it for some, which XML wrote as hh:59:59).
   @Test(arguments: ["UTC", "Europe/Berlin", "Asia/Kathmandu", "America/New_York"])

@@ -120,6 +120,25 @@ struct PlannerRepeatTests {
     #expect(newYorkDates == [F.utc(2026, 3, 8, 7, 0), F.local(F.newYork, 2026, 3, 15, 2, 30)])
   }
 
+  /// Apia skipped 30 December 2011 whole (23:59:59 on the 29th, then 00:00 on the 31st): a
+  /// 10:00 series falls on the jump and is back at 10:00 the next time, on its own weekday.
+  @Test func aSeriesKeepsItsTimeAndWeekdayAcrossADayTheClocksSkipWhole() {
+    let apia = RepeatSchedule(timeZone: F.zone("Pacific/Apia"))
+    let jump = F.utc(2011, 12, 30, 10, 0)  // 31 December 00:00 at +14
+    let daily = series(apia, .daily, from: F.local(apia.timeZone, 2011, 12, 28, 10, 0), count: 4)
+    #expect(
+      daily == [
+        F.local(apia.timeZone, 2011, 12, 29, 10, 0), jump,
+        F.local(apia.timeZone, 2011, 12, 31, 10, 0), F.local(apia.timeZone, 2012, 1, 1, 10, 0),
+      ])
+    // Friday 23 December, then Friday 30 (skipped: the jump), then Friday 6 January.
+    let weekly = series(apia, .weekly, from: F.local(apia.timeZone, 2011, 12, 23, 10, 0), count: 3)
+    #expect(
+      weekly == [
+        jump, F.local(apia.timeZone, 2012, 1, 6, 10, 0), F.local(apia.timeZone, 2012, 1, 13, 10, 0),
+      ])
+  }
+
   @Test func theKeptTimeIsForgottenWhenTheDueDateWasEditedSince() {
     // The series kept 02:30, but the user has since moved the item to 03:00 on another day.
     var item = ChecklistItem(

@@ -257,6 +257,21 @@ struct SyncPlannerTests {
     #expect(again.sameContent(as: fields))
   }
 
+  /// 02:30 comes twice in Berlin on 25 October 2026; iCalendar reads a zoned 02:30 as the
+  /// first (00:30 UTC), so the second (01:30 UTC) is written in UTC and reads back the same.
+  @Test func aRepeatDueInTheSecondOfTwoEqualHoursIsWrittenInUTC() throws {
+    let second = DatesFixture.utc(2026, 10, 25, 1, 30)
+    let todo = try written(repeating(.daily, due: second), zone: berlin)
+    #expect(todo.property("DUE")?.value == "20261025T013000Z")
+    #expect(todo.property("DUE")?.parameter("TZID") == nil)
+    #expect(TaskMapping.fields(of: todo, timeZone: berlin).due == TaskFields.seconds(second))
+    // The first of the two stays on the local clock.
+    let first = DatesFixture.utc(2026, 10, 25, 0, 30)
+    let firstTodo = try written(repeating(.daily, due: first), zone: berlin)
+    #expect(firstTodo.property("DUE")?.value == "20261025T023000")
+    #expect(firstTodo.property("DUE")?.parameter("TZID") == "Europe/Berlin")
+  }
+
   @Test func aNoteIsTheTasksOwnDescriptionEscapedAndFolded() throws {
     let note =
       "Ask for: oat, soy; almond\\rice\nSecond line — with ünïcödé 😀 "

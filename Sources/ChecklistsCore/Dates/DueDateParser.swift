@@ -169,14 +169,20 @@ public struct DueDateParser: Sendable {
     -> Date
   {
     let (amount, unit) = try Self.amountAndUnit(token)
+    let date: Date
     switch unit {
     case .minutes, .hours:
-      return now.addingTimeInterval(Double(amount) * unit.seconds)
+      date = now.addingTimeInterval(Double(amount) * unit.seconds)
     case .days, .weeks:
       let days = Double(unit == .weeks ? amount * 7 : amount)
-      return clock.date(
+      date = clock.date(
         wallSeconds: clock.wallSeconds(of: now) + days * ZonedWallClock.secondsPerDay)
     }
+    // As far as a typed date goes: the file and iCalendar write years up to 9999.
+    guard DateLimits.isInWritableYears(date) else {
+      throw DueDateParseError("cannot read \"\(token)\": that is after the year 9999")
+    }
+    return date
   }
 
   // MARK: - Dates

@@ -87,10 +87,10 @@ struct ZonedWallClock: Sendable {
   /// Seconds in a day of wall time.
   static let secondsPerDay = 86_400.0
 
-  /// The wall seconds `date` shows in the time zone.
+  /// The wall seconds `date` shows in the time zone (`date` taken within `DateLimits`).
   func wallSeconds(of date: Date) -> Double {
-    date.timeIntervalSince1970
-      + Double(timeZone.secondsFromGMT(atSeconds: date.timeIntervalSince1970))
+    let seconds = DateLimits.secondsSince1970(date)
+    return seconds + Double(timeZone.secondsFromGMT(atSeconds: seconds))
   }
 
   /// The day number (see `GregorianDays`) of the wall date at `date`.
@@ -100,8 +100,7 @@ struct ZonedWallClock: Sendable {
 
   /// The wall date and time `date` shows, to the whole second (fractions dropped).
   func components(of date: Date) -> WallComponents {
-    let seconds = wallSeconds(of: date).rounded(.down)
-    let wall = seconds.isFinite ? Int64(min(max(seconds, -1e15), 1e15)) : 0
+    let wall = Int64(wallSeconds(of: date).rounded(.down))
     let days = wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400
     let second = Int(wall - days * 86_400)
     let civil = GregorianDays.date(days: Int(days))
@@ -126,6 +125,8 @@ struct ZonedWallClock: Sendable {
     let offsetBefore = offset(at: before)
     while after - before > 1 {
       let middle = ((before + after) / 2).rounded(.down)
+      // Far from 1970 a double has no whole second between two neighbours.
+      guard middle > before, middle < after else { break }
       if offset(at: middle) == offsetBefore { before = middle } else { after = middle }
     }
     return Date(timeIntervalSince1970: after)

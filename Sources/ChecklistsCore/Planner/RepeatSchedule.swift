@@ -51,12 +51,18 @@ public struct RepeatSchedule: Sendable {
   ) -> Occurrence {
     let clock = ZonedWallClock(timeZone: timeZone)
     let wall = clock.wallSeconds(of: due)
-    let days = Int((wall / ZonedWallClock.secondsPerDay).rounded(.down))
+    var days = Int((wall / ZonedWallClock.secondsPerDay).rounded(.down))
     var timeOfDay = wall - Double(days) * ZonedWallClock.secondsPerDay
+    // The kept time counts where `due` is the instant it fell on: the jump of a gap on the due
+    // date's own day, or on the day before when the gap took the rest of that day (Apia skipped
+    // 30 December 2011 whole); that day is the one the series counts from.
     if let keptMinute,
-      clock.date(wallSeconds: Double(days) * ZonedWallClock.secondsPerDay + Double(keptMinute * 60))
-        == due
+      let keptDays = [days, days - 1].first(where: {
+        clock.date(wallSeconds: Double($0) * ZonedWallClock.secondsPerDay + Double(keptMinute * 60))
+          == due
+      })
     {
+      days = keptDays
       timeOfDay = Double(keptMinute * 60)
     }
     let civil = GregorianDays.date(days: days)

@@ -86,7 +86,7 @@ public struct ICalendarDate: Equatable, Sendable {
 
   /// `20261201T091500Z`: the instant in UTC, to the second.
   public static func utcString(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var seconds = time_t(DateLimits.wholeSecondsSince1970(date))
     var parts = tm()
     gmtime_r(&seconds, &parts)
     return digits(Int(parts.tm_year) + 1900, 4) + digits(Int(parts.tm_mon) + 1, 2)

@@ -53,10 +53,11 @@ public struct TaskFields: Equatable, Sendable {
   /// The fields of one of our items (no sort order: that comes from the list); `timeZone` is
   /// the wall clock its repeat rule follows.
   ///
-  /// A repeat rule counts only with a due date; the note loses carriage returns (a VTODO's
-  /// TEXT has line feeds only).
+  /// A repeat rule counts only with a due date; a due date outside the years 1–9999, which
+  /// iCalendar cannot write (only a damaged or hand-made file holds one), counts as none; the
+  /// note loses carriage returns (a VTODO's TEXT has line feeds only).
   public init(_ item: ChecklistItem, timeZone: ZoneRules) {
-    let dated = item.showsDueDate
+    let dated = item.showsDueDate && DateLimits.isInWritableYears(item.dueDate)
     let rule = dated ? item.repeatRule : nil
     let note = item.note
     self.init(
@@ -123,7 +124,7 @@ public struct TaskFields: Equatable, Sendable {
 
   /// A date to the whole second.
   public static func seconds(_ date: Date) -> Int64 {
-    Int64(date.timeIntervalSince1970.rounded(.down))
+    DateLimits.wholeSecondsSince1970(date)
   }
 }
 
@@ -356,6 +357,15 @@ public enum TaskMapping {
             parameters: kept + [("TZID", localZone.databaseName ?? localZone.identifier)],
             value: ICalendarDate.localString(date, timeZone: localZone))
         } else {
+          property = ICSProperty(
+            name: "DUE", parameters: kept, value: ICalendarDate.utcString(date))
+        }
+        // A wall time shown twice (the hour clocks go back) reads as the first of the two: the
+        // second one is written in UTC, or every sync would find it changed.
+        if property.parameter("TZID") != nil,
+          ICalendarDate.parse(property, timeZone: timeZone).map({ TaskFields.seconds($0.date) })
+            != due
+        {
           property = ICSProperty(
             name: "DUE", parameters: kept, value: ICalendarDate.utcString(date))
         }

@@ -186,7 +186,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
       timeout = max(Self.sequenceTimeout - millisecondsSinceInput(), 1)
     }
     if case .waiting(let deadline, _) = graphicsQuery {
-      let left = Int32(clamping: Int(ceil(max(deadline.timeIntervalSince(clock()), 0) * 1000)))
+      let left = PollTimeout.milliseconds(max(deadline.timeIntervalSince(clock()), 0))
       timeout = timeout < 0 ? left : min(timeout, left)
     }
     if watcher == nil {
@@ -195,7 +195,7 @@ public final class TerminalDriver<Program: TerminalProgram> {
     }
     let now = clock()
     if let wake = program.nextWakeUp(after: now) {
-      var milliseconds = Int32(clamping: Int(ceil(wake.timeIntervalSince(now) * 1000)))
+      var milliseconds = PollTimeout.milliseconds(wake.timeIntervalSince(now))
       if milliseconds <= 0, let lastTick, wake <= lastTick {
         milliseconds = 1000  // the program asks for a time already handled: do not spin
       }
