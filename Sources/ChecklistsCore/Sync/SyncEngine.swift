@@ -179,8 +179,22 @@ public enum SyncEngine {
     }
     var planner = Planner(
       ours: ours, state: state, snapshot: snapshot, root: root, options: options)
-    return planner.run()
+    let plan = planner.run()
+    let deleting = plan.report.deletedHere
+    if deleting >= massDeletion && deleting * 2 > state.itemCount && !options.forceDelete {
+      report.refused =
+        "this pass would delete \(deleting) of the \(state.itemCount) synced items from the "
+        + "vdir (was the data file replaced by another one?): nothing was changed; if they were "
+        + "really deleted here, run again with --force-delete"
+      return SyncPlan(model: ours, modelChanged: false, report: report, state: state)
+    }
+    return plan
   }
+
+  /// The fewest deletions from the vdir that, as more than half of the synced items, a pass
+  /// makes only with `--force-delete`: a data file replaced by an older or another one (a
+  /// fresh copy of the phone's, a file of another computer) would delete what it lacks.
+  static let massDeletion = 10
 
   /// Carries out a plan's vdir operations; returns the state to record (with the written
   /// files' fingerprints). A file changed by another program during the pass is left alone and
@@ -473,6 +487,8 @@ private struct Planner {
       } else if let claimed = newcomer.fields.itemID, !usedIDs.contains(claimed) {
         itemID = claimed
       } else {
+        // An id claimed by an earlier newcomer can lie ahead of `nextID`.
+        while usedIDs.contains(nextID) { nextID += 1 }
         itemID = nextID
         nextID += 1
       }
@@ -689,8 +705,10 @@ private struct Planner {
         }
         let movesHere = entry.folder != folder
         let contentChanged = !entry.fields.sameContent(as: desired)
+        // A file is not rewritten only to carry our item id: another data file syncing the same
+        // vdir has ids of its own, and each would rewrite the other's at every pass.
         let needsWrite =
-          movesHere || contentChanged || entry.fields.itemID != item.itemID
+          movesHere || contentChanged || entry.fields.itemID == nil
           || (desired.sortOrder != nil && desired.sortOrder != entry.fields.sortOrder)
         if !needsWrite {
           newState.collections[collectionIndex].items.append(
