@@ -15,24 +15,54 @@ public struct CLIStreams: Sendable {
   public var outputIsTerminal: Bool
   /// Whether standard error is a terminal.
   public var errorIsTerminal: Bool
+  /// Why writing to `output` failed (a full disk, a closed pipe), nil while it has not.
+  public var outputFailure: @Sendable () -> String?
 
-  /// Streams writing to `output` and `error`, terminals or not as told.
+  /// Streams writing to `output` and `error`, terminals or not as told; `outputFailure` says
+  /// why a write to `output` failed.
   public init(
     output: @escaping @Sendable (Data) -> Void, error: @escaping @Sendable (Data) -> Void,
-    outputIsTerminal: Bool = false, errorIsTerminal: Bool = false
+    outputIsTerminal: Bool = false, errorIsTerminal: Bool = false,
+    outputFailure: @escaping @Sendable () -> String? = { nil }
   ) {
     self.output = output
     self.error = error
     self.outputIsTerminal = outputIsTerminal
     self.errorIsTerminal = errorIsTerminal
+    self.outputFailure = outputFailure
   }
 
   /// The process's own stdout and stderr.
   public static var standard: CLIStreams {
-    CLIStreams(
-      output: { DescriptorWriter.write($0, to: STDOUT_FILENO) },
+    let failure = WriteFailure()
+    return CLIStreams(
+      output: { failure.write($0, to: STDOUT_FILENO) },
       error: { DescriptorWriter.write($0, to: STDERR_FILENO) },
-      outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1)
+      outputIsTerminal: isatty(STDOUT_FILENO) == 1, errorIsTerminal: isatty(STDERR_FILENO) == 1,
+      outputFailure: { failure.reason })
+  }
+}
+
+/// The first failed write to a descriptor, so that a command whose output was lost (`export >
+/// backup.json` on a full disk) fails instead of reporting success.
+final class WriteFailure: @unchecked Sendable {
+  private let lock = ThreadLock()
+  private var failure: String?
+
+  /// Why the first failed write failed.
+  var reason: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return failure
+  }
+
+  /// Writes `bytes` to `descriptor`, noting why when that fails; after a failure, writes
+  /// nothing more.
+  func write(_ bytes: Data, to descriptor: Int32) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard failure == nil, !DescriptorWriter.write(bytes, to: descriptor) else { return }
+    failure = String(cString: strerror(errno))
   }
 }
 

@@ -40,7 +40,7 @@ public enum CommandLineInterface {
       return output.fail(
         CLIError.usage("unknown command \"\(name)\"", usage: CommandSpec.shortUsage))
     }
-    do {
+    do throws(CLIError) {
       let parsed = try spec.parse(global.rest)
       if parsed.wantsHelp {
         output.write(spec.help)
@@ -54,7 +54,11 @@ public enum CommandLineInterface {
         timeZone: Clock.timeZone(environment: environment), environment: environment,
         photos: CommandPhotos(),
         fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty)
-      return try spec.run(parsed, context)
+      let status = try spec.run(parsed, context)
+      if let failure = streams.outputFailure() {
+        throw CLIError.failure("could not write the output: \(failure)")
+      }
+      return status
     } catch {
       var error = error
       if error.status == 2 && error.usage == nil { error.usage = spec.usage }

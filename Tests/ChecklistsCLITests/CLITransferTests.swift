@@ -6,6 +6,27 @@ import Testing
 extension CLITests {
   @Suite("CLI: export and import", .serialized)
   struct CLITransferTests {
+    /// A backup that could not be written (a full disk, a closed stdout) fails with the reason;
+    /// the commands that only show fail so too (`search` with its error status, 3).
+    @Test(arguments: [
+      ("export > /dev/full", "No space left on device", 1),
+      ("export --format plist > /dev/full", "No space left on device", 1),
+      ("show Groceries > /dev/full", "No space left on device", 1),
+      ("lists --json > /dev/full", "No space left on device", 1),
+      ("search Milk > /dev/full", "No space left on device", 3),
+      ("export >&-", "Bad file descriptor", 1),
+    ])
+    func outputThatCannotBeWrittenFails(command: String, reason: String, status: Int32) throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let binary = shellQuote(try BuiltBinary.existingPath())
+      let result = try runProcess(
+        "/bin/sh", ["-c", "\(binary) \(command)"], environment: sandbox.environment)
+      #expect(result.status == status)
+      #expect(result.stderr == "checklists: could not write the output: \(reason)\n")
+    }
+
     @Test func exportJSONMirrorsThePlistKeysAndImportAddsTheLists() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
