@@ -139,7 +139,10 @@ enum FullScreenLaunch {
     // The process ends here, with the loaded and the last saved lists (which share their items
     // with the app's) still alive: freeing 100,000 items one by one first would only add
     // milliseconds to every quit.
-    withExtendedLifetime((load, store)) { exit(status) }
+    // The lists are not in the data file when the last save went to a conflict copy: 1, as
+    // for a failed save (the message above says where they are).
+    let exitStatus = status == 0 && notice.inConflictCopy ? 1 : status
+    withExtendedLifetime((load, store)) { exit(exitStatus) }
   }
 
   /// Saves through the store; remembers, for the exit, the line to repeat on stderr (a conflict
@@ -149,7 +152,14 @@ enum FullScreenLaunch {
   {
     do {
       let result = try store.save(model)
-      if result.outcome != .unchanged { notice.message = result.exitNotice }
+      if result.outcome != .unchanged {
+        notice.message = result.exitNotice
+        if case .conflictCopy = result.outcome {
+          notice.inConflictCopy = true
+        } else {
+          notice.inConflictCopy = false
+        }
+      }
       return SaveOutcome(result)
     } catch {
       return SaveOutcome(failure: error)
@@ -172,4 +182,6 @@ enum FullScreenLaunch {
 private final class SaveNotice {
   /// The store's sentence about a conflict copy or a recreated file; nil after a plain save.
   var message: String?
+  /// Whether the last save went to a conflict copy: the data file does not hold the lists.
+  var inConflictCopy = false
 }
