@@ -317,6 +317,31 @@ import Testing
 
   // MARK: - Keys
 
+  /// `+`/`-` can move to other signs, chords and F keys, never to a key that types or edits a
+  /// date (a letter, a digit, Backspace, Ctrl-U, Left…).
+  @Test func dayStepsTakeNoKeyThatTypesOrEditsADate() {
+    let text = """
+      bind due <BS> day-later
+      bind due <C-u> day-earlier
+      bind due t day-later
+      bind due 7 day-later
+      bind due <Left> day-earlier
+      bind due <Space> day-later
+      bind due = day-later
+      bind due _ day-earlier
+      bind due <C-n> day-later
+      bind due <F5> day-earlier
+      """
+    let (table, problems) = KeyTable.configured(by: ConfigFile.parse(text))
+    #expect(problems.map(\.line) == [1, 2, 3, 4, 5, 6])
+    #expect(
+      problems.first?.message
+        == "<BS> on due would stop dates being typed and edited in the Due Date field (bind a "
+        + "sign such as + or -, a Ctrl chord such as <C-n>, or an F key)")
+    #expect(table.action(for: .character("="), on: .due) == .dayLater)
+    #expect(table.action(for: .function(5), on: .due) == .dayEarlier)
+  }
+
   @Test func bindLinesOnTheNewScreens() {
     let text = """
       bind note <F2> new-line

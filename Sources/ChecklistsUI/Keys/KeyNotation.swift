@@ -92,6 +92,12 @@ enum KeyNotation {
     return field.handle(key)
   }
 
+  /// Whether the key types a sign: a printable character that is no letter, digit or space.
+  static func isSign(_ key: Key) -> Bool {
+    guard case .character(let character) = key else { return false }
+    return !character.isLetter && !character.isNumber && !character.isWhitespace
+  }
+
   /// Whether the key is typing or editing in the text field `screen` may focus (the Notes
   /// field's own field on `note`, where Ctrl-D is no editing key); false where none can be.
   static func isTextEditing(_ key: Key, on screen: KeyScreen) -> Bool {

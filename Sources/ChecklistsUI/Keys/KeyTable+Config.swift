@@ -55,6 +55,16 @@ extension KeyTable {
       return problem(
         "\(action.rawValue) does nothing on \(screen.rawValue) (it works on \(places))")
     }
+    // `+` and `-` give way only to keys that make the field read as another date: a letter,
+    // a digit or an editing key (Backspace, Ctrl-U, Left…) taken by them could no longer type
+    // `today` or put right a date the field holds.
+    if KeyNotation.isTextEditing(key, on: screen), action == .dayLater || action == .dayEarlier,
+      !KeyNotation.isSign(key)
+    {
+      return problem(
+        "\(binding.key) on \(screen.rawValue) would stop dates being typed and edited in the "
+          + "Due Date field (bind a sign such as + or -, a Ctrl chord such as <C-n>, or an F key)")
+    }
     if KeyNotation.isTextEditing(key, on: screen) && !action.givesWayToTyping {
       return problem(
         "\(binding.key) on \(screen.rawValue) would shadow typing in a text field "
