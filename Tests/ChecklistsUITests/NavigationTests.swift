@@ -547,3 +547,29 @@ import Testing
     #expect(app.open?.browser.selected == 0)
   }
 }
+
+/// A terminal too small to draw in shows only "Terminal too small": keys, pastes and clicks
+/// change nothing there, except quitting, Ctrl-C, saving and suspending.
+@Suite struct TooSmallTerminalTests {
+  @Test func onlyQuitSaveAndSuspendActWhileNothingCanBeSeen() {
+    var app = makeApp(checklistIndex: 1)
+    _ = app.handle(.resize(width: 10, height: 3), now: testNow)
+    #expect(app.screen().hasPrefix("Terminal"))
+    let before = app.openList?.items
+    #expect(before?.count == 3)
+    app.press(.character("d"), .character(" "), .character("a"), .enter, .character("x"))
+    _ = app.handle(.paste("/tmp/photo.jpg"), now: testNow)
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 1, column: 1))), now: testNow)
+    #expect(app.openList?.items == before)
+    #expect(app.form == nil && app.help == nil)
+    #expect(app.press(.control("z")) == [.suspend])
+    // Big enough again: the list as it was, and keys act.
+    _ = app.handle(.resize(width: 60, height: 15), now: testNow)
+    app.press(.character(" "))
+    #expect(app.openList?.items.first?.checked == true)
+    _ = app.handle(.resize(width: 10, height: 3), now: testNow)
+    #expect(app.press(.control("s")) == [.save])
+    #expect(app.press(.character("q")).contains(.quit))
+  }
+}

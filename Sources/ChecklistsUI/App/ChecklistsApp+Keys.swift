@@ -53,6 +53,12 @@ extension ChecklistsApp {
   /// not bind here is typing in a text field, or "not a key here".
   mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
     let screen = keyScreen
+    // With only "Terminal too small" on screen, a key must not change what cannot be seen:
+    // only quitting, Ctrl-C, saving and suspending act.
+    if isTooSmall {
+      guard let action = keys.action(for: key, on: screen), Self.actsUnseen.contains(action)
+      else { return [] }
+    }
     let interruptWasPending = interruptPending
     if quitPrompt == nil { interruptPending = false }
     if let action = keys.action(for: key, on: screen),
@@ -63,6 +69,12 @@ extension ChecklistsApp {
     unboundKey(key, on: screen, now: now)
     return []
   }
+
+  /// The actions a key still does while the terminal is too small to show anything.
+  static let actsUnseen: Set<KeyAction> = [.quit, .interrupt, .save, .suspend]
+
+  /// Whether the terminal is smaller than the screens are drawn in.
+  var isTooSmall: Bool { width < Self.minimumSize.width || height < Self.minimumSize.height }
 
   /// What a key without an action here does: typing where a field has the focus, else a word
   /// on the status line (or nothing, on help and the quit prompt).

@@ -232,9 +232,9 @@ public struct ChecklistsApp: TerminalProgram {
       photosHidden = false
       effects += handleKey(key, now: now)
     case .paste(let text):
-      handlePaste(text, now: now)
+      if !isTooSmall { handlePaste(text, now: now) }
     case .mouse(let mouse):
-      handleMouse(mouse, now: now)
+      if !isTooSmall { handleMouse(mouse, now: now) }
     case .resize(let newWidth, let newHeight):
       width = max(newWidth, 0)
       height = max(newHeight, 0)
