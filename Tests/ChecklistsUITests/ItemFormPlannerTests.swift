@@ -142,6 +142,21 @@ import Testing
     #expect(itemForm(app)?.note.text == "b")
   }
 
+  /// A note the field shows otherwise (a tab as a space, CR LF as one break, blank lines at the
+  /// end) is not rewritten by a form closed without touching it.
+  @Test func aNoteTheFieldShowsOtherwiseStaysWhenLeftAlone() throws {
+    let note = "x\ty\r\nz\n\n"
+    var app = makeApp(homeModel(milkNote: note), checklistIndex: 0)
+    app.press(.down, .character("e"), .enter)
+    #expect(app.openList?.items.last?.note == note)
+    #expect(app.statusMessage == "No changes")
+    // Changed in the form, it is saved as the field holds it.
+    app.press(.character("e"), .tab)
+    app.type("!")
+    app.press(.control("d"), .enter)
+    #expect(app.openList?.items.last?.note == "x y\nz\n\n!")
+  }
+
   @Test func editingAnExistingNote() throws {
     var app = makeApp(homeModel(), checklistIndex: 0)
     app.press(.character("e"), .tab)

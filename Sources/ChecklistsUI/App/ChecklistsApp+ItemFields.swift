@@ -52,10 +52,11 @@ extension ChecklistsApp {
   }
 
   /// Puts the form's note and repeat rule on the item; each only when the user changed it,
-  /// so an unread rule (from a newer version) and a series' kept day and time stay.
+  /// so an unread rule (from a newer version), a series' kept day and time, and a note as the
+  /// field cannot show it (tabs, CR LF line breaks) stay.
   func applyItemFields(_ form: ItemForm, to item: inout ChecklistItem) {
     let originalNote = form.original?.note ?? ""
-    if form.note.text != originalNote {
+    if form.note.text != TextField(originalNote, multiline: true).text {
       item.note = Self.savedNote(form.note.text)
     }
     if form.repeatRule != form.original?.repeatRule {
