@@ -419,6 +419,32 @@ extension ChecklistsApp {
     #expect(ids.filter { $0 == milk.itemID }.count == 1)
   }
 
+  /// Clearing checked items, one of which a merge then kept (unchecked elsewhere): the undo
+  /// brings back the others where they were and says so; it used to refuse them all.
+  @Test func anUndoOfClearingBringsBackTheItemsAMergeDidNotKeep() throws {
+    var app = makeApp(checklistIndex: 1)
+    let groceries = try #require(app.open?.listID)
+    app.press(.character(" "))  // Milk checked; Bread was
+    let milk = try #require(app.openList?.items.first)
+    app.press(.character("C"), .character("y"))
+    #expect(app.openList?.items.map(\.text) == ["Pay rent"])
+    var model = app.dataModel
+    var kept = milk
+    kept.checked = false
+    _ = model.apply(try #require(model.insertItem(kept, listID: groceries, at: 0)))
+    merge(model, into: &app)
+    #expect(app.openList?.items.map(\.text) == ["Milk", "Pay rent"])
+    app.press(.character("u"))
+    #expect(app.openList?.items.map(\.text) == ["Milk", "Bread", "Pay rent"])
+    #expect(app.openList?.items.first?.checked == false)
+    #expect(
+      app.statusMessage
+        == "Undid: clear 2 checked items (1 was there again, kept after a change elsewhere)")
+    // Redo clears what the undo brought back.
+    app.press(.control("r"))
+    #expect(app.openList?.items.map(\.text) == ["Milk", "Pay rent"])
+  }
+
   /// The lists as another program left them, merged in.
   private func merge(_ model: DataModel, into app: inout ChecklistsApp) {
     _ = app.handle(

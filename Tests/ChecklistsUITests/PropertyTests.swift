@@ -115,7 +115,9 @@ import Testing
           })
       }
     }
-    // Leave any form, help, prompt or filter, then undo everything and redo everything.
+    // Leave any form, help, prompt or filter, then undo everything and redo everything (in a
+    // terminal big enough: a too small one takes no keys).
+    _ = app.handle(.resize(width: 60, height: 15), now: now)
     for _ in 0..<4 { _ = app.handle(.key(.escape), now: now) }
     _ = app.handle(.key(.character("n")), now: now)
     for _ in 0..<4 { _ = app.handle(.key(.escape), now: now) }

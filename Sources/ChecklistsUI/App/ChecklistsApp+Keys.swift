@@ -53,12 +53,6 @@ extension ChecklistsApp {
   /// not bind here is typing in a text field, or "not a key here".
   mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
     let screen = keyScreen
-    // With only "Terminal too small" on screen, a key must not change what cannot be seen:
-    // only quitting, Ctrl-C, saving and suspending act.
-    if isTooSmall {
-      guard let action = keys.action(for: key, on: screen), Self.actsUnseen.contains(action)
-      else { return [] }
-    }
     let interruptWasPending = interruptPending
     if quitPrompt == nil { interruptPending = false }
     if let action = keys.action(for: key, on: screen),
@@ -72,6 +66,13 @@ extension ChecklistsApp {
 
   /// The actions a key still does while the terminal is too small to show anything.
   static let actsUnseen: Set<KeyAction> = [.quit, .interrupt, .save, .suspend]
+
+  /// Whether `key` acts now: with only "Terminal too small" on screen, a key must not change
+  /// what cannot be seen, so only quitting, Ctrl-C, saving and suspending do.
+  func keyActs(_ key: Key) -> Bool {
+    guard isTooSmall else { return true }
+    return keys.action(for: key, on: keyScreen).map(Self.actsUnseen.contains) ?? false
+  }
 
   /// Whether the terminal is smaller than the screens are drawn in.
   var isTooSmall: Bool { width < Self.minimumSize.width || height < Self.minimumSize.height }

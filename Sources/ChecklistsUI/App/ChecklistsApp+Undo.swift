@@ -242,11 +242,12 @@ extension ChecklistsApp {
       return
     }
     let words = describe(entry)
-    if let reason = bringsBackWhatIsThere(entry.inverse) {
+    let (wanted, thereAgain) = withoutItemsThereAgain(entry.inverse)
+    if let reason = bringsBackWhatIsThere(wanted) {
       status = StatusMessage(text: "Could not undo \(words): \(reason)", isError: true)
       return
     }
-    let applied = rebased(entry.inverse)
+    let applied = rebased(wanted)
     guard applyEntry(applied, now: now) else {
       status = StatusMessage(
         text: "Could not undo \(words): \(whyNotApplied(entry.inverse))", isError: true)
@@ -260,8 +261,43 @@ extension ChecklistsApp {
     } else {
       reveal(applied)
     }
+    let again =
+      thereAgain == 0
+      ? ""
+      : " (\(thereAgain == 1 ? "1 was" : "\(thereAgain) were") there again, kept after a "
+        + "change elsewhere)"
     status = StatusMessage(
-      text: "Undid: \(words)" + keptNote(entry.inverse, applied), isError: false)
+      text: "Undid: \(words)" + keptNote(entry.inverse, applied) + again, isError: false)
+  }
+
+  /// The undo of clearing checked items without the items a merge has kept since (each was
+  /// changed elsewhere after it was cleared here, so it is back already), and how many those
+  /// are; the others still come back, where they were. Other entries are returned as they are.
+  func withoutItemsThereAgain(_ entry: UndoEntry) -> (UndoEntry, Int) {
+    guard case .group(var compound) = entry, compound.kind == .clearChecked, compound.isInverse
+    else { return (entry, 0) }
+    var present = Set<Int>()
+    for list in dataModel.lists { for item in list.items { present.insert(item.itemID) } }
+    var counts: [Checklist.ID: Int] = [:]
+    var changes: [ModelChange] = []
+    var skipped = 0
+    for change in compound.changes {
+      guard case .insertItem(let listID, let index, let item) = change else {
+        changes.append(change)
+        continue
+      }
+      if present.contains(item.itemID) {
+        skipped += 1
+        continue
+      }
+      let count = counts[listID] ?? dataModel.list(withID: listID)?.items.count ?? 0
+      changes.append(.insertItem(listID: listID, index: min(index, count), item: item))
+      counts[listID] = count + 1
+    }
+    // All of them back already: the entry as it was, which is then refused with the reason.
+    guard !changes.isEmpty else { return (entry, 0) }
+    compound.changes = changes
+    return (.group(compound), skipped)
   }
 
   /// " (… changed elsewhere since, kept)" when an undo or redo left fields that a change made

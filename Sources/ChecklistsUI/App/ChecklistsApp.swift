@@ -219,6 +219,7 @@ public struct ChecklistsApp: TerminalProgram {
   /// Updates the state for one event at time `now`; returns what the driver must do.
   public mutating func handle(_ event: InputEvent, now: Date) -> [Effect] {
     var effects: [Effect] = []
+    if case .key(let key) = event, !keyActs(key) { return [] }
     if case .key(let key) = event, !key.isControl {
       status = nil
     }
