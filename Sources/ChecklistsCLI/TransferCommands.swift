@@ -47,7 +47,9 @@ enum TransferCommands {
     summary: "Add the lists of a JSON or plist file (as `export` writes) to yours.",
     details: """
       Items get new item IDs. A file with any error is rejected whole; nothing changes (an
-      empty list name or item text is an error, as in new-list and add). Photos are copied
+      empty list name or item text is an error, as in new-list and add; so is a repeat
+      without a due date). An item with a dueDate and no hasDueDate has that due date.
+      Photos are copied
       in as the photo command does: from the JSON's photo path (relative to the file's
       folder), or for a plist from the Photos folder beside it (or this file's own); an item
       whose image cannot be read is imported without it, and said.
@@ -220,7 +222,11 @@ enum ImportedLists {
         let text: String = try field(item, "text", itemPath, required: true) ?? ""
         let checked: Bool = try field(item, "checked", itemPath) ?? false
         let remind: Bool = try field(item, "shouldRemind", itemPath) ?? false
-        let dated: Bool = try field(item, "hasDueDate", itemPath) ?? false
+        // A hand-written item with a "dueDate" has that due date unless it says otherwise.
+        let dated: Bool = try field(item, "hasDueDate", itemPath) ?? (item["dueDate"] != nil)
+        if dated && item["dueDate"] == nil {
+          throw FileFormatError("\(itemPath): \"hasDueDate\" is true but there is no \"dueDate\"")
+        }
         var due = Date()
         if let rawDue = item["dueDate"] {
           guard case .string(let dueText) = rawDue, let parsed = parseISODate(dueText) else {
@@ -238,6 +244,10 @@ enum ImportedLists {
             throw FileFormatError(
               "\(itemPath): \"repeat\" should be a rule such as \"weekly\" or \"every 2 weeks\" "
                 + "but is \"\(ruleText)\"")
+          }
+          guard dated || remind else {
+            throw FileFormatError(
+              "\(itemPath): \"repeat\" needs a due date: give \"dueDate\" too")
           }
           imported.repeatRule = rule
           // The day and time the series keeps; without them a monthly item on the 31st that

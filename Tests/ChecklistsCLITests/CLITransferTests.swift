@@ -181,6 +181,15 @@ extension CLITests {
         #"[{"name":"W","items":[{"text":"\u200b"}]}]"#,
         #"bad.json: list 1 ("W"), item 1: the text is empty"#
       ),
+      // A due date said to be there and missing; a repeat without one, which add refuses.
+      (
+        #"[{"name":"D","items":[{"text":"x","hasDueDate":true}]}]"#,
+        #"bad.json: list 1 ("D"), item 1: "hasDueDate" is true but there is no "dueDate""#
+      ),
+      (
+        #"[{"name":"D","items":[{"text":"x","repeat":"weekly"}]}]"#,
+        #"bad.json: list 1 ("D"), item 1: "repeat" needs a due date: give "dueDate" too"#
+      ),
     ])
     func aBadImportIsRejectedWithTheKeyPathAndNothingChanges(content: String, message: String)
       throws
@@ -196,6 +205,21 @@ extension CLITests {
       #expect(run.stderr == "checklists: \(message)\n")
       #expect(sandbox.bytes() == before)
       #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
+    }
+
+    /// A hand-written item with a "dueDate" and no "hasDueDate" has that due date.
+    @Test func aHandWrittenDueDateIsADueDate() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let path = sandbox.root + "/mine.json"
+      let content =
+        #"[{"name":"Min","items":[{"text":"with due","dueDate":"2026-12-05T10:00:00Z"},"#
+        + #"{"text":"said not","dueDate":"2026-12-05T10:00:00Z","hasDueDate":false}]}]"#
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
+      #expect(sandbox.call("import", path).status == 0)
+      let items = try #require(try sandbox.lists().first { $0.name == "Min" }?.items)
+      #expect(items.map(\.showsDueDate) == [true, false])
+      #expect(items.first?.dueDate == Date(timeIntervalSince1970: 1_796_464_800))
     }
 
     @Test func aBadPlistImportUsesTheCodecsMessage() throws {
