@@ -209,6 +209,29 @@ struct SyncICalendarTests {
     #expect(alarm.property("TRIGGER")?.contentLine == "TRIGGER;VALUE=DATE-TIME:20261224T180000Z")
   }
 
+  /// Our alarm says the item's text, so a rename renames it; one the phone worded stays.
+  @Test func aRenameRenamesOurAlarmsTextOnly() throws {
+    let fields = TaskFields(
+      text: "Pay rent", checked: false, due: 1_800_000_000, remind: true, itemID: 42)
+    var calendar = TaskMapping.newCalendar(
+      uid: "U-1", fields: fields, now: Date(timeIntervalSince1970: 1_796_130_000), timeZone: utc)
+    var renamed = fields
+    renamed.text = "Pay the rent, now"
+    #expect(TaskMapping.patch(calendar: &calendar, to: renamed, now: Date(), timeZone: utc))
+    let alarm = try #require(
+      TaskMapping.task(in: calendar)?.components.first { TaskMapping.isOwnedAlarm($0) })
+    #expect(alarm.property("DESCRIPTION")?.value == "Pay the rent\\, now")
+    // Worded by the phone ("Reminder"): kept.
+    var phone = try #require(ICalendar.parse(iosLikeTask).first)
+    var phoneFields = TaskMapping.fields(
+      of: try #require(TaskMapping.task(in: phone)), timeZone: paris)
+    phoneFields.text = "Something else"
+    _ = TaskMapping.patch(calendar: &phone, to: phoneFields, now: Date(), timeZone: paris)
+    let after = TaskMapping.task(in: phone)?.components.first { $0.name == "VALARM" }?
+      .property("DESCRIPTION")?.value
+    #expect(after == "Reminder")
+  }
+
   @Test func newTasksHaveEveryRequiredProperty() throws {
     let fields = TaskFields(
       text: "Call Ann, then Bob", checked: false, due: 1_800_000_000, remind: true, sortOrder: 3,

@@ -420,6 +420,21 @@ public enum TaskMapping {
       }
       changed = true
     }
+    if fields.text != current.text {
+      // An alarm of ours says the item's text: it says the new one (one the phone worded
+      // itself stays).
+      let oldText = ICalendar.escapeText(current.text)
+      for (index, entry) in todo.entries.enumerated() {
+        guard case .component(var alarm) = entry, alarm.name == "VALARM", isOwnedAlarm(alarm),
+          var description = alarm.property("DESCRIPTION"), description.value == oldText
+        else { continue }
+        description.value = ICalendar.escapeText(fields.text)
+        description.source = nil
+        alarm.set(description)
+        todo.entries[index] = .component(alarm)
+        changed = true
+      }
+    }
     if fields.note != current.note {
       if fields.note.isEmpty {
         todo.remove("DESCRIPTION")
