@@ -445,6 +445,33 @@ extension ChecklistsApp {
     #expect(app.openList?.items.map(\.text) == ["Milk", "Pay rent"])
   }
 
+  /// The list picker of `m` follows a merge: a list deleted elsewhere goes, one made
+  /// elsewhere comes, the highlighted list stays; with no other list it closes.
+  @Test func theListPickerFollowsListsDeletedAndMadeElsewhere() throws {
+    var app = makeApp(checklistIndex: 1)  // Groceries; targets Chores, Trips
+    app.press(.character("m"), .character("j"))
+    let trips = try #require(app.dataModel.lists.first { $0.name == "Trips" }?.id)
+    let chores = try #require(app.dataModel.lists.first { $0.name == "Chores" }?.id)
+    #expect(app.listPicker?.targets == [chores, trips] && app.listPicker?.selected == 1)
+    var model = app.dataModel
+    _ = model.apply(try #require(model.deleteList(id: chores)))
+    _ = model.apply(.insertList(model.makeList(name: "Work")))
+    merge(model, into: &app)
+    let names = app.listPicker?.targets.compactMap { app.dataModel.list(withID: $0)?.name }
+    #expect(names == ["Trips", "Work"])
+    #expect(app.listPicker.map { $0.targets[$0.selected] } == trips)
+    app.press(.enter)
+    #expect(app.statusMessage == "Moved \"Milk\" to \"Trips\" (u undoes)")
+    // No other list left: the picker closes.
+    app.press(.character("m"))
+    model = app.dataModel
+    for list in model.lists where list.id != app.open?.listID {
+      _ = model.apply(try #require(model.deleteList(id: list.id)))
+    }
+    merge(model, into: &app)
+    #expect(app.listPicker == nil)
+  }
+
   /// The lists as another program left them, merged in.
   private func merge(_ model: DataModel, into app: inout ChecklistsApp) {
     _ = app.handle(
