@@ -7,6 +7,40 @@ import FoundationEssentials
 
 /// `export` and `import`.
 enum TransferCommands {
+  /// The bytes of a file to import: only a regular file of sane size (a FIFO or a device
+  /// would block or never end; `-` reads a pipe).
+  static func readImportFile(_ path: String) throws(CLIError) -> Data {
+    guard let fileStatus = try? SystemFileSystem().stat(path) else {
+      throw .failure("could not read \(path): no such file")
+    }
+    guard fileStatus.kind == .regular, fileStatus.size <= ChecklistsStore.sizeLimit else {
+      throw .failure("\(path) is not a regular file of at most 1 GiB (- reads standard input)")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .failure("could not read \(path)")
+    }
+    return data
+  }
+
+  /// Standard input to its end (`import -`: `export | ssh host checklists import -`), at most
+  /// as much as a data file may hold.
+  static func readStandardInput() throws(CLIError) -> Data {
+    guard let input = ReadOnlyFile(path: "/dev/stdin") else {
+      throw .failure("could not read standard input")
+    }
+    var bytes: [UInt8] = []
+    while true {
+      guard let piece = input.read(upToCount: 1 << 20) else {
+        throw .failure("could not read standard input: \(String(cString: strerror(errno)))")
+      }
+      bytes += piece
+      guard bytes.count <= ChecklistsStore.sizeLimit else {
+        throw .failure("standard input holds more than 1 GiB")
+      }
+      if piece.count < 1 << 20 { return Data(bytes) }
+    }
+  }
+
   static let export = CommandSpec(
     name: "export", positionals: [], valueOptions: [(.format, "json|plist")],
     summary: "Print all lists as JSON (default) or as an XML plist (binary, with a note, when "
@@ -44,7 +78,8 @@ enum TransferCommands {
 
   static let importFile = CommandSpec(
     name: "import", positionals: ["FILE"], flags: [.duplicate],
-    summary: "Add the lists of a JSON or plist file (as `export` writes) to yours.",
+    summary: "Add the lists of a JSON or plist file (as `export` writes; - reads standard "
+      + "input) to yours.",
     details: """
       Items get new item IDs. A file with any error is rejected whole; nothing changes (an
       empty list name or item text is an error, as in new-list and add; so is a repeat
@@ -59,17 +94,8 @@ enum TransferCommands {
       """
   ) { arguments, context throws(CLIError) in
     let path = arguments.positionals[0]
-    let name = PathText.name(of: path)
-    // Only regular files of sane size: a FIFO or a device would block or never end.
-    guard let fileStatus = try? SystemFileSystem().stat(path) else {
-      throw .failure("could not read \(path): no such file")
-    }
-    guard fileStatus.kind == .regular, fileStatus.size <= ChecklistsStore.sizeLimit else {
-      throw .failure("\(path) is not a regular file of at most 1 GiB")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw .failure("could not read \(path)")
-    }
+    let name = path == "-" ? "standard input" : PathText.name(of: path)
+    let data = try path == "-" ? readStandardInput() : readImportFile(path)
     let lists: [Checklist]
     let photoPaths: [[String?]]
     do throws(FileFormatError) {

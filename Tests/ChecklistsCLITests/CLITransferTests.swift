@@ -207,6 +207,26 @@ extension CLITests {
       #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
     }
 
+    /// `import -` reads standard input: an export piped into another file's import.
+    @Test func importDashReadsStandardInput() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let binary = shellQuote(try BuiltBinary.existingPath())
+      let other = shellQuote(sandbox.root + "/other.plist")
+      let piped = try runProcess(
+        "/bin/sh", ["-c", "\(binary) export | \(binary) --file \(other) import -"],
+        environment: sandbox.environment)
+      #expect(piped.status == 0, "\(piped.stderr)")
+      let imported = try sandbox.lists(sandbox.root + "/other.plist").map(\.name)
+      #expect(imported == ["Chores", "Empty", "Groceries"], "\(piped.stdout)")
+      let bad = try runProcess(
+        "/bin/sh", ["-c", "printf '[1, 2' | \(binary) --file \(other) import -"],
+        environment: sandbox.environment)
+      #expect(bad.status == 1)
+      #expect(bad.stderr == "checklists: standard input: not valid JSON\n")
+    }
+
     /// A hand-written item with a "dueDate" and no "hasDueDate" has that due date.
     @Test func aHandWrittenDueDateIsADueDate() throws {
       let sandbox = CLITestSandbox()
@@ -251,7 +271,10 @@ extension CLITests {
       #expect(mkfifo(fifo, 0o600) == 0)
       let run = sandbox.call("import", fifo)
       #expect(run.status == 1)
-      #expect(run.stderr == "checklists: \(fifo) is not a regular file of at most 1 GiB\n")
+      #expect(
+        run.stderr
+          == "checklists: \(fifo) is not a regular file of at most 1 GiB (- reads standard input)\n"
+      )
       #expect(sandbox.bytes() == nil)
     }
   }
