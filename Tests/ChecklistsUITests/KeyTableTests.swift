@@ -7,6 +7,33 @@ import Testing
 
 /// The key notation, the default table and the `bind` lines of the config file.
 @Suite struct KeyTableTests {
+  /// A line that would leave no way out (no key to quit, to finish or cancel a form, to close
+  /// help) is refused and not applied; the lines before it stay.
+  @Test func noLineTakesAwayTheLastWayOut() {
+    let text = """
+      bind browse q none
+      bind generic <C-c> none
+      bind form <Enter> none
+      bind form <F2> done
+      bind form <Enter> none
+      bind help q none
+      """
+    let (table, problems) = KeyTable.configured(by: ConfigFile.parse(text))
+    #expect(
+      problems.map(\.description) == [
+        "config line 2: <C-c> on generic would leave no key to quit from All Lists (bind "
+          + "another key to it first)",
+        "config line 3: <Enter> on form would leave no key to finish a form (bind another key "
+          + "to it first)",
+      ])
+    #expect(table.action(for: .character("q"), on: .lists) == nil)
+    #expect(table.action(for: .control("c"), on: .lists) == .interrupt)
+    #expect(table.action(for: .function(2), on: .form) == .done)
+    #expect(table.action(for: .enter, on: .form) == nil)
+    #expect(table.action(for: .character("q"), on: .help) == nil)
+    #expect(table.lostWayOut() == nil)
+  }
+
   @Test func everyDefaultKeyHasANotationThatReadsBack() {
     for row in KeyTable.defaults.rows {
       for key in row.keys {

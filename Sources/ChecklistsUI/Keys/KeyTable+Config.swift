@@ -12,10 +12,35 @@ extension KeyTable {
     var table = KeyTable.defaults
     var problems = config.problems
     for binding in config.bindings {
-      if let problem = table.apply(binding) { problems.append(problem) }
+      let before = table
+      if let problem = table.apply(binding) {
+        problems.append(problem)
+      } else if let lost = table.lostWayOut() {
+        // A line that leaves no way out of a screen is not applied.
+        table = before
+        problems.append(
+          ConfigProblem(
+            line: binding.line,
+            message: "\(binding.key) on \(binding.screen) would leave no key to \(lost) (bind "
+              + "another key to it first)"))
+      }
     }
     problems.sort { $0.line < $1.line }
     return (table, problems)
+  }
+
+  /// What no key does any more of the ways out a user needs: quitting from All Lists (or
+  /// Ctrl-C), finishing and cancelling a form, closing help; nil when every one has a key.
+  func lostWayOut() -> String? {
+    let needs: [(screen: KeyScreen, actions: [KeyAction], words: String)] = [
+      (.lists, [.quit, .interrupt], "quit from All Lists"),
+      (.form, [.done], "finish a form"),
+      (.form, [.cancel], "cancel a form"),
+      (.help, [.closeHelp, .help], "close help"),
+    ]
+    return needs.first { need in
+      need.actions.allSatisfy { keys(for: $0, on: need.screen).isEmpty }
+    }?.words
   }
 
   /// Applies one `bind` line; returns why it cannot be applied, if so.
