@@ -104,20 +104,22 @@ enum DueCommand {
   }
 }
 
-/// How far a due date is from now, as plain elapsed time: "now", "25 min ago", "2 h ago",
-/// "3 d ago", "in 2 h".
+/// How far a due date is from now, as plain elapsed time to the nearest hour or day, as the
+/// list rows round minutes: "now", "25 min ago", "2 h ago", "3 d ago", "in 2 h".
 ///
 /// `due` prints it after the full date, so unlike the list rows' relative form it never repeats
 /// the clock time.
 enum ElapsedTime {
   static func phrase(_ date: Date, now: Date, formatter: DueDateFormatter) -> String {
-    let seconds = date.timeIntervalSince(now)
+    // Within `DateLimits`: a due date from a damaged file can be any finite number.
+    let seconds = DateLimits.secondsSince1970(date) - DateLimits.secondsSince1970(now)
     let magnitude = abs(seconds)
     // Under an hour the app's own relative form already reads "25 min ago" or "now".
     if magnitude < 3570 { return formatter.relative(date, now: now) }
     let amount =
-      magnitude < 48 * 3600
-      ? "\(max(Int(magnitude / 3600), 1)) h" : "\(Int(magnitude / 86_400)) d"
+      magnitude < 47.5 * 3600
+      ? "\(max(Int((magnitude / 3600).rounded()), 1)) h"
+      : "\(Int((magnitude / 86_400).rounded())) d"
     return seconds > 0 ? "in \(amount)" : "\(amount) ago"
   }
 }
