@@ -418,6 +418,25 @@ import Testing
     #expect(app.form != nil)
   }
 
+  /// An item that came without text (a task synced with no title) can be edited without
+  /// giving it one; text taken away is still refused.
+  @Test func anItemWithoutTextCanBeEditedAsItIs() {
+    let model = DataModel(lists: [
+      Checklist(name: "Tasks", items: [item("", id: 1), item("Milk", id: 2)])
+    ])
+    var app = makeApp(model, checklistIndex: 0)
+    app.press(.character("e"), .tab)
+    app.type("from the phone")
+    app.press(.control("d"), .enter)
+    #expect(app.form == nil, "\(app.statusMessage ?? "")")
+    #expect(app.openList?.items.first?.note == "from the phone")
+    #expect(app.openList?.items.first?.text == "")
+    app.press(.down, .character("e"))
+    for _ in 0..<4 { app.press(.backspace) }
+    app.press(.enter)
+    #expect(app.statusMessage == "The item needs some text")
+  }
+
   @Test func unchangedEditSaysSo() {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .enter)

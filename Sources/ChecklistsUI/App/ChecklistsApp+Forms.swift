@@ -187,9 +187,10 @@ extension ChecklistsApp {
     }
   }
 
-  /// Done: saves the item unless its text is blank or the due date cannot be read.
+  /// Done: saves the item unless its text is blank or the due date cannot be read. An item
+  /// that came without text (a task another app synced with no title) may keep it so.
   mutating func finishItemForm(_ form: ItemForm, now: Date) {
-    if form.text.isBlank {
+    if form.text.isBlank && form.text.text != form.original?.text {
       status = StatusMessage(text: "The item needs some text", isError: true)
       return
     }
