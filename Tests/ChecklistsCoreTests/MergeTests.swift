@@ -140,6 +140,29 @@ private enum Fixture {
         == "1 conflict: kept your change (details in Checklists.plist.conflicts.log)")
   }
 
+  /// Deletions made elsewhere are said apart from other changes (a file put back from an older
+  /// copy deletes what was added since: the user must see that).
+  @Test func deletionsFromElsewhereAreSaidApart() {
+    let base = F.base()
+    var theirs = base
+    F.delete(&theirs, "Groceries", "Milk")
+    var result = ModelMerge.merge(base: base, ours: base, theirs: F.fromDisk(theirs))
+    #expect(result.report.summary(logName: nil) == "1 deletion made elsewhere merged")
+    F.edit(&theirs, "Trips", "Passport") { $0.checked = true }
+    result = ModelMerge.merge(base: base, ours: base, theirs: F.fromDisk(theirs))
+    #expect(
+      result.report.summary(logName: nil)
+        == "2 changes made elsewhere merged (1 of them a deletion)")
+    #expect(result.report.deletionsFromElsewhere == 1)
+    // A whole list deleted elsewhere counts once.
+    var listGone = base
+    if let delete = listGone.deleteList(id: F.listID(listGone, "Trips")) {
+      _ = listGone.apply(delete)
+    }
+    result = ModelMerge.merge(base: base, ours: base, theirs: F.fromDisk(listGone))
+    #expect(result.report.summary(logName: nil) == "1 deletion made elsewhere merged")
+  }
+
   @Test func sameChangeOnBothSidesIsNoConflict() {
     let base = F.base()
     var ours = base

@@ -8,6 +8,9 @@ import FoundationEssentials
 public struct MergeReport: Equatable, Sendable {
   /// How many lists and items the other side's changes touched in the result.
   public var changesFromElsewhere: Int = 0
+  /// Of those, the items and lists deleted elsewhere: said apart, so that a file put back from
+  /// an older copy does not take work away unnoticed.
+  public var deletionsFromElsewhere: Int = 0
   /// Fields both sides changed to different values: ours was kept, theirs is recorded here.
   public var conflicts: [MergeConflict] = []
   /// Items changed on one side and deleted on the other: they stayed.
@@ -41,9 +44,17 @@ public struct MergeReport: Equatable, Sendable {
   public func summary(logName: String?) -> String? {
     var parts: [String] = []
     if changesFromElsewhere > 0 {
-      parts.append(
-        "\(changesFromElsewhere) \(changesFromElsewhere == 1 ? "change" : "changes") made "
-          + "elsewhere merged")
+      let count = changesFromElsewhere
+      let deletions = deletionsFromElsewhere
+      if deletions == count {
+        parts.append("\(count) \(count == 1 ? "deletion" : "deletions") made elsewhere merged")
+      } else {
+        var changes = "\(count) \(count == 1 ? "change" : "changes") made elsewhere merged"
+        if deletions > 0 {
+          changes += " (\(deletions) of them \(deletions == 1 ? "a deletion" : "deletions"))"
+        }
+        parts.append(changes)
+      }
     }
     if !conflicts.isEmpty {
       let count = conflicts.count

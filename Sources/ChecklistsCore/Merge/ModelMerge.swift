@@ -208,6 +208,7 @@ private struct Merger {
           report.keptLists.append(ours.lists[o].name)
         } else {
           report.changesFromElsewhere += 1
+          report.deletionsFromElsewhere += 1
         }
       case (nil, let t?):
         slots[index].survives = theirs[t] != base[b]
@@ -337,7 +338,10 @@ private struct Merger {
           oursIndex.emit[oe] = o
         } else if o == b && oursLocation.slot == baseLocation.slot {
           // Deleted elsewhere (a deleted list counts once, not item by item).
-          if slots[baseLocation.slot].theirs != nil { report.changesFromElsewhere += 1 }
+          if slots[baseLocation.slot].theirs != nil {
+            report.changesFromElsewhere += 1
+            report.deletionsFromElsewhere += 1
+          }
         } else {
           oursIndex.emit[oe] = o
           report.keptItems.append(
