@@ -19,6 +19,24 @@ public enum CommandLineInterface {
     _ arguments: [String], environment: [String: String], streams: CLIStreams = .standard
   ) -> Int32? {
     let output = CLIOutput(streams: streams)
+    var failureStatus: Int32 = 1
+    guard
+      let status = dispatch(
+        arguments, environment: environment, output: output, failureStatus: &failureStatus)
+    else { return nil }
+    // Output that was lost (a full disk, a closed stdout: `export > backup`) is a failure,
+    // whatever the command did.
+    guard let failure = streams.outputFailure(), status < 2 else { return status }
+    _ = output.fail(CLIError.failure("could not write the output: \(failure)"))
+    return failureStatus
+  }
+
+  /// Runs the command `arguments` name (see `run`); sets `failureStatus` to its status for
+  /// an error.
+  private static func dispatch(
+    _ arguments: [String], environment: [String: String], output: CLIOutput,
+    failureStatus: inout Int32
+  ) -> Int32? {
     let global: GlobalOptions
     do {
       global = try GlobalOptions.parse(arguments)
@@ -40,6 +58,7 @@ public enum CommandLineInterface {
       return output.fail(
         CLIError.usage("unknown command \"\(name)\"", usage: CommandSpec.shortUsage))
     }
+    failureStatus = spec.failureStatus
     do throws(CLIError) {
       let parsed = try spec.parse(global.rest)
       if parsed.wantsHelp {
@@ -54,11 +73,7 @@ public enum CommandLineInterface {
         timeZone: Clock.timeZone(environment: environment), environment: environment,
         photos: CommandPhotos(),
         fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty)
-      let status = try spec.run(parsed, context)
-      if let failure = streams.outputFailure() {
-        throw CLIError.failure("could not write the output: \(failure)")
-      }
-      return status
+      return try spec.run(parsed, context)
     } catch {
       var error = error
       if error.status == 2 && error.usage == nil { error.usage = spec.usage }

@@ -25,20 +25,15 @@ enum TransferCommands {
   /// Standard input to its end (`import -`: `export | ssh host checklists import -`), at most
   /// as much as a data file may hold.
   static func readStandardInput() throws(CLIError) -> Data {
-    guard let input = ReadOnlyFile(path: "/dev/stdin") else {
-      throw .failure("could not read standard input")
+    guard let input = ReadOnlyFile(path: "/dev/stdin"),
+      let bytes = input.readToEnd(limit: Int(ChecklistsStore.sizeLimit))
+    else {
+      throw .failure("could not read standard input: \(String(cString: strerror(errno)))")
     }
-    var bytes: [UInt8] = []
-    while true {
-      guard let piece = input.read(upToCount: 1 << 20) else {
-        throw .failure("could not read standard input: \(String(cString: strerror(errno)))")
-      }
-      bytes += piece
-      guard bytes.count <= ChecklistsStore.sizeLimit else {
-        throw .failure("standard input holds more than 1 GiB")
-      }
-      if piece.count < 1 << 20 { return Data(bytes) }
+    guard bytes.count <= ChecklistsStore.sizeLimit else {
+      throw .failure("standard input holds more than 1 GiB")
     }
+    return Data(bytes)
   }
 
   static let export = CommandSpec(

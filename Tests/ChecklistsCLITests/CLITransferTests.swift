@@ -15,6 +15,8 @@ extension CLITests {
       ("lists --json > /dev/full", "No space left on device", 1),
       ("search Milk > /dev/full", "No space left on device", 3),
       ("export >&-", "Bad file descriptor", 1),
+      ("--version > /dev/full", "No space left on device", 1),
+      ("export --help > /dev/full", "No space left on device", 1),
     ])
     func outputThatCannotBeWrittenFails(command: String, reason: String, status: Int32) throws {
       let sandbox = CLITestSandbox()

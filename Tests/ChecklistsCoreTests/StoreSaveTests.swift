@@ -325,13 +325,7 @@ struct StoreSaveTests {
     let clock = SteppedClock()
     let (store, load) = try ChecklistsStore.open(location: folder.location(), clock: clock.read)
     let withB = adding("B", to: load.model)
-    #expect(try store.save(withB).outcome == .saved)
-    let backup = try #require(folder.bytes("Checklists.plist.bak"))
-    folder.write("Checklists.plist", Data("garbage".utf8))
-    #expect(store.refresh(withB) == nil)
-    clock.advance(by: 5)
-    folder.write("Checklists.plist", backup)
-    let restored = try #require(store.refresh(withB))
+    let (backup, restored) = try saveDamageAndPutBack(withB, store, folder, clock)
     #expect(restored.merged.report.keptMissingFromFile == 1)
     #expect(!restored.matchesFile)
     let chores = { (model: DataModel) in
@@ -362,6 +356,21 @@ struct StoreSaveTests {
     #expect(Set(saved.map(\.itemID)).count == 3)
   }
 
+  /// Saves `model`, damages the data file (a refresh finds nothing to take), then puts the
+  /// `.bak` copy back, as a user restoring it would; returns that copy and the refresh that
+  /// merged it.
+  private func saveDamageAndPutBack(
+    _ model: DataModel, _ store: ChecklistsStore, _ folder: StoreTestFolder, _ clock: SteppedClock
+  ) throws -> (backup: Data, restored: RefreshResult) {
+    #expect(try store.save(model).outcome == .saved)
+    let backup = try #require(folder.bytes("Checklists.plist.bak"))
+    folder.write("Checklists.plist", Data("garbage".utf8))
+    #expect(store.refresh(model) == nil)
+    clock.advance(by: 5)
+    folder.write("Checklists.plist", backup)
+    return (backup, try #require(store.refresh(model)))
+  }
+
   /// The restored file's lists get the ids of the lists they are here, whatever their order by
   /// name (an empty list the copy still has sorts first), and the lists made here afterwards
   /// get ids of their own: later merges then land in the right lists. Found by review: an
@@ -381,13 +390,7 @@ struct StoreSaveTests {
       let id = try #require(mine.lists.first { $0.name == name }?.id)
       _ = mine.apply(try #require(mine.deleteList(id: id)))
     }
-    #expect(try store.save(mine).outcome == .saved)
-    let backup = try #require(folder.bytes("Checklists.plist.bak"))
-    folder.write("Checklists.plist", Data("garbage".utf8))
-    #expect(store.refresh(mine) == nil)
-    clock.advance(by: 5)
-    folder.write("Checklists.plist", backup)
-    let restored = try #require(store.refresh(mine))
+    let (backup, restored) = try saveDamageAndPutBack(mine, store, folder, clock)
     var model = restored.merged.model
     #expect(model.lists.map(\.name) == ["Aa", "Chores", "Groceries", "Old"])
     // A list made here now, then changes elsewhere to the file as put back.

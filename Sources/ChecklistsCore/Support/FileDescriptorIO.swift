@@ -40,13 +40,14 @@ public final class ReadOnlyFile {
     return bytes
   }
 
-  /// The rest of the file; nil after a read error.
-  public func readToEnd() -> [UInt8]? {
+  /// The rest of the file; nil after a read error. Past `limit` bytes it stops, with more
+  /// than `limit` read (a pipe that never ends must not fill the memory).
+  public func readToEnd(limit: Int = .max) -> [UInt8]? {
     var all: [UInt8] = []
     while true {
       guard let piece = read(upToCount: 65_536) else { return nil }
       all += piece
-      if piece.count < 65_536 { return all }
+      if piece.count < 65_536 || all.count > limit { return all }
     }
   }
 
