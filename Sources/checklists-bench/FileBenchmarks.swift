@@ -74,13 +74,14 @@ enum FileBenchmarks {
     }
   }
 
-  /// `--open FILE [RUNS] [--save]`: opens (and saves) an existing file `RUNS` times (1).
+  /// `--open FILE [RUNS] [--save] [--load-only]`: opens (and saves) an existing file `RUNS`
+  /// times (1); `--load-only` leaves out the codec's own timing.
   private static func openExisting(_ arguments: [String]) -> Int32 {
     let save = arguments.contains("--save")
-    let positional = arguments.filter { $0 != "--save" }
+    let positional = arguments.filter { $0 != "--save" && $0 != "--load-only" }
     guard let file = positional.first else {
       FileHandle.standardError.write(
-        Data("usage: checklists-bench files --open FILE [RUNS] [--save]\n".utf8))
+        Data("usage: checklists-bench files --open FILE [RUNS] [--save] [--load-only]\n".utf8))
       return 2
     }
     let runs = positional.count > 1 ? max(Int(positional[1]) ?? 1, 1) : 1
@@ -117,8 +118,9 @@ enum FileBenchmarks {
     // The peak of the store's own work, before the codec is timed alone below.
     line += save ? ", peak RSS of load+save " : ", peak RSS of load "
     line += String(format: "%.1f MB", Measure.peakRSSMegabytes())
-    // The codec alone, without the file system.
-    if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+    // The codec alone, without the file system (`--load-only` leaves it out, for profiles of
+    // cold loads).
+    if !arguments.contains("--load-only"), let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
       let document = try? ChecklistsFileCoding.decode(data)
     {
       let decode = Measure.milliseconds(runs: runs) { _ = try? ChecklistsFileCoding.decode(data) }

@@ -49,7 +49,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var itemTotal = 0
     for (index, node) in listNodes.enumerated() {
       let parts = try listParts(node, number: index + 1)
-      itemTotal += parts.itemNodes.count
+      itemTotal += parts.itemCount
       try checkItemTotal(itemTotal)
       lists.append(parts.checklist(items: try items(of: parts)))
     }
@@ -58,6 +58,7 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
 
   /// A list's items, read in order.
   func items(of parts: ListParts) throws(FileFormatError) -> [ChecklistItem] {
+    if let decoded = parts.decodedItems { return decoded }
     var path = parts.path
     var items: [ChecklistItem] = []
     items.reserveCapacity(parts.itemNodes.count)
@@ -96,7 +97,13 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     var name: String
     var iconName: String
     var unknown: [PlistKey: PlistValue]
+    /// The items' nodes, empty when the source handed them over decoded.
     var itemNodes: [Source.Node]
+    /// The items, when the source already decoded every one (`decodedItems`).
+    var decodedItems: [ChecklistItem]?
+
+    /// How many items the list has.
+    var itemCount: Int { decodedItems?.count ?? itemNodes.count }
 
     /// The list with `items`.
     func checklist(items: [ChecklistItem]) -> Checklist {
@@ -128,13 +135,19 @@ struct ChecklistsSchemaDecoder<Source: PlistNodeSource> {
     path.listName = name
     let iconName = try string(iconNode, key: "iconName", at: path)
     guard let itemsNode else { throw FileFormatError(path.prefix + "\"items\" is missing") }
+    if let decoded = source.decodedItems(itemsNode) {
+      return ListParts(
+        path: path, name: name, iconName: iconName, unknown: unknown, itemNodes: [],
+        decodedItems: decoded)
+    }
     let itemsShape = try shape(itemsNode, at: path)
     guard case .array(let itemNodes) = itemsShape else {
       throw FileFormatError(
         path.prefix + "\"items\" should be an array but is \(itemsShape.kindDescription)")
     }
     return ListParts(
-      path: path, name: name, iconName: iconName, unknown: unknown, itemNodes: itemNodes)
+      path: path, name: name, iconName: iconName, unknown: unknown, itemNodes: itemNodes,
+      decodedItems: nil)
   }
 
   /// The item at `node`; `path` names it in errors.

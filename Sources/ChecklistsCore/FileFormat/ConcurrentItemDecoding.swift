@@ -36,7 +36,10 @@ struct ConcurrentItemDecoding<Source: PlistNodeSource> {
     parts.reserveCapacity(listNodes.count)
     var total = 0
     for (index, node) in listNodes.enumerated() {
-      guard let list = try? reader.listParts(node, number: index + 1) else { return nil }
+      // A source that hands over decoded items has nothing left to read on other cores.
+      guard let list = try? reader.listParts(node, number: index + 1),
+        list.decodedItems == nil
+      else { return nil }
       total += list.itemNodes.count
       guard (try? reader.checkItemTotal(total)) != nil else { return nil }
       parts.append(list)

@@ -37,7 +37,7 @@ public struct Checklist: Sendable {
     self.name = name
     self.iconName = iconName
     self.items = items
-    self.uncheckedCount = items.reduce(0) { $0 + ($1.checked ? 0 : 1) }
+    self.uncheckedCount = Self.unchecked(in: items)
     self.unknownFields = unknownFields
   }
 
@@ -72,7 +72,17 @@ public struct Checklist: Sendable {
   /// Replaces all items at once (a merge's result).
   public mutating func setItems(_ newItems: [ChecklistItem]) {
     items = newItems
-    uncheckedCount = newItems.reduce(0) { $0 + ($1.checked ? 0 : 1) }
+    uncheckedCount = Self.unchecked(in: newItems)
+  }
+
+  /// How many of `items` are not checked; read in place (a copy of each item would retain and
+  /// release its text: 100,000 items took milliseconds of a start).
+  private static func unchecked(in items: [ChecklistItem]) -> Int {
+    items.withUnsafeBufferPointer { items in
+      var count = 0
+      for index in items.indices where !items[index].checked { count += 1 }
+      return count
+    }
   }
 
   /// The index of the item with `itemID`, looking at `hint` first.

@@ -31,6 +31,9 @@ protocol PlistNodeSource: SendableMetatype {
   func value(of node: Node) throws(PlistError) -> PlistValue
   /// The item, when the reader already decoded this node as one (a fast path).
   func decodedItem(_ node: Node) -> ChecklistItem?
+  /// The array's elements, when the reader already decoded every one of them as an item (a
+  /// list's items, handed over without a copy of each).
+  func decodedItems(_ node: Node) -> [ChecklistItem]?
   /// A copy with its own caches and limits, which another thread may read from while this one
   /// is in use; nil when the source is not worth reading from several threads.
   func independentCopy() -> Self?
@@ -42,6 +45,8 @@ protocol PlistNodeSource: SendableMetatype {
 extension PlistNodeSource {
   /// No node comes decoded unless a source says so.
   func decodedItem(_ node: Node) -> ChecklistItem? { nil }
+  /// No array comes decoded unless a source says so.
+  func decodedItems(_ node: Node) -> [ChecklistItem]? { nil }
   /// Sources are read on one thread unless they say otherwise.
   func independentCopy() -> Self? { nil }
   /// Trees hold each item once.
@@ -50,12 +55,14 @@ extension PlistNodeSource {
 
 /// A property list already in memory, as the XML reader builds it.
 ///
-/// A checklist item in the usual form may arrive already decoded (see `XMLPlistReader`); it
-/// still reads as the dictionary it was written as.
+/// A checklist item in the usual form may arrive already decoded (see `XMLPlistReader`), and an
+/// array of nothing but such items as one array of them; both still read as what they were
+/// written as.
 struct PlistTree: Sendable {
   private enum Storage {
     case node(PlistShape<PlistTree>)
     case item(ChecklistItem)
+    case items([ChecklistItem])
   }
 
   private let storage: Storage
@@ -66,9 +73,18 @@ struct PlistTree: Sendable {
   /// An item dictionary decoded by the reader.
   init(item: ChecklistItem) { storage = .item(item) }
 
+  /// An array whose elements the reader all decoded as items.
+  init(items: [ChecklistItem]) { storage = .items(items) }
+
   /// The item, when the reader decoded this dictionary as one.
   var item: ChecklistItem? {
     if case .item(let item) = storage { return item }
+    return nil
+  }
+
+  /// The items, when the reader decoded this array's every element as one.
+  var items: [ChecklistItem]? {
+    if case .items(let items) = storage { return items }
     return nil
   }
 
@@ -76,6 +92,7 @@ struct PlistTree: Sendable {
   var shape: PlistShape<PlistTree> {
     switch storage {
     case .node(let shape): return shape
+    case .items(let items): return .array(items.map { PlistTree(item: $0) })
     case .item(let item):
       return .dictionary(
         Self.fields(of: item).map { (key: $0.key, value: PlistTree(shape: .scalar($0.value))) })
@@ -114,6 +131,8 @@ struct PlistTreeSource: PlistNodeSource {
   func value(of node: PlistTree) -> PlistValue { node.value() }
 
   func decodedItem(_ node: PlistTree) -> ChecklistItem? { node.item }
+
+  func decodedItems(_ node: PlistTree) -> [ChecklistItem]? { node.items }
 }
 
 extension PlistShape: Sendable where Node: Sendable {}

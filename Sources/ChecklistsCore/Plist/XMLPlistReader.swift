@@ -138,25 +138,69 @@ struct XMLPlistReader {
   /// the rest of the list's entries, the rest of the lists, each with the position after its
   /// closing tag.
   private struct Continuation {
-    var items: [PlistTree]
+    var items: Elements
     var itemsEnd: Int
     var entries: [(key: String, value: PlistTree)]
     var entriesEnd: Int
-    var lists: [PlistTree]
+    var lists: Elements
     var end: Int
+  }
+
+  /// An array's elements as they are read: while every one is an item read in the usual form
+  /// (a list's items), one array of items, which the model then takes as it is; from the first
+  /// other element on, trees.
+  private struct Elements {
+    private var items: [ChecklistItem] = []
+    private var trees: [PlistTree] = []
+    /// Whether every element so far was an item (all in `items`; otherwise all in `trees`).
+    private var allItems = true
+
+    mutating func append(item: ChecklistItem) {
+      if allItems { items.append(item) } else { trees.append(PlistTree(item: item)) }
+    }
+
+    mutating func append(_ tree: PlistTree) {
+      if let item = tree.item {
+        append(item: item)
+        return
+      }
+      makeTrees()
+      trees.append(tree)
+    }
+
+    mutating func append(contentsOf other: Elements) {
+      if allItems && other.allItems {
+        items += other.items
+        return
+      }
+      makeTrees()
+      trees += other.allItems ? other.items.map { PlistTree(item: $0) } : other.trees
+    }
+
+    private mutating func makeTrees() {
+      guard allItems else { return }
+      trees = items.map { PlistTree(item: $0) }
+      items = []
+      allItems = false
+    }
+
+    /// The array node.
+    var tree: PlistTree {
+      allItems && !items.isEmpty ? PlistTree(items: items) : PlistTree(shape: .array(trees))
+    }
   }
 
   /// Reads from an element of an array at depth 2 inside a dictionary at depth 1 inside an
   /// array at depth 0, to the end of that array: exactly what the reader from the start would
   /// read there, as nothing it reads depends on more than the depth.
   private mutating func continuation() throws(PlistError) -> Continuation {
-    var items: [PlistTree] = []
+    var items = Elements()
     try arrayElements(depth: 2, into: &items)
     let itemsEnd = position
     var entries: [(key: String, value: PlistTree)] = []
     try dictEntries(depth: 1, into: &entries)
     let entriesEnd = position
-    var lists: [PlistTree] = []
+    var lists = Elements()
     try arrayElements(depth: 0, into: &lists)
     return Continuation(
       items: items, itemsEnd: itemsEnd, entries: entries, entriesEnd: entriesEnd,
@@ -385,6 +429,9 @@ struct XMLPlistReader {
 
   // MARK: - Values
 
+  /// The value at the current position. Containers and scalars are read apart, so that a
+  /// deep nesting's frames hold only what a container needs (a debug build's frame for all
+  /// kinds at once took 14 KB, and 512 levels nearly 8 MB of stack).
   private mutating func value(depth: Int) throws(PlistError) -> PlistTree {
     try skipMisc()
     guard position < bytes.count else { throw error("unexpected end of file") }
@@ -393,28 +440,44 @@ struct XMLPlistReader {
     }
     position += 1
     let start = try startTag()
+    if tag(start, is: "dict") { return try dictionary(start, depth: depth) }
+    if tag(start, is: "array") { return try array(start, depth: depth) }
+    return try scalar(start)
+  }
+
+  /// A `<dict>` after its start tag: an item already decoded where one is expected, a UID, or
+  /// the dictionary.
+  @inline(never)
+  private mutating func dictionary(_ start: StartTag, depth: Int) throws(PlistError) -> PlistTree {
+    guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+    var entries: [(key: String, value: PlistTree)] = []
+    if start.empty { return PlistTree(shape: .dictionary(entries)) }
+    if decodesItems && depth == 3, let item = itemInWriterLayout() ?? itemInUsualForm() {
+      return PlistTree(item: item)
+    }
+    if depth == 0 { depthZeroIsArray = false } else if depth == 1 { depthOneIsDict = true }
+    entries.reserveCapacity(8)
+    try dictEntries(depth: depth, into: &entries)
+    if let uid = Self.uid(entries) { return scalar(.uid(uid)) }
+    return PlistTree(shape: .dictionary(entries))
+  }
+
+  /// An `<array>` after its start tag.
+  @inline(never)
+  private mutating func array(_ start: StartTag, depth: Int) throws(PlistError) -> PlistTree {
+    guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
+    if start.empty { return PlistTree(shape: .array([])) }
+    if depth == 0 { depthZeroIsArray = true } else if depth == 1 { depthOneIsDict = false }
+    var elements = Elements()
+    try arrayElements(depth: depth, into: &elements)
+    return elements.tree
+  }
+
+  /// Any value but a container, after its start tag.
+  @inline(never)
+  private mutating func scalar(_ start: StartTag) throws(PlistError) -> PlistTree {
     if tag(start, is: "string") {
       return scalar(.string(start.empty ? "" : try text(closing: "string")))
-    } else if tag(start, is: "dict") {
-      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
-      var entries: [(key: String, value: PlistTree)] = []
-      if start.empty { return PlistTree(shape: .dictionary(entries)) }
-      if decodesItems && depth == 3, let item = itemInWriterLayout() ?? itemInUsualForm() {
-        return PlistTree(item: item)
-      }
-      if depth == 0 { depthZeroIsArray = false } else if depth == 1 { depthOneIsDict = true }
-      entries.reserveCapacity(8)
-      try dictEntries(depth: depth, into: &entries)
-      if let uid = Self.uid(entries) { return scalar(.uid(uid)) }
-      return PlistTree(shape: .dictionary(entries))
-    } else if tag(start, is: "array") {
-      guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
-      var elements: [PlistTree] = []
-      if start.empty { return PlistTree(shape: .array(elements)) }
-      if depth == 0 { depthZeroIsArray = true } else if depth == 1 { depthOneIsDict = false }
-      elements.reserveCapacity(8)
-      try arrayElements(depth: depth, into: &elements)
-      return PlistTree(shape: .array(elements))
     } else if tag(start, is: "true") {
       if !start.empty { try endTag("true") }
       return scalar(.bool(true))
@@ -475,7 +538,7 @@ struct XMLPlistReader {
   }
 
   /// Reads an array's elements (after `<array>`) up to and including `</array>`.
-  private mutating func arrayElements(depth: Int, into elements: inout [PlistTree])
+  private mutating func arrayElements(depth: Int, into elements: inout Elements)
     throws(PlistError)
   {
     while true {
@@ -489,15 +552,16 @@ struct XMLPlistReader {
         self.split = nil
         if let continuation = split.second.result() {
           // The second thread read from here to the end of the lists.
-          elements += continuation.items
+          elements.append(contentsOf: continuation.items)
           position = continuation.itemsEnd
           grafting = (continuation, 1)
           return
         }
       }
+      if depth == 2, decodesItems, appendItem(to: &elements) { continue }
       elements.append(try value(depth: depth + 1))
       if depth == 0, let joined = grafting, joined.level == 0 {
-        elements += joined.continuation.lists
+        elements.append(contentsOf: joined.continuation.lists)
         position = joined.continuation.end
         grafting = nil
         self.joined = true
@@ -535,6 +599,22 @@ struct XMLPlistReader {
   /// The known keys of an item.
   private enum ItemKey {
     case text, checked, dueDate, shouldRemind, itemID
+  }
+
+  /// Appends the item at the current position (`<dict>` and the usual item in it) to
+  /// `elements` and reads past it; false, not moving, for anything else. (Apart from
+  /// `arrayElements`, so that the item is not in every frame of a deep nesting.)
+  @inline(never)
+  private mutating func appendItem(to elements: inout Elements) -> Bool {
+    guard peek("<dict>") else { return false }
+    let start = position
+    position += 6
+    guard let item = itemInWriterLayout() ?? itemInUsualForm() else {
+      position = start
+      return false
+    }
+    elements.append(item: item)
+    return true
   }
 
   /// Reads an item dictionary (after `<dict>`) holding exactly the five item keys with values
