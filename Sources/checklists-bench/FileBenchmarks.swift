@@ -120,7 +120,8 @@ enum FileBenchmarks {
     line += String(format: "%.1f MB", Measure.peakRSSMegabytes())
     // The codec alone, without the file system (`--load-only` leaves it out, for profiles of
     // cold loads).
-    if !arguments.contains("--load-only"), let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+    if !arguments.contains("--load-only"),
+      let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
       let document = try? ChecklistsFileCoding.decode(data)
     {
       let decode = Measure.milliseconds(runs: runs) { _ = try? ChecklistsFileCoding.decode(data) }
