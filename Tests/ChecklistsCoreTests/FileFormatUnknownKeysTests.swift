@@ -50,6 +50,36 @@ import Testing
     #expect(try ChecklistsFileCoding.decode(second.data).lists == lists)
   }
 
+  /// A list key of our own holding dictionaries shaped exactly like items (the XML reader
+  /// reads those as items wherever they are, and arrays of nothing but them as one array of
+  /// items) reads back as the dictionaries it is, alone, mixed with other values, or empty.
+  @Test(arguments: [PlistFormat.binary, .xml])
+  func itemShapedDictionariesInAnUnknownKeyStayDictionaries(format: PlistFormat) throws {
+    func itemShaped(_ id: Int64) -> PlistValue {
+      .dictionary([
+        "checked": .bool(id % 2 == 0), "dueDate": .date(Date(timeIntervalSinceReferenceDate: 60)),
+        "itemID": .integer(id), "shouldRemind": .bool(false), "text": .string("archived \(id)"),
+      ])
+    }
+    let unknown: [PlistKey: PlistValue] = [
+      "xArchive": .array([itemShaped(1), itemShaped(2)]),
+      "xMixed": .array([itemShaped(3), .string("not an item"), itemShaped(4)]),
+      "xEmpty": .array([]),
+    ]
+    let lists = [
+      Checklist(
+        name: "Trips",
+        items: [
+          ChecklistItem(text: "Go", dueDate: Date(timeIntervalSinceReferenceDate: 0), itemID: 10)
+        ],
+        unknownFields: unknown)
+    ]
+    let encoded = try ChecklistsFileCoding.encode(lists, format: format)
+    let decoded = try ChecklistsFileCoding.decode(encoded.data)
+    #expect(decoded.lists[0].unknownFields == unknown)
+    #expect(decoded.lists == lists)
+  }
+
   @Test(arguments: [PlistFormat.binary, .xml])
   func unknownKeysInAFoundationFileAreWrittenBack(format: PlistFormat) throws {
     let tree = Support.tree(lists)

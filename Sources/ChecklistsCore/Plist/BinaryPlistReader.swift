@@ -735,6 +735,11 @@ enum UTF8Text {
     return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
   }
 
+  /// The string of bytes already known to be ASCII (no check).
+  static func string(ascii bytes: UnsafeBufferPointer<UInt8>) -> String {
+    String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: true))
+  }
+
   /// Whether `bytes` are all ASCII, or nil when they are not well-formed UTF-8 (overlong forms,
   /// surrogates, scalars past U+10FFFF and cut sequences are not).
   static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {

@@ -660,22 +660,80 @@ struct XMLPlistReader {
       }
       return nil
     }
+    /// The date as our writer and Apple's write it, 20 bytes before `<`, read in place; else
+    /// the text up to `<` in any form XML allows.
+    func date() -> Double? {
+      if at + 20 < count, bytes[at + 20] == UInt8(ascii: "<"),
+        let seconds = PlistDateFormat.parseWritten(
+          UnsafeBufferPointer(rebasing: bytes[at..<(at + 20)]))
+      {
+        at += 20
+        return seconds
+      }
+      guard let date = run() else { return nil }
+      return PlistDateFormat.parse(bytes: UnsafeBufferPointer(rebasing: bytes[date]))
+    }
     guard literal("\n\t\t\t\t<key>checked</key>\n\t\t\t\t<"), let checked = bool(),
-      literal("\n\t\t\t\t<key>dueDate</key>\n\t\t\t\t<date>"), let date = run(),
-      let seconds = PlistDateFormat.parseWritten(UnsafeBufferPointer(rebasing: bytes[date]))
-        ?? PlistDateFormat.parse(bytes: UnsafeBufferPointer(rebasing: bytes[date])),
+      literal("\n\t\t\t\t<key>dueDate</key>\n\t\t\t\t<date>"), let seconds = date(),
       literal("</date>\n\t\t\t\t<key>itemID</key>\n\t\t\t\t<integer>"), let digits = run(),
       let itemID = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[digits])),
       literal("</integer>\n\t\t\t\t<key>shouldRemind</key>\n\t\t\t\t<"),
       let shouldRemind = bool(),
-      literal("\n\t\t\t\t<key>text</key>\n\t\t\t\t<string>"), let text = run(),
-      literal("</string>\n\t\t\t</dict>"),
-      let string = UTF8Text.string(UnsafeBufferPointer(rebasing: bytes[text]))
+      literal("\n\t\t\t\t<key>text</key>\n\t\t\t\t<string>"),
+      let text = Self.textRun(bytes, from: &at),
+      literal("</string>\n\t\t\t</dict>")
     else { return nil }
+    let span = UnsafeBufferPointer(rebasing: bytes[text.range])
+    guard let string = text.ascii ? UTF8Text.string(ascii: span) : UTF8Text.string(span) else {
+      return nil
+    }
     position = at
     return ChecklistItem(
       text: string, checked: checked, dueDate: Date(timeIntervalSinceReferenceDate: seconds),
       shouldRemind: shouldRemind, itemID: Int(itemID))
+  }
+
+  /// The character data from `at` up to the next `<` (`at` left there), eight bytes at a time,
+  /// and whether it is all ASCII; nil at `&`, at a control character XML refuses or at the
+  /// end.
+  static func textRun(_ bytes: UnsafeBufferPointer<UInt8>, from at: inout Int)
+    -> (range: Range<Int>, ascii: Bool)?
+  {
+    let start = at
+    let count = bytes.count
+    var ascii = true
+    guard let base = bytes.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while true {
+      if at + 8 <= count {
+        // Whether any byte is `<`, `&` or below 0x20 (each test exact as a whole: a byte
+        // beyond ASCII never counts), the usual way without a loop over the bytes.
+        let word = raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+        let lessThan = word ^ (ones &* 0x3C)
+        let ampersand = word ^ (ones &* 0x26)
+        let marks =
+          ((lessThan &- ones) & ~lessThan) | ((ampersand &- ones) & ~ampersand)
+          | ((word &- ones &* 0x20) & ~word)
+        if marks & highs == 0 {
+          if word & highs != 0 { ascii = false }
+          at += 8
+          continue
+        }
+      }
+      // Byte by byte through the word that holds a mark (or the last bytes).
+      let end = min(at + 8, count)
+      guard at < end else { return nil }
+      while at < end {
+        let byte = bytes[at]
+        if byte == UInt8(ascii: "<") { return (start..<at, ascii) }
+        if byte == UInt8(ascii: "&") { return nil }
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return nil }
+        if byte >= 0x80 { ascii = false }
+        at += 1
+      }
+    }
   }
 
   private mutating func readItem() throws(PlistError) -> ChecklistItem? {
