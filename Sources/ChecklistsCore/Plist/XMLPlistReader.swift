@@ -155,10 +155,12 @@ struct XMLPlistReader {
     /// Whether every element so far was an item (all in `items`; otherwise all in `trees`).
     private var allItems = true
 
+    /// Appends an item read in the usual form.
     mutating func append(item: ChecklistItem) {
       if allItems { items.append(item) } else { trees.append(PlistTree(item: item)) }
     }
 
+    /// Appends any element (an item node as its item).
     mutating func append(_ tree: PlistTree) {
       if let item = tree.item {
         append(item: item)
@@ -168,6 +170,7 @@ struct XMLPlistReader {
       trees.append(tree)
     }
 
+    /// Appends the elements the second thread read.
     mutating func append(contentsOf other: Elements) {
       if allItems && other.allItems {
         items += other.items
@@ -177,6 +180,7 @@ struct XMLPlistReader {
       trees += other.allItems ? other.items.map { PlistTree(item: $0) } : other.trees
     }
 
+    /// Turns the items so far into trees, before the first element that is not an item.
     private mutating func makeTrees() {
       guard allItems else { return }
       trees = items.map { PlistTree(item: $0) }
@@ -448,11 +452,15 @@ struct XMLPlistReader {
   /// A `<dict>` after its start tag: an item already decoded where one is expected, a UID, or
   /// the dictionary.
   @inline(never)
-  private mutating func dictionary(_ start: StartTag, depth: Int) throws(PlistError) -> PlistTree {
+  private mutating func dictionary(_ start: StartTag, depth: Int, itemTried: Bool = false)
+    throws(PlistError) -> PlistTree
+  {
     guard depth < PlistLimits.maximumDepth else { throw PlistError(PlistLimits.depthMessage) }
     var entries: [(key: String, value: PlistTree)] = []
     if start.empty { return PlistTree(shape: .dictionary(entries)) }
-    if decodesItems && depth == 3, let item = itemInWriterLayout() ?? itemInUsualForm() {
+    if decodesItems && depth == 3 && !itemTried,
+      let item = itemInWriterLayout() ?? itemInUsualForm()
+    {
       return PlistTree(item: item)
     }
     if depth == 0 { depthZeroIsArray = false } else if depth == 1 { depthOneIsDict = true }
@@ -558,7 +566,7 @@ struct XMLPlistReader {
           return
         }
       }
-      if depth == 2, decodesItems, appendItem(to: &elements) { continue }
+      if depth == 2, decodesItems, try appendDictionary(to: &elements) { continue }
       elements.append(try value(depth: depth + 1))
       if depth == 0, let joined = grafting, joined.level == 0 {
         elements.append(contentsOf: joined.continuation.lists)
@@ -601,19 +609,22 @@ struct XMLPlistReader {
     case text, checked, dueDate, shouldRemind, itemID
   }
 
-  /// Appends the item at the current position (`<dict>` and the usual item in it) to
-  /// `elements` and reads past it; false, not moving, for anything else. (Apart from
-  /// `arrayElements`, so that the item is not in every frame of a deep nesting.)
+  /// Reads a `<dict>` element of a list's items and appends it to `elements`: the usual item
+  /// as an item, anything else as `dictionary` reads it, without trying the item forms again
+  /// (an item with a key of our own, such as `hasDueDate`, was tried twice). False, not
+  /// moving, when the element is not a plain `<dict>`. (Apart from `arrayElements`, so that the
+  /// item is not in every frame of a deep nesting.)
   @inline(never)
-  private mutating func appendItem(to elements: inout Elements) -> Bool {
+  private mutating func appendDictionary(to elements: inout Elements) throws(PlistError) -> Bool {
     guard peek("<dict>") else { return false }
     let start = position
     position += 6
-    guard let item = itemInWriterLayout() ?? itemInUsualForm() else {
-      position = start
-      return false
+    if let item = itemInWriterLayout() ?? itemInUsualForm() {
+      elements.append(item: item)
+    } else {
+      let tag = StartTag(nameStart: start + 1, nameEnd: start + 5, empty: false)
+      elements.append(try dictionary(tag, depth: 3, itemTried: true))
     }
-    elements.append(item: item)
     return true
   }
 
