@@ -77,7 +77,8 @@ enum ListCommands {
   static let newList = CommandSpec(
     name: "new-list", positionals: ["NAME"], valueOptions: [(.icon, "ICON")],
     summary: "Add a list.",
-    details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ") + "."
+    details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ")
+      + "; without it, Folder, as for a list made in the app."
   ) { arguments, context throws(CLIError) in
     let name = arguments.positionals[0]
     guard !name.showsNothing else {
@@ -85,7 +86,7 @@ enum ListCommands {
     }
     let icon =
       try arguments.value(.icon).map { text throws(CLIError) in try iconName(text) }
-      ?? IconName.noIcon
+      ?? IconName.folder
     let (store, load) = try context.open()
     // Without a file yet the list is the first one: the app's starting "List" is not made too.
     var model = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model

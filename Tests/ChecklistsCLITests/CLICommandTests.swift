@@ -269,6 +269,9 @@ extension CLITests {
         again.stderr
           == "checklists: there are now 2 lists named \"Trips 2027\": name them by number (see lists)\n"
       )
+      // Without --icon a list gets the folder, as a list made in the app does.
+      let icons = try sandbox.lists().filter { $0.name == "Trips 2027" }.map(\.iconName)
+      #expect(icons.sorted() == ["Folder", "Trips"])
       #expect(sandbox.call("rm-list", "5").status == 0)
       let removed = sandbox.call("rm-list", "groceries")
       #expect(removed.stdout == "Deleted list \"Groceries\" (2 items).\n")
