@@ -112,10 +112,10 @@ struct GlobalOptions {
         guard index < arguments.count else {
           throw .usage("--file needs a path", usage: CommandSpec.shortUsage)
         }
-        options.filePath = arguments[index]
+        options.filePath = try filePath(arguments[index])
         index += 1
       } else if argument.hasPrefix("--file=") {
-        options.filePath = String(argument.dropFirst("--file=".count))
+        options.filePath = try filePath(String(argument.dropFirst("--file=".count)))
       } else if options.command == nil {
         switch argument {
         case "--help", "-h": options.help = true
@@ -133,6 +133,16 @@ struct GlobalOptions {
       }
     }
     return options
+  }
+
+  /// The path `--file` gave; an empty one is an error (`--file "$F"` with F unset), not the
+  /// default file, which a command could then change by mistake.
+  private static func filePath(_ path: String) throws(CLIError) -> String {
+    guard !path.isEmpty else {
+      throw .usage(
+        "--file needs a path, and it was given an empty one", usage: CommandSpec.shortUsage)
+    }
+    return path
   }
 }
 

@@ -291,6 +291,19 @@ extension CLITests {
       #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A"])
       #expect(try sandbox.lists(fromOption).map(\.name) == ["B", "C"])
       #expect(sandbox.bytes() == nil)
+      // An empty --file (`--file "$F"` with F unset) is refused: it changed the default file
+      // or CHECKLISTS_FILE's, and the app opened them too.
+      for arguments in [
+        ["--file", "", "new-list", "D"], ["new-list", "D", "--file="], ["--file="],
+      ] {
+        let refused = sandbox.call(arguments, extra: ["CHECKLISTS_FILE": fromEnvironment])
+        #expect(refused.status == 2, "\(arguments)")
+        #expect(
+          refused.stderr.hasPrefix(
+            "checklists: --file needs a path, and it was given an empty one\n"), "\(arguments)")
+      }
+      #expect(try sandbox.lists(fromEnvironment).map(\.name) == ["A"])
+      #expect(sandbox.bytes() == nil)
     }
 
     /// A named file that does not exist is likely a typo: a command that only shows lists says
