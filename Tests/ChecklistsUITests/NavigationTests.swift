@@ -164,6 +164,30 @@ import Testing
     #expect(app.statusMessage == "Undid: delete list \"Groceries\"")
   }
 
+  /// A long name of wide letters is cut by columns, not letters, so that the question ends on
+  /// screen with its y/n, at any width the question can fit in.
+  @Test(arguments: [80, 60, 45])
+  func aQuestionNamingAWideNameKeepsItsYesNo(width: Int) {
+    let name = "夏休みにポルトガルとスペインへ持っていくもののリスト二〇二七年版です"
+    let model = DataModel(lists: [
+      Checklist(name: name, items: [ChecklistItem(text: "Tent", checked: true, itemID: 1)])
+    ])
+    var app = makeApp(model, width: width)
+    app.press(.down, .character("d"))
+    let deleteRow = app.grid().rowText(app.height - 1)
+    #expect(deleteRow.hasPrefix("Delete list \"夏休み"), "\(deleteRow)")
+    #expect(deleteRow.trimmingCharacters(in: .whitespaces).hasSuffix("…\" with 1 item? y/n"))
+    app.press(.character("n"), .enter, .character("C"))
+    let clearRow = app.grid().rowText(app.height - 1)
+    #expect(clearRow.trimmingCharacters(in: .whitespaces).hasSuffix("…\"? y/n"), "\(clearRow)")
+    // A name of 40 columns is not cut; one of 41 is, to 39 and the ellipsis.
+    let forty = String(repeating: "ab", count: 20)
+    #expect(app.quoted(forty) == "\"\(forty)\"")
+    #expect(app.quoted(forty + "c") == "\"\(forty.dropLast())…\"")
+    #expect(
+      app.quoted(String(repeating: "日", count: 21)) == "\"\(String(repeating: "日", count: 19))…\"")
+  }
+
   @Test func globalKeys() {
     var app = makeApp()
     #expect(app.press(.character("q")) == [.quit])

@@ -6,26 +6,41 @@ import FoundationEssentials
 #endif
 
 extension ChecklistsApp {
-  /// The question asked before a list is deleted.
-  func deletePrompt(for list: Checklist) -> String {
+  /// The question asked before a list is deleted, fitted to `width` columns when it can be.
+  func deletePrompt(for list: Checklist, width: Int = .max) -> String {
     let count = list.items.count
-    return "Delete list \(quoted(list.name)) with \(count) \(count == 1 ? "item" : "items")? y/n"
+    return question(naming: list.name, width: width) {
+      "Delete list \($0) with \(count) \(count == 1 ? "item" : "items")? y/n"
+    }
   }
 
-  /// The question the status line asks, or nil when its list is gone.
-  func prompt(for question: Confirmation) -> String? {
+  /// The question the status line asks, fitted to `width` columns; nil when its list is gone.
+  func prompt(for question: Confirmation, width: Int = .max) -> String? {
     switch question {
-    case .deleteList(let id): return dataModel.list(withID: id).map(deletePrompt(for:))
-    case .clearChecked(let id): return dataModel.list(withID: id).flatMap(clearPrompt(for:))
+    case .deleteList(let id):
+      return dataModel.list(withID: id).map { deletePrompt(for: $0, width: width) }
+    case .clearChecked(let id):
+      return dataModel.list(withID: id).flatMap { clearPrompt(for: $0, width: width) }
     }
   }
 
   /// `Clear 2 checked items of "Groceries"? y/n`; nil when the list has none.
-  func clearPrompt(for list: Checklist) -> String? {
+  func clearPrompt(for list: Checklist, width: Int = .max) -> String? {
     let count = list.items.count(where: \.checked)
     guard count > 0 else { return nil }
     let items = count == 1 ? "item" : "items"
-    return "Clear \(count) checked \(items) of \(quoted(list.name))? y/n"
+    return question(naming: list.name, width: width) {
+      "Clear \(count) checked \(items) of \($0)? y/n"
+    }
+  }
+
+  /// A question that names `name` in quotes, made by `words` from the quoted name: the name is
+  /// cut (to 40 columns at most) so that the whole question fits in `width` columns when it
+  /// can, its end ("y/n") included.
+  private func question(naming name: String, width: Int, _ words: (String) -> String) -> String {
+    let rest = DisplayWidth.of(words("\"\""))
+    let room = width == .max ? 40 : min(40, max(width - rest, 1))
+    return words(quoted(name, maxWidth: room))
   }
 
   /// Moves the picker's item to the end of the highlighted list, as one undoable change; the

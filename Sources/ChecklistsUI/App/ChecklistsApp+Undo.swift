@@ -470,9 +470,22 @@ extension ChecklistsApp {
     }
   }
 
-  /// Text in quotes, cut short when long.
-  func quoted(_ text: String) -> String {
-    let short = text.count > 40 ? String(text.prefix(39)) + glyphs.ellipsis : text
-    return "\"\(short)\""
+  /// Text in quotes, cut with an ellipsis to `maxWidth` columns (a wide letter takes two).
+  func quoted(_ text: String, maxWidth: Int = 40) -> String {
+    var width = 0
+    for character in text { width += SafeText.width(of: character) }
+    guard width > maxWidth else { return "\"\(text)\"" }
+    // Cut by columns, not characters: 40 wide letters took 80 columns and pushed the rest of
+    // a question ("y/n") off the line.
+    let budget = max(maxWidth - DisplayWidth.of(glyphs.ellipsis), 0)
+    var short = ""
+    width = 0
+    for character in text {
+      let next = SafeText.width(of: character)
+      if width + next > budget { break }
+      width += next
+      short.append(character)
+    }
+    return "\"\(short)\(glyphs.ellipsis)\""
   }
 }

@@ -103,7 +103,7 @@ extension ChecklistsApp {
       grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
       return
     }
-    if let question = confirmation, let prompt = prompt(for: question) {
+    if let question = confirmation, let prompt = prompt(for: question, width: grid.width) {
       let style = CellStyle(color: .accent, attributes: [.bold])
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw(prompt, row: row, column: 0, width: grid.width, style: style)
