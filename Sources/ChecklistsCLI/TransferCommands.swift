@@ -76,9 +76,10 @@ enum TransferCommands {
     summary: "Add the lists of a JSON or plist file (as `export` writes; - reads standard "
       + "input) to yours.",
     details: """
-      Items get new item IDs. A file with any error is rejected whole; nothing changes (an
-      empty list name or item text is an error, as in new-list and add; so is a repeat
-      without a due date). An item with a dueDate and no hasDueDate has that due date.
+      Items get new item IDs. A file with any error is rejected whole; nothing changes (a
+      repeat without a due date is an error, as in add). An item with a dueDate and no
+      hasDueDate has that due date. An empty list name or item text, which new-list and add
+      refuse, is imported as the file has it (export writes them), and said.
       Photos are copied
       in as the photo command does: from the JSON's photo path (relative to the file's
       folder), or for a plist from the Photos folder beside it (or this file's own); an item
@@ -110,6 +111,8 @@ enum TransferCommands {
     var skipped: [String] = []
     var imported = 0
     var itemCount = 0
+    // The lists taken as they came, for what is said about blank names and texts.
+    var taken: [Checklist] = []
     for (listOffset, incoming) in lists.enumerated() {
       if !arguments.has(.duplicate),
         existing.contains(where: { ImportedLists.sameContent($0, incoming) })
@@ -146,7 +149,9 @@ enum TransferCommands {
       }
       model.apply(model.insertList(list))
       imported += 1
+      taken.append(incoming)
     }
+    if let note = ImportedLists.blankNote(taken) { output.error(note) }
     if !skipped.isEmpty {
       let names = skipped.map { "\"\(output.shown($0))\"" }.joined(separator: ", ")
       let count = skipped.count
@@ -173,7 +178,7 @@ enum ImportedLists {
   /// The lists of the file at `path` (its bytes `data`), and for each item the path of the
   /// image to attach: the JSON's `photo` (relative to the file's folder when not absolute),
   /// or for a plist the photo of that name in the Photos folder beside the file. Names and
-  /// texts must not be empty, as `new-list` and `add` require.
+  /// texts that show nothing are kept (see `blankNote`).
   static func decode(_ data: Data, from path: String) throws(FileFormatError) -> (
     lists: [Checklist], photos: [[String?]]
   ) {
@@ -192,15 +197,21 @@ enum ImportedLists {
       let beside = PhotoLibrary(dataFile: file)
       photos = lists.map { list in list.items.map { $0.photo.map { beside.path(of: $0) } } }
     }
-    for (listOffset, list) in lists.enumerated() {
-      let listPath = "list \(listOffset + 1)"
-      if list.name.showsNothing { throw FileFormatError("\(listPath): the name is empty") }
-      for (itemOffset, item) in list.items.enumerated() where item.text.showsNothing {
-        throw FileFormatError(
-          "\(listPath) (\"\(list.name)\"), item \(itemOffset + 1): the text is empty")
-      }
-    }
     return (lists, photos)
+  }
+
+  /// What `import` says about names and texts that show nothing (empty, or only spaces or
+  /// invisible characters): `new-list` and `add` refuse them, but the file can hold them (the
+  /// iPhone app takes a text of spaces) and `export` writes them, so a backup brings them
+  /// back as they were; nil when there are none.
+  static func blankNote(_ lists: [Checklist]) -> String? {
+    let names = lists.count { $0.name.showsNothing }
+    let texts = lists.reduce(0) { $0 + $1.items.count { $0.text.showsNothing } }
+    var parts: [String] = []
+    if names > 0 { parts.append("\(names) list\(names == 1 ? "" : "s") without a name") }
+    if texts > 0 { parts.append("\(texts) item\(texts == 1 ? "" : "s") without text") }
+    guard !parts.isEmpty else { return nil }
+    return parts.joined(separator: " and ") + " imported as the file has them"
   }
 
   /// The lists of an `export` JSON, and each item's `photo` as written.

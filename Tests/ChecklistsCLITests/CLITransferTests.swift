@@ -177,12 +177,6 @@ extension CLITests {
         #"bad.json: list 1 ("A"), item 1: should be a dictionary but is a number"#
       ),
       ("[1, 2", "bad.json: not valid JSON"),
-      // Empty names and texts, which new-list and add refuse.
-      (#"[{"name":" ","items":[]}]"#, "bad.json: list 1: the name is empty"),
-      (
-        #"[{"name":"W","items":[{"text":"\u200b"}]}]"#,
-        #"bad.json: list 1 ("W"), item 1: the text is empty"#
-      ),
       // A due date said to be there and missing; a repeat without one, which add refuses.
       (
         #"[{"name":"D","items":[{"text":"x","hasDueDate":true}]}]"#,
@@ -207,6 +201,43 @@ extension CLITests {
       #expect(run.stderr == "checklists: \(message)\n")
       #expect(sandbox.bytes() == before)
       #expect(!FileManager.default.fileExists(atPath: sandbox.dataFile + ".bak"))
+    }
+
+    /// Names and texts that show nothing, which new-list and add refuse but the file holds
+    /// (the iPhone app takes a text of spaces), come back from a backup as they were, and
+    /// import says so: it refused the whole backup.
+    @Test func blankNamesAndTextsRoundTripThroughExportAndImport() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let due = Date(timeIntervalSinceReferenceDate: 0)
+      let lists = [
+        Checklist(
+          name: "Groceries",
+          items: [
+            ChecklistItem(text: "Milk", dueDate: due, itemID: 1),
+            ChecklistItem(text: " ", dueDate: due, itemID: 2),
+            ChecklistItem(text: "\u{200B}", checked: true, dueDate: due, itemID: 3),
+          ]),
+        Checklist(name: "", items: [ChecklistItem(text: "", dueDate: due, itemID: 4)]),
+      ]
+      try sandbox.writeData(lists)
+      let exported = sandbox.call("export")
+      #expect(exported.status == 0)
+      let backup = sandbox.root + "/backup.json"
+      #expect(FileManager.default.createFile(atPath: backup, contents: Data(exported.stdout.utf8)))
+      let restored = sandbox.root + "/restored.plist"
+      let run = sandbox.call("--file", restored, "import", backup)
+      #expect(run.status == 0)
+      #expect(
+        run.stderr
+          == "checklists: 1 list without a name and 3 items without text imported as the file "
+          + "has them\n")
+      let back = try sandbox.lists(restored)
+      #expect(back.map(\.name).sorted() == ["", "Groceries"])
+      let groceries = try #require(back.first { $0.name == "Groceries" })
+      #expect(groceries.items.map(\.text) == ["Milk", " ", "\u{200B}"])
+      #expect(groceries.items.map(\.checked) == [false, false, true])
+      #expect(back.first { $0.name.isEmpty }?.items.map(\.text) == [""])
     }
 
     /// `import -` reads standard input: an export piped into another file's import.
