@@ -26,6 +26,27 @@ import Testing
     }
   }
 
+  /// Letters that are two letters in one sort as the two (Æ as ae, Œ as oe, Ĳ as ij) and eth
+  /// with d, as Foundation's `localizedStandardCompare` (the iPhone app's sort) puts them; they
+  /// sorted after z. Search finds them the same way.
+  @Test func ligaturesSortAsTheirLetters() {
+    let names = [
+      "Zulu", "Æble", "Œuvre", "Ðoor", "ĳssel", "apple", "door", "Ijs", "oeuvre", "Þing",
+    ]
+    let sorted = names.sorted(by: NaturalOrder.areInIncreasingOrder)
+    #expect(
+      sorted == [
+        "Æble", "apple", "door", "Ðoor", "Ijs", "ĳssel", "oeuvre", "Œuvre", "Zulu", "Þing",
+      ])
+    let byFoundation = names.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+    #expect(sorted == byFoundation)
+    for (text, folded) in [
+      ("Æble", "aeble"), ("ǽ", "ae"), ("Œuvre", "oeuvre"), ("ĳ", "ij"), ("Ðoor", "door"),
+    ] {
+      #expect(SearchFolding.fold(text) == Array(folded.utf8), "\(text)")
+    }
+  }
+
   @Test func isATotalOrder() {
     #expect(
       NaturalOrder.areInIncreasingOrder("A", "a") != NaturalOrder.areInIncreasingOrder("a", "A"))

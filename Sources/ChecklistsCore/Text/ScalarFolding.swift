@@ -60,9 +60,10 @@ enum ScalarFolding {
     byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
   }
 
-  /// Lower-case letters that Unicode's case folding writes differently.
+  /// Lower-case letters that Unicode's case folding writes differently, and the letters that
+  /// are two in one (æ, œ, ĳ) or sort with d (ð), as Foundation's sort puts them.
   static let caseFolds: [String: String] = [
     "ß": "ss", "ς": "σ", "ſ": "s", "ϐ": "β", "ϑ": "θ", "ϕ": "φ", "ϖ": "π", "ϰ": "κ", "ϱ": "ρ",
-    "ϵ": "ε", "ŉ": "ʼn",
+    "ϵ": "ε", "ŉ": "ʼn", "æ": "ae", "œ": "oe", "ĳ": "ij", "ð": "d",
   ]
 }
