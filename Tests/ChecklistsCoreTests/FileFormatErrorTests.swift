@@ -163,6 +163,28 @@ import Testing
       message(control) == "XML error at line 1: control character U+0001 is not allowed in XML")
   }
 
+  /// A file cut short inside a closing tag says so; it said "expected </date> but found
+  /// </date>".
+  @Test func aFileCutInsideAClosingTagSaysSo() throws {
+    let lists = [
+      Checklist(
+        name: "A",
+        items: [
+          ChecklistItem(text: "x", dueDate: Date(timeIntervalSinceReferenceDate: 0), itemID: 1)
+        ])
+    ]
+    let whole = try #require(ChecklistsFileEncoder.xml(lists, parts: 1))
+    let text = String(decoding: whole, as: UTF8.self)
+    for tag in ["</date>", "</string>"] {
+      let end = try #require(text.range(of: tag)).upperBound
+      let cut = Data(text[..<text.index(before: end)].utf8)
+      let found = try #require(message(cut))
+      #expect(found.hasSuffix("the file ends inside \(tag) (cut short?)"), "\(found)")
+      let spaced = Data((text[..<text.index(before: end)] + " x>" + text[end...]).utf8)
+      #expect(message(spaced)?.hasSuffix("expected > to end \(tag.dropLast())") == true)
+    }
+  }
+
   @Test func deepNestingInXML() {
     let depth = 10_000
     let text =
