@@ -128,7 +128,9 @@ struct CommandSpec: Sendable {
         var message = "unknown option \(argument) for \(name)"
         if let last = positionals.last, !positionals.isEmpty {
           // "-5 eggs" is a text, not an option: say how to give it.
-          message += "; a \(last) that starts with - goes after --, e.g. checklists \(name) "
+          let article = last.first.map { "AEIOU".contains($0) } == true ? "an" : "a"
+          message +=
+            "; \(article) \(last) that starts with - goes after --, e.g. checklists \(name) "
           message += positionals.dropLast().joined(separator: " ")
           message += positionals.count > 1 ? " " : ""
           message += "-- \"\(argument)\""

@@ -86,6 +86,12 @@ extension CLITests {
           "checklists: unknown option -5 eggs for add; a TEXT that starts with - goes after --, "
             + "e.g. checklists add LIST -- \"-5 eggs\""))
       #expect(sandbox.call("add", "Groceries", "--", "-5 eggs").status == 0)
+      // "an ITEM": it said "a ITEM".
+      let check = sandbox.call("check", "Groceries", "-5 eggs")
+      #expect(
+        check.stderr.hasPrefix(
+          "checklists: unknown option -5 eggs for check; an ITEM that starts with - goes after "
+            + "--, e.g. checklists check LIST -- \"-5 eggs\""), "\(check.stderr)")
     }
   }
 }
