@@ -59,6 +59,30 @@ import Testing
 }
 
 @Suite struct DataModelTests {
+  /// A file whose largest item ID is Int.max (damaged, or made so) gives new items the
+  /// smallest IDs no item has: they all got Int.max, the same ID as that item.
+  @Test func newItemsAfterTheLargestIDGetUnusedOnes() throws {
+    var model = DataModel(lists: [
+      Checklist(
+        name: "Odd",
+        items: [
+          ChecklistItem(text: "max", itemID: Int.max), ChecklistItem(text: "zero", itemID: 0),
+          ChecklistItem(text: "two", itemID: 2),
+        ])
+    ])
+    #expect(model.nextItemID == Int.max)
+    let listID = try #require(model.lists.first?.id)
+    var ids: [Int] = []
+    for text in ["a", "b", "c"] {
+      let item = model.makeItem(text: text)
+      ids.append(item.itemID)
+      model.apply(try #require(model.insertItem(item, listID: listID)))
+    }
+    #expect(ids == [1, 3, 4])
+    let all = model.lists.flatMap(\.items).map(\.itemID)
+    #expect(Set(all).count == all.count)
+  }
+
   private func sample() -> DataModel {
     DataModel(lists: [
       Checklist(

@@ -99,7 +99,8 @@ public struct DataModel: Equatable, Sendable {
     return Checklist(name: name, iconName: iconName, id: nextListID)
   }
 
-  /// A new item with the next item id (the app's `nextChecklistItemID`).
+  /// A new item with the next item id (the app's `nextChecklistItemID`); once that has reached
+  /// the largest ID there is (a damaged file holds it), the smallest ID no item has.
   public mutating func makeItem(
     text: String,
     checked: Bool = false,
@@ -107,11 +108,33 @@ public struct DataModel: Equatable, Sendable {
     shouldRemind: Bool = false,
     hasDueDate: Bool = false
   ) -> ChecklistItem {
-    let id = nextItemID
-    if nextItemID < Int.max { nextItemID += 1 }
+    let id: Int
+    if nextItemID < Int.max {
+      id = nextItemID
+      nextItemID += 1
+    } else {
+      // Every new item took Int.max, the same ID as the item that brought it there. Reading
+      // all IDs at each new item is slow only for such a file.
+      id = smallestUnusedItemID()
+    }
     return ChecklistItem(
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
       hasDueDate: hasDueDate, itemID: id)
+  }
+
+  /// The smallest non-negative item ID no item has (Int.max when every one is taken).
+  private func smallestUnusedItemID() -> Int {
+    var used = Set<Int>()
+    for list in lists {
+      list.items.withUnsafeBufferPointer { items in
+        for index in items.indices where items[index].itemID >= 0 {
+          used.insert(items[index].itemID)
+        }
+      }
+    }
+    var candidate = 0
+    while used.contains(candidate) && candidate < Int.max { candidate += 1 }
+    return candidate
   }
 
   /// The change that adds `list` (from `makeList`).
