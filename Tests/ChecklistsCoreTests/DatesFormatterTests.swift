@@ -16,6 +16,18 @@ import Testing
     #expect(berlin.full(F.utc(2026, 12, 24, 23, 0)) == "Fri 25 Dec 2026, 00:00")
   }
 
+  /// A year before 1 (a damaged file's date) is written with its sign before the zeros: the
+  /// year 2 BC (-1) showed as "00-1".
+  @Test func yearsBeforeOneKeepTheirSign() {
+    let twoBC = Date(timeIntervalSinceReferenceDate: -63_148_636_800)
+    let utc = DueDateFormatter(timeZone: .utc)
+    #expect(utc.full(twoBC) == "Fri 26 Nov -0001, 00:00")
+    #expect(
+      DateStamp.string(twoBC, timeZone: .utc, format: "yyyy-MM-dd HH:mm") == "-0001-11-26 00:00")
+    #expect(WallComponents.padded(-12, 2) == "-12")
+    #expect(WallComponents.padded(7, 2) == "07")
+  }
+
   @Test func fullFormAcrossClockChanges() {
     #expect(berlin.full(F.utc(2026, 3, 29, 0, 59)) == "Sun 29 Mar 2026, 01:59")
     #expect(berlin.full(F.utc(2026, 3, 29, 1, 0)) == "Sun 29 Mar 2026, 03:00")

@@ -72,7 +72,9 @@ struct WallComponents: Equatable, Sendable {
 
   /// `value` as decimal digits, zero-padded to `width`.
   static func padded(_ value: Int, _ width: Int) -> String {
-    TextMatching.zeroPadded(String(value), to: width)
+    // The sign goes before the zeros: the year 2 BC (-1) is "-0001", not "00-1".
+    guard value < 0 else { return TextMatching.zeroPadded(String(value), to: width) }
+    return "-" + TextMatching.zeroPadded(String(value.magnitude), to: width)
   }
 }
 
