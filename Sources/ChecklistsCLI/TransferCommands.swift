@@ -153,7 +153,9 @@ enum TransferCommands {
     }
     if let note = ImportedLists.blankNote(taken) { output.error(note) }
     if !skipped.isEmpty {
-      let names = skipped.map { "\"\(output.shown($0))\"" }.joined(separator: ", ")
+      // Ten names at most: a thousand made one line of 14 KB.
+      var names = skipped.prefix(10).map { "\"\(output.shown($0))\"" }.joined(separator: ", ")
+      if skipped.count > 10 { names += " and \(skipped.count - 10) more" }
       let count = skipped.count
       output.line(
         "Skipped \(count) list\(count == 1 ? "" : "s") already in your file (same name and "

@@ -75,6 +75,19 @@ extension CLITests {
       let forced = sandbox.call("--file", other, "import", "--duplicate", exported)
       #expect(forced.stdout == "Imported 3 lists (3 items) from export.json.\n")
       #expect(try sandbox.lists(other).count == 6)
+      // Many skipped lists are named ten at most.
+      let many = (1...25).map { Checklist(name: "L\($0)") }
+      let manyFile = sandbox.root + "/many.plist"
+      try sandbox.writeData(many, to: manyFile)
+      let manyExport = sandbox.call("--file", manyFile, "export")
+      let manyPath = sandbox.root + "/many.json"
+      #expect(FileManager.default.createFile(atPath: manyPath, contents: manyExport.stdoutBytes))
+      let skippedMany = sandbox.call("--file", manyFile, "import", manyPath)
+      #expect(
+        skippedMany.stdout.hasPrefix(
+          "Skipped 25 lists already in your file (same name and items): \"L1\", \"L2\", \"L3\", "
+            + "\"L4\", \"L5\", \"L6\", \"L7\", \"L8\", \"L9\", \"L10\" and 15 more; --duplicate "
+            + "imports them anyway.\n"), "\(skippedMany.stdout)")
     }
 
     /// A repeating item keeps the day and time its series keeps, and a date before the
