@@ -43,7 +43,8 @@ enum TransferCommands {
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
       + "date (one was given, or it reminds), and note, repeat, repeatDay, repeatMinute and photo "
-      + "(the absolute path of its copy) when the item has them."
+      + "(the absolute path of its copy) when the item has them. A binary plist is not written "
+      + "to a terminal."
   ) { arguments, context throws(CLIError) in
     let format = arguments.value(.format) ?? "json"
     guard format == "json" || format == "plist" else {
@@ -55,18 +56,26 @@ enum TransferCommands {
       context.output.write(
         try JSONOutput.encode(load.model.lists.map { JSONOutput.List($0, photos: photos) }))
     } else {
+      let encoded: EncodedChecklists
       do throws(FileFormatError) {
-        let encoded = try ChecklistsFileCoding.encode(load.model.lists, format: .xml)
-        if encoded.format != .xml {
-          // Said on stderr, as a save says it: stdout holds only the file.
-          let note = encoded.formatNote ?? "saved as a binary property list"
-          context.output.error(
-            note.hasPrefix("saved ") ? "exported " + note.dropFirst("saved ".count) : note)
-        }
-        context.output.write(encoded.data)
+        encoded = try ChecklistsFileCoding.encode(load.model.lists, format: .xml)
       } catch {
         throw .failure("could not export: \(error.message)")
       }
+      if encoded.format != .xml {
+        let because = "saved as a binary property list because "
+        let note = encoded.formatNote ?? because + "XML cannot store them"
+        let reason = note.hasPrefix(because) ? String(note.dropFirst(because.count)) : note
+        // As gzip does: binary bytes would only garble the terminal.
+        if context.output.stdoutIsTerminal {
+          throw .failure(
+            "these lists need a binary plist (\(reason)), which is not written to a terminal: "
+              + "send it to a file, e.g. checklists export --format plist > lists.plist")
+        }
+        // Said on stderr, as a save says it: stdout holds only the file.
+        context.output.error("exported as a binary property list because " + reason)
+      }
+      context.output.write(encoded.data)
     }
     return 0
   }

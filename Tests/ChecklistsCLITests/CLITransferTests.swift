@@ -169,6 +169,18 @@ extension CLITests {
           + "characters that XML cannot store\n")
       let exported = try ChecklistsFileCoding.decode(export.stdoutBytes).lists
       #expect(exported.first { $0.name == "Empty" }?.items.map(\.text) == ["Bell\u{7} pepper"])
+      // Not to a terminal, as gzip will not: the bytes would garble it.
+      let toTerminal = sandbox.call(["export", "--format", "plist"], outputIsTerminal: true)
+      #expect(toTerminal.status == 1)
+      #expect(toTerminal.stdout.isEmpty)
+      #expect(
+        toTerminal.stderr
+          == "checklists: these lists need a binary plist (an item holds control characters "
+          + "that XML cannot store), which is not written to a terminal: send it to a file, e.g. "
+          + "checklists export --format plist > lists.plist\n")
+      // XML is.
+      _ = sandbox.call("rm", "Empty", "1")
+      #expect(sandbox.call(["export", "--format", "plist"], outputIsTerminal: true).status == 0)
     }
 
     @Test(arguments: [
