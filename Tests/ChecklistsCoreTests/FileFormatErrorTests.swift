@@ -177,9 +177,12 @@ import Testing
     let text = String(decoding: whole, as: UTF8.self)
     for tag in ["</date>", "</string>"] {
       let end = try #require(text.range(of: tag)).upperBound
-      let cut = Data(text[..<text.index(before: end)].utf8)
-      let found = try #require(message(cut))
-      #expect(found.hasSuffix("the file ends inside \(tag) (cut short?)"), "\(found)")
+      // Cut before the `>`, in the name, or just after `</`.
+      for kept in [1, 3, tag.count - 2] {
+        let cut = Data(text[..<text.index(end, offsetBy: -kept)].utf8)
+        let found = try #require(message(cut))
+        #expect(found.hasSuffix("the file ends inside \(tag) (cut short?)"), "\(found)")
+      }
       let spaced = Data((text[..<text.index(before: end)] + " x>" + text[end...]).utf8)
       #expect(message(spaced)?.hasSuffix("expected > to end \(tag.dropLast())") == true)
     }

@@ -81,6 +81,29 @@ import Testing
     #expect(ids == [1, 3, 4])
     let all = model.lists.flatMap(\.items).map(\.itemID)
     #expect(Set(all).count == all.count)
+    // Made before they are added (as import makes a whole list first): still all different.
+    let made = (0..<3).map { _ in model.makeItem(text: "later") }.map(\.itemID)
+    #expect(made == [5, 6, 7])
+  }
+
+  /// Two writers that each added an item to such a file: the merge gives the one it renumbers
+  /// an ID no item has; it took Int.max, the ID of the item already there.
+  @Test func aMergeOfItemsAddedAfterTheLargestIDKeepsThemApart() throws {
+    let base = DataModel(lists: [
+      Checklist(name: "Odd", items: [ChecklistItem(text: "max", itemID: Int.max)])
+    ])
+    let listID = try #require(base.lists.first?.id)
+    var ours = base
+    var theirs = base
+    let mine = ours.makeItem(text: "ours")
+    ours.apply(try #require(ours.insertItem(mine, listID: listID)))
+    let other = theirs.makeItem(text: "theirs")
+    theirs.apply(try #require(theirs.insertItem(other, listID: listID)))
+    #expect(mine.itemID == other.itemID)
+    let merged = ModelMerge.merge(base: base, ours: ours, theirs: theirs.lists).model
+    let ids = merged.lists.flatMap(\.items).map(\.itemID)
+    #expect(merged.lists.flatMap(\.items).map(\.text).sorted() == ["max", "ours", "theirs"])
+    #expect(Set(ids).count == 3, "\(ids)")
   }
 
   private func sample() -> DataModel {

@@ -106,6 +106,29 @@ func phoneTask(uid: String, summary: String, extra: String = "") -> String {
 
 @Suite("Sync: the engine between a data file and a vdir")
 struct SyncEngineTests {
+  /// A file holding an item of ID Int.max (damaged, or made so) syncs, and new tasks from the
+  /// vdir get IDs no item has: the pass crashed on the count past the largest ID.
+  @Test func aFileWithTheLargestItemIDSyncs() throws {
+    let fixture = try SyncFixture(
+      DataModel(lists: [
+        Checklist(
+          name: "Odd",
+          items: [
+            ChecklistItem(text: "max", itemID: Int.max), ChecklistItem(text: "zero", itemID: 0),
+          ])
+      ]))
+    defer { fixture.remove() }
+    try fixture.sync()
+    let folder = try #require(fixture.folder(named: "Odd"))
+    try fixture.write(folder + "/a.ics", phoneTask(uid: "a", summary: "From the phone"))
+    try fixture.write(folder + "/b.ics", phoneTask(uid: "b", summary: "And another"))
+    try fixture.sync()
+    let (_, load) = try ChecklistsStore.open(location: fixture.location)
+    let items = load.model.lists.flatMap(\.items)
+    #expect(Set(items.map(\.text)) == ["max", "zero", "From the phone", "And another"])
+    #expect(Set(items.map(\.itemID)).count == 4, "\(items.map(\.itemID))")
+  }
+
   @Test func firstSyncWritesEveryListAndItemThenNothingIsLeftToDo() throws {
     let fixture = try SyncFixture()
     defer { fixture.remove() }

@@ -305,10 +305,20 @@ private struct Merger {
     return ""
   }
 
+  /// The IDs of every item on every side.
+  private func allItemIDs() -> Set<Int> {
+    var ids = Set<Int>()
+    for key in oursIndex.keys { ids.insert(key.id) }
+    for key in theirsIndex.keys { ids.insert(key.id) }
+    for key in baseIndex.keys { ids.insert(key.id) }
+    return ids
+  }
+
   /// Decides every item's fate; returns the next free item id.
   mutating func decideItems(baseNextItemID: Int) -> Int {
     var nextID = max(ours.nextItemID, baseNextItemID)
     for key in theirsIndex.keys where key.id >= nextID && key.id < Int.max { nextID = key.id + 1 }
+    var spare: UnusedItemIDs?
     var oursInBase = [Bool](repeating: false, count: oursIndex.count)
     var theirsInBase = [Bool](repeating: false, count: theirsIndex.count)
     for baseEntry in 0..<baseIndex.count {
@@ -384,8 +394,16 @@ private struct Merger {
           continue
         }
         let oldID = o.itemID
-        o.itemID = nextID
-        if nextID < Int.max { nextID += 1 }
+        if nextID < Int.max {
+          o.itemID = nextID
+          nextID += 1
+        } else {
+          // Counting up has reached Int.max (a file holds that ID): the smallest IDs no item
+          // on any side has; both sides' new items took Int.max before.
+          var ids = spare ?? UnusedItemIDs(inUse: allItemIDs())
+          o.itemID = ids.take()
+          spare = ids
+        }
         report.renumbered.append(
           Renumbering(list: listName(location.slot), text: o.text, oldID: oldID, newID: o.itemID))
       }

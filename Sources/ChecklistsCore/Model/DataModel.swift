@@ -14,6 +14,9 @@ public struct DataModel: Equatable, Sendable {
   /// The identifier the next new item gets (the app's `ChecklistItemID`).
   public internal(set) var nextItemID: Int
   private var nextListID: Checklist.ID
+  /// The IDs `makeItem` gives once `nextItemID` has reached Int.max; made at the first need,
+  /// and told of every item added after (IDs handed out are never given again).
+  private var spareItemIDs: UnusedItemIDs?
 
   /// Creates a model from lists in any order; ids are assigned and the lists sorted.
   ///
@@ -113,28 +116,14 @@ public struct DataModel: Equatable, Sendable {
       id = nextItemID
       nextItemID += 1
     } else {
-      // Every new item took Int.max, the same ID as the item that brought it there. Reading
-      // all IDs at each new item is slow only for such a file.
-      id = smallestUnusedItemID()
+      // Every new item took Int.max, the same ID as the item that brought it there.
+      var spare = spareItemIDs ?? UnusedItemIDs(inUse: UnusedItemIDs.inUse(by: lists))
+      id = spare.take()
+      spareItemIDs = spare
     }
     return ChecklistItem(
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
       hasDueDate: hasDueDate, itemID: id)
-  }
-
-  /// The smallest non-negative item ID no item has (Int.max when every one is taken).
-  private func smallestUnusedItemID() -> Int {
-    var used = Set<Int>()
-    for list in lists {
-      list.items.withUnsafeBufferPointer { items in
-        for index in items.indices where items[index].itemID >= 0 {
-          used.insert(items[index].itemID)
-        }
-      }
-    }
-    var candidate = 0
-    while used.contains(candidate) && candidate < Int.max { candidate += 1 }
-    return candidate
   }
 
   /// The change that adds `list` (from `makeList`).
@@ -206,6 +195,7 @@ public struct DataModel: Equatable, Sendable {
       for item in list.items where item.itemID >= nextItemID && item.itemID < Int.max {
         nextItemID = item.itemID + 1
       }
+      if spareItemIDs != nil { for item in list.items { spareItemIDs?.note(item.itemID) } }
     case .deleteList(let list):
       guard let index = index(ofList: list.id) else { return false }
       lists.remove(at: index)
@@ -219,6 +209,7 @@ public struct DataModel: Equatable, Sendable {
       guard let index = index(ofList: listID), position >= 0 else { return false }
       lists[index].insertItem(item, at: min(position, lists[index].items.count))
       if item.itemID >= nextItemID && item.itemID < Int.max { nextItemID = item.itemID + 1 }
+      spareItemIDs?.note(item.itemID)
     case .deleteItem(let listID, let position, let item):
       // The item is found by its id when changes made elsewhere moved it.
       guard let index = index(ofList: listID),
@@ -230,6 +221,7 @@ public struct DataModel: Equatable, Sendable {
         let at = lists[index].index(ofItemID: old.itemID, near: position)
       else { return false }
       lists[index].replaceItem(at: at, with: new)
+      spareItemIDs?.note(new.itemID)
     case .moveItem(let listID, let itemID, let from, let to):
       guard let index = index(ofList: listID),
         let at = lists[index].index(ofItemID: itemID, near: from),

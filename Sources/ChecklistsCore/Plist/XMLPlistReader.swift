@@ -395,11 +395,8 @@ struct XMLPlistReader {
     guard matches, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
       let found = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
       // A file cut short inside the right tag said "expected </date> but found </date>".
-      if matches {
-        throw error(
-          position >= bytes.count
-            ? "the file ends inside </\(name)> (cut short?)" : "expected > to end </\(name)")
-      }
+      if position >= bytes.count { throw error("the file ends inside </\(name)> (cut short?)") }
+      if matches { throw error("expected > to end </\(name)") }
       throw error("expected </\(name)> but found </\(found)>")
     }
     position += 1

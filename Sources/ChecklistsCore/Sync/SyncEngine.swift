@@ -444,7 +444,10 @@ private struct Planner {
     }
     usedIDs.formUnion(oursItems.keys)
     usedIDs.formUnion(baseItemIDs)
-    var nextID = max(ours.nextItemID, (usedIDs.max() ?? -1) + 1)
+    // An item ID of Int.max (a damaged file) must not overflow the count: it stops there.
+    let largestID = usedIDs.max() ?? -1
+    var nextID = max(ours.nextItemID, largestID == Int.max ? largestID : largestID + 1)
+    var spareIDs: UnusedItemIDs?
     // Items new here (in no record), by list name and text: a file the vdir got elsewhere with
     // the same text in the same list is that item (a pass killed after it saved the data file
     // and before it recorded the state, or the same item added on both sides).
@@ -488,11 +491,19 @@ private struct Planner {
         itemID = claimed
       } else {
         // An id claimed by an earlier newcomer can lie ahead of `nextID`.
-        while usedIDs.contains(nextID) { nextID += 1 }
-        itemID = nextID
-        nextID += 1
+        while usedIDs.contains(nextID) && nextID < Int.max { nextID += 1 }
+        if !usedIDs.contains(nextID) {
+          itemID = nextID
+          if nextID < Int.max { nextID += 1 }
+        } else {
+          // Counted up to Int.max: the smallest IDs no item has.
+          var ids = spareIDs ?? UnusedItemIDs(inUse: usedIDs)
+          itemID = ids.take()
+          spareIDs = ids
+        }
       }
       usedIDs.insert(itemID)
+      spareIDs?.note(itemID)
       located[itemID] = SyncEngine.Located(
         folder: newcomer.folder, href: newcomer.file.href, uid: newcomer.uid,
         fingerprint: newcomer.file.fingerprint, fields: newcomer.fields,
