@@ -394,6 +394,35 @@ import Testing
     #expect(app.statusMessage?.contains("Reminder") != true)
   }
 
+  /// Done in the list form changes only the fields the form changed: a rename made elsewhere
+  /// while only the icon was changed here stays, and so does an icon chosen elsewhere while
+  /// only the name was changed here. Done put the old values back.
+  @Test func theListFormKeepsWhatChangedElsewhereInFieldsItLeftAlone() throws {
+    var app = makeApp()
+    let groceries = try #require(app.dataModel.lists.first { $0.name == "Groceries" })
+    // Only the icon changes here; the name changes elsewhere.
+    app.press(.down, .character("e"), .tab, .enter, .down, .enter)
+    var model = app.dataModel
+    _ = model.apply(
+      try #require(
+        model.editList(id: groceries.id, name: "Food", iconName: groceries.iconName)))
+    mergeFromElsewhere(model, into: &app)
+    app.press(.enter)
+    let food = try #require(app.dataModel.list(withID: groceries.id))
+    #expect(food.name == "Food")
+    #expect(food.iconName != groceries.iconName)
+    // Only the name changes here; the icon changes elsewhere.
+    app.press(.character("e"))
+    app.type("!")
+    var other = app.dataModel
+    _ = other.apply(try #require(other.editList(id: groceries.id, name: "Food", iconName: "Trips")))
+    mergeFromElsewhere(other, into: &app)
+    app.press(.enter)
+    let renamed = try #require(app.dataModel.list(withID: groceries.id))
+    #expect(renamed.name == "Food!")
+    #expect(renamed.iconName == "Trips")
+  }
+
   /// A form taller than the screen scrolls by whole fields: the Text field is not left as
   /// blank rows above the field in focus.
   @Test func aScrolledFormLeavesNoBlankRowsAtTheTop() throws {

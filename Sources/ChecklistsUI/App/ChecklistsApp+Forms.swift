@@ -414,7 +414,13 @@ extension ChecklistsApp {
           isError: false)
         return
       }
-      guard let change = dataModel.editList(id: id, name: name, iconName: form.iconName) else {
+      // A field the form left as it was takes the list's value now: a rename or an icon
+      // chosen elsewhere while the form was open stays (Done put the old one back).
+      let current = dataModel.list(withID: id)
+      let newName = name == form.openedName ? current?.name ?? name : name
+      let newIcon =
+        form.iconName == form.openedIconName ? current?.iconName ?? form.iconName : form.iconName
+      guard let change = dataModel.editList(id: id, name: newName, iconName: newIcon) else {
         status = StatusMessage(text: "No changes", isError: false)
         return
       }

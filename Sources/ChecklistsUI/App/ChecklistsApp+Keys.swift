@@ -339,7 +339,10 @@ extension ChecklistsApp {
       form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
     case .editList:
       if let list = selectedList {
-        form = .list(ListForm(listID: list.id, name: TextField(list.name), iconName: list.iconName))
+        form = .list(
+          ListForm(
+            listID: list.id, name: TextField(list.name), iconName: list.iconName,
+            openedName: list.name, openedIconName: list.iconName))
       }
     case .deleteList:
       if let list = selectedList {

@@ -135,6 +135,10 @@ struct ListForm: Equatable {
   /// The list as it was when a merge took it away (deleted elsewhere while the form was open):
   /// Done puts it back with the form's name and icon.
   var keptList: Checklist?
+  /// The list's name and icon when the form opened on it: Done changes only what the form
+  /// changed, so a rename or another icon made elsewhere meanwhile stays (nil when adding).
+  var openedName: String?
+  var openedIconName: String?
 }
 
 /// Which form is open.
