@@ -241,10 +241,21 @@ struct SyncEngineTests {
     let holiday = try #require(load.model.lists.first { $0.name == "Holiday" })
     #expect(holiday.iconName == "No Icon")
     #expect(holiday.items.map(\.text) == ["Pack, then go"])
-    // We stamped our id on it and kept everything else.
-    let text = try #require(fixture.files()["phone-list/odd name.ics"])
-    let lines = unfoldedLines(text)
-    #expect(lines.contains("X-CHECKLISTS-ITEMID:\(holiday.items[0].itemID)"))
+    // Nothing changed here, so the file is as the phone wrote it: our id for it is in the state.
+    #expect(fixture.files()["phone-list/odd name.ics"] == foreign)
+    #expect(try fixture.sync().isNothing)
+    // Edited here: our properties change, every foreign one stays, and no id of ours is added.
+    try fixture.edit { model in
+      for index in model.lists.indices where model.lists[index].name == "Holiday" {
+        var item = model.lists[index].items[0]
+        item.text = "Go"
+        model.lists[index].replaceItem(at: 0, with: item)
+      }
+    }
+    #expect(try fixture.sync().changedHere == 1)
+    let lines = unfoldedLines(try #require(fixture.files()["phone-list/odd name.ics"]))
+    #expect(lines.contains("SUMMARY:Go"))
+    #expect(!lines.contains { $0.hasPrefix("X-CHECKLISTS-ITEMID") })
     for kept in ["CATEGORIES:Errands", "RRULE:FREQ=DAILY", "PRODID:-//Apple Inc.//iOS 18.1//EN"] {
       #expect(lines.contains(kept))
     }

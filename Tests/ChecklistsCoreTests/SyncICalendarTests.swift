@@ -118,7 +118,7 @@ struct SyncICalendarTests {
         && !written.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
   }
 
-  @Test func uncheckingSetsNeedsActionAndRemovesTheOtherTwo() throws {
+  @Test func uncheckingSetsNeedsActionRemovesCompletedAndZeroesThePercentage() throws {
     let text = """
       BEGIN:VCALENDAR\r
       BEGIN:VTODO\r
@@ -137,7 +137,8 @@ struct SyncICalendarTests {
     _ = TaskMapping.patch(calendar: &calendar, to: fields, now: Date(), timeZone: utc)
     let lines = unfoldedLines(ICalendar.serialize([calendar]))
     #expect(lines.contains("STATUS:NEEDS-ACTION"))
-    #expect(!lines.contains { $0.hasPrefix("COMPLETED") || $0.hasPrefix("PERCENT-COMPLETE") })
+    #expect(!lines.contains { $0.hasPrefix("COMPLETED") })
+    #expect(lines.contains("PERCENT-COMPLETE:0"))
     #expect(lines.contains("VERSION:2.0") && lines.contains("PRODID:\(TaskMapping.productID)"))
     #expect(lines.contains("SEQUENCE:1"))
   }
@@ -203,7 +204,7 @@ struct SyncICalendarTests {
     fields.remind = true
     _ = TaskMapping.patch(calendar: &calendar, to: fields, now: Date(), timeZone: paris)
     let alarm = try #require(
-      TaskMapping.task(in: calendar)?.components.first { TaskMapping.isOwnedAlarm($0) })
+      TaskMapping.task(in: calendar)?.components.first { TaskDueReading.isAbsolute($0) })
     #expect(alarm.property("ACTION")?.value == "DISPLAY")
     #expect(alarm.property("DESCRIPTION") != nil)
     #expect(alarm.property("TRIGGER")?.contentLine == "TRIGGER;VALUE=DATE-TIME:20261224T180000Z")
@@ -219,7 +220,7 @@ struct SyncICalendarTests {
     renamed.text = "Pay the rent, now"
     #expect(TaskMapping.patch(calendar: &calendar, to: renamed, now: Date(), timeZone: utc))
     let alarm = try #require(
-      TaskMapping.task(in: calendar)?.components.first { TaskMapping.isOwnedAlarm($0) })
+      TaskMapping.task(in: calendar)?.components.first { TaskDueReading.isAbsolute($0) })
     #expect(alarm.property("DESCRIPTION")?.value == "Pay the rent\\, now")
     // Worded by the phone ("Reminder"): kept.
     var phone = try #require(ICalendar.parse(iosLikeTask).first)
@@ -255,8 +256,9 @@ struct SyncICalendarTests {
     let cases: [(String, String)] = [
       ("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:a\nEND:VCALENDAR\n", "closes"),
       ("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:a\n", "has no END"),
-      ("BEGIN:VCALENDAR\nno colon here\nEND:VCALENDAR\n", "not a property name"),
-      ("BEGIN:VCALENDAR\nSUMMARY;X=\"open:x\nEND:VCALENDAR\n", "unclosed quote"),
+      // Inside a component such lines are kept as unreadable ones; outside, they are errors.
+      ("no colon here\nBEGIN:VCALENDAR\nEND:VCALENDAR\n", "not a property name"),
+      ("SUMMARY;X=\"open:x\nBEGIN:VCALENDAR\nEND:VCALENDAR\n", "unclosed quote"),
       ("UID:a\n", "outside"),
       ("", "no BEGIN:VCALENDAR"),
     ]

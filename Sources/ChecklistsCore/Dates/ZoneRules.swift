@@ -62,6 +62,18 @@ public struct ZoneRules: Equatable, Sendable, CustomStringConvertible {
       transitionOffsets: offsets, initialOffset: contents.offsets[0], rule: contents.footer)
   }
 
+  /// Rules from transitions (each an instant and the offset that starts there, ascending),
+  /// the offset before the first, and a rule after the last: a zone defined elsewhere than in
+  /// the database, such as an iCalendar `VTIMEZONE`.
+  init(
+    identifier: String, transitions: [(at: Int64, offset: Int32)], initialOffset: Int32,
+    rule: PosixZoneRule?
+  ) {
+    self.init(
+      identifier: identifier, databaseName: nil, transitions: transitions.map(\.at),
+      transitionOffsets: transitions.map(\.offset), initialOffset: initialOffset, rule: rule)
+  }
+
   /// The identifier.
   public var description: String { identifier }
 

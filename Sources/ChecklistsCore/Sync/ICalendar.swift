@@ -44,6 +44,18 @@ public struct ICSProperty: Equatable, Sendable {
     self.source = nil
   }
 
+  /// A line inside a component that is not a valid content line (`PERCENT_COMPLETE:100`, as
+  /// Synology writes it), kept as it was: its name is empty and its value is the unfolded text,
+  /// so that no lookup finds it and it is written back byte for byte.
+  public static func unreadable(_ folded: String) -> ICSProperty {
+    var property = ICSProperty(name: "", value: ICalendar.unfold(folded))
+    property.source = folded
+    return property
+  }
+
+  /// Whether this is a line that was not a valid content line (see `unreadable(_:)`).
+  public var isUnreadable: Bool { name.isEmpty }
+
   /// The first value of a parameter (case-insensitive name), quotes removed.
   public func parameter(_ name: String) -> String? {
     guard
@@ -157,7 +169,9 @@ public enum ICalendar {
   /// Parses a whole file into its top-level components (usually one `VCALENDAR`).
   ///
   /// Lines may end in CRLF or LF; a line that starts with a space or a tab continues the one
-  /// before. The text must be UTF-8 and every `BEGIN` must have its `END`.
+  /// before. The text must be UTF-8 and every `BEGIN` must have its `END`. A line inside a
+  /// component that is not a valid content line is kept as an unreadable one (see
+  /// `ICSProperty.unreadable`); one outside every component is an error.
   public static func parse(_ data: Data) throws(ICSError) -> [ICSComponent] {
     guard let text = String(data: data, encoding: .utf8) else {
       throw ICSError(line: 0, message: "not UTF-8 text")
@@ -170,7 +184,14 @@ public enum ICalendar {
     var stack: [ICSComponent] = []
     var top: [ICSComponent] = []
     for (lineNumber, folded) in unfoldedLines(text) {
-      let property = try parseLine(folded, line: lineNumber)
+      let property: ICSProperty
+      do {
+        property = try parseLine(folded, line: lineNumber)
+      } catch {
+        guard !stack.isEmpty else { throw error }
+        stack[stack.count - 1].entries.append(.property(.unreadable(folded)))
+        continue
+      }
       if property.name == "BEGIN" {
         stack.append(ICSComponent(name: property.value.trimmingSpaces()))
         continue

@@ -31,9 +31,12 @@ public struct ICalendarDate: Equatable, Sendable {
 
   /// Reads a DTSTART/DUE/COMPLETED/TRIGGER-like property; nil when its value is not a date.
   ///
-  /// A `TZID` names a zone of the system's database; an unknown one is read as floating time.
-  /// A time skipped by a clock change is read with the offset before the change (RFC 5545).
-  public static func parse(_ property: ICSProperty, timeZone: ZoneRules) -> ICalendarDate? {
+  /// A `TZID` is resolved through `zones` (the file's `VTIMEZONE`s, the database, Windows zone
+  /// names); one nothing knows is read as floating time. A time skipped by a clock change is read
+  /// with the offset before the change (RFC 5545).
+  public static func parse(
+    _ property: ICSProperty, timeZone: ZoneRules, zones: ICalendarZones = .none
+  ) -> ICalendarDate? {
     let value = property.value.trimmingSpaces()
     let isDate = property.parameter("VALUE")?.uppercased() == "DATE" || value.utf8.count == 8
     let digits = Array(value.utf8)
@@ -71,7 +74,7 @@ public struct ICalendarDate: Equatable, Sendable {
       form = .utc
     } else if digits.count == 15 {
       if let zoneName = property.parameter("TZID") {
-        zone = (try? ZoneRules.named(zoneName)) ?? timeZone
+        zone = zones.rules(forTZID: zoneName) ?? timeZone
         form = .zoned(zoneName)
       } else {
         zone = timeZone

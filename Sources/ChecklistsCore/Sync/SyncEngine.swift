@@ -599,7 +599,7 @@ private struct Planner {
       report.problems.append("\(path): its VTODO has no UID; skipped")
       return nil
     }
-    return (calendar, TaskMapping.fields(of: todo, timeZone: options.timeZone), uid)
+    return (calendar, TaskMapping.fields(ofTaskIn: calendar, timeZone: options.timeZone), uid)
   }
 
   // MARK: - What the data file gets
@@ -691,8 +691,7 @@ private struct Planner {
           let href = uid + Vdir.itemExtension
           let calendar = TaskMapping.newCalendar(
             uid: uid, fields: desired, now: options.now, timeZone: options.timeZone)
-          let written = TaskMapping.fields(
-            of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
+          let written = TaskMapping.fields(ofTaskIn: calendar, timeZone: options.timeZone)
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
               item: item, href: href, uid: uid, fingerprint: SyncState.unwritten,
@@ -716,11 +715,13 @@ private struct Planner {
         }
         let movesHere = entry.folder != folder
         let contentChanged = !entry.fields.sameContent(as: desired)
-        // A file is not rewritten only to carry our item id: another data file syncing the same
-        // vdir has ids of its own, and each would rewrite the other's at every pass.
+        // A file is never rewritten only to carry our item id, nor given one it lacks: our
+        // numbering of another producer's task lives in the sync state (another data file syncing
+        // the same vdir has ids of its own, and each would rewrite the other's at every pass).
         let needsWrite =
-          movesHere || contentChanged || entry.fields.itemID == nil
+          movesHere || contentChanged
           || (desired.sortOrder != nil && desired.sortOrder != entry.fields.sortOrder)
+        if entry.fields.itemID == nil { desired.itemID = nil }
         if !needsWrite {
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
@@ -743,8 +744,7 @@ private struct Planner {
         }
         _ = TaskMapping.patch(
           calendar: &calendar, to: desired, now: options.now, timeZone: options.timeZone)
-        var written = TaskMapping.fields(
-          of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
+        var written = TaskMapping.fields(ofTaskIn: calendar, timeZone: options.timeZone)
         if desired.repeatRule == nil && written.repeatRule != nil {
           // A phone's RRULE we could not express that the new due date made expressible: still
           // the phone's until it changes there (recorded as what we sent, so the next pass does

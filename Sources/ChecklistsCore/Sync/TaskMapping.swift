@@ -142,32 +142,29 @@ public enum TaskMapping {
     return todos.first { $0.property("RECURRENCE-ID") == nil } ?? todos.first
   }
 
-  /// The fields a VTODO holds; `timeZone` reads floating times and days.
-  public static func fields(of todo: ICSComponent, timeZone: ZoneRules) -> TaskFields {
+  /// The fields of the VTODO in `calendar` (see `task(in:)`), its `TZID`s resolved through the
+  /// calendar's own `VTIMEZONE`s first.
+  public static func fields(ofTaskIn calendar: ICSComponent, timeZone: ZoneRules) -> TaskFields {
+    fields(
+      of: task(in: calendar) ?? calendar, timeZone: timeZone,
+      zones: ICalendarZones(calendar: calendar))
+  }
+
+  /// The fields a VTODO holds; `timeZone` reads floating times and days, `zones` resolves
+  /// `TZID`s (see `TaskDueReading` for where the due time comes from).
+  public static func fields(
+    of todo: ICSComponent, timeZone: ZoneRules, zones: ICalendarZones = .none
+  ) -> TaskFields {
     let text = todo.property("SUMMARY").map { ICalendar.unescapeText($0.value) } ?? ""
     let status = todo.property("STATUS")?.value.trimmingSpaces().uppercased()
     let percent = todo.property("PERCENT-COMPLETE").flatMap {
       Int($0.value.trimmingSpaces())
     }
     let checked = status == "COMPLETED" || todo.property("COMPLETED") != nil || percent == 100
-    var due: Int64?
-    var dueIsDay = false
-    if let property = todo.property("DUE"),
-      let value = ICalendarDate.parse(property, timeZone: timeZone)
-    {
-      due = TaskFields.seconds(value.date)
-      dueIsDay = value.form == .dateOnly
-    }
-    var remind = false
-    for alarm in todo.components where alarm.name == "VALARM" && isOwnedAlarm(alarm) {
-      remind = true
-      if due == nil, let trigger = alarm.property("TRIGGER"),
-        let value = ICalendarDate.parse(trigger, timeZone: timeZone)
-      {
-        due = TaskFields.seconds(value.date)
-      }
-      break
-    }
+    let reading = TaskDueReading(todo, timeZone: timeZone, zones: zones)
+    let due = reading.due
+    let dueIsDay = reading.dueIsDay
+    let remind = !reading.ownedAlarms.isEmpty
     let sortOrder = todo.property("X-APPLE-SORT-ORDER").flatMap {
       Int($0.value.trimmingSpaces())
     }
@@ -175,25 +172,27 @@ public enum TaskMapping {
       Int($0.value.trimmingSpaces())
     }
     let note = todo.property("DESCRIPTION").map { ICalendar.unescapeText($0.value) } ?? ""
-    let reading = due.flatMap {
-      recurrence(of: todo, due: Date(timeIntervalSince1970: TimeInterval($0)), timeZone: timeZone)
+    let repeats = due.flatMap {
+      recurrence(
+        of: todo, due: Date(timeIntervalSince1970: TimeInterval($0)), timeZone: timeZone,
+        zones: zones)
     }
     return TaskFields(
       text: text, checked: checked, due: due, dueIsDay: dueIsDay, remind: remind,
-      sortOrder: sortOrder, itemID: itemID, note: note, repeatRule: reading?.rule,
-      repeatDay: reading?.keptDay)
+      sortOrder: sortOrder, itemID: itemID, note: note, repeatRule: repeats?.rule,
+      repeatDay: repeats?.keptDay)
   }
 
   /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
   /// `EXDATE` beside it, and a `DTSTART` (where the series starts) on the due date's day.
-  static func recurrence(of todo: ICSComponent, due: Date, timeZone: ZoneRules)
-    -> TaskRecurrence.Reading?
-  {
+  static func recurrence(
+    of todo: ICSComponent, due: Date, timeZone: ZoneRules, zones: ICalendarZones = .none
+  ) -> TaskRecurrence.Reading? {
     let rules = todo.properties.filter { $0.name == "RRULE" }
     guard rules.count == 1, todo.property("RDATE") == nil, todo.property("EXDATE") == nil
     else { return nil }
     if let start = todo.property("DTSTART") {
-      guard let value = ICalendarDate.parse(start, timeZone: timeZone),
+      guard let value = ICalendarDate.parse(start, timeZone: timeZone, zones: zones),
         sameDay(value.date, due, timeZone: timeZone)
       else { return nil }
     }
@@ -228,17 +227,6 @@ public enum TaskMapping {
     todo.set(ICSProperty(name: "DTSTART", parameters: due.parameters, value: due.value))
   }
 
-  /// Whether an alarm is the kind Remind Me stands for: at an absolute time, or at the due
-  /// time itself (a zero offset). Other alarms are foreign and kept as they are.
-  static func isOwnedAlarm(_ alarm: ICSComponent) -> Bool {
-    guard let trigger = alarm.property("TRIGGER") else { return false }
-    if trigger.parameter("VALUE")?.uppercased() == "DATE-TIME" { return true }
-    let value = trigger.value.trimmingSpaces().uppercased()
-    let digits = value.filter(\.isNumber)
-    return value.hasPrefix("P") || value.hasPrefix("-P") || value.hasPrefix("+P")
-      ? digits.allSatisfy { $0 == "0" } && !digits.isEmpty : false
-  }
-
   /// A new calendar file holding one VTODO with `fields` and `uid`, stamped `now`.
   public static func newCalendar(uid: String, fields: TaskFields, now: Date, timeZone: ZoneRules)
     -> ICSComponent
@@ -252,7 +240,7 @@ public enum TaskMapping {
       .property(ICSProperty(name: "LAST-MODIFIED", value: stamp)),
       .property(ICSProperty(name: "SEQUENCE", value: "0")),
     ]
-    _ = patch(&todo, to: fields, now: now, timeZone: timeZone, stamp: false)
+    _ = patch(&todo, to: fields, now: now, timeZone: timeZone, zones: .none, stamp: false)
     var calendar = ICSComponent(name: "VCALENDAR")
     calendar.entries = [
       .property(ICSProperty(name: "VERSION", value: "2.0")),
@@ -287,7 +275,9 @@ public enum TaskMapping {
         }),
       case .component(var todo) = calendar.entries[index]
     else { return false }
-    let changed = patch(&todo, to: fields, now: now, timeZone: timeZone, stamp: true)
+    let changed = patch(
+      &todo, to: fields, now: now, timeZone: timeZone, zones: ICalendarZones(calendar: calendar),
+      stamp: true)
     guard changed else { return false }
     calendar.entries[index] = .component(todo)
     if calendar.property("VERSION") == nil {
@@ -300,9 +290,11 @@ public enum TaskMapping {
   }
 
   private static func patch(
-    _ todo: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules, stamp: Bool
+    _ todo: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules,
+    zones: ICalendarZones, stamp: Bool
   ) -> Bool {
-    let current = self.fields(of: todo, timeZone: timeZone)
+    let current = self.fields(of: todo, timeZone: timeZone, zones: zones)
+    let reading = TaskDueReading(todo, timeZone: timeZone, zones: zones)
     var changed = false
     if current.text != fields.text || todo.property("SUMMARY") == nil {
       var summary = todo.property("SUMMARY") ?? ICSProperty(name: "SUMMARY", value: "")
@@ -311,7 +303,9 @@ public enum TaskMapping {
       todo.set(summary)
       changed = true
     }
-    if fields.checked != current.checked || todo.property("STATUS") == nil {
+    // Done or not is written only when it changes here: another producer's way of saying it
+    // (a COMPLETED time alone, PERCENT-COMPLETE:100 without STATUS) stays as it is.
+    if fields.checked != current.checked || (!stamp && todo.property("STATUS") == nil) {
       if fields.checked {
         todo.set(ICSProperty(name: "STATUS", value: "COMPLETED"))
         todo.set(ICSProperty(name: "COMPLETED", value: ICalendarDate.utcString(now)))
@@ -319,7 +313,9 @@ public enum TaskMapping {
       } else {
         todo.set(ICSProperty(name: "STATUS", value: "NEEDS-ACTION"))
         todo.remove("COMPLETED")
-        todo.remove("PERCENT-COMPLETE")
+        if todo.property("PERCENT-COMPLETE") != nil {
+          todo.set(ICSProperty(name: "PERCENT-COMPLETE", value: "0"))
+        }
       }
       changed = true
     }
@@ -330,9 +326,12 @@ public enum TaskMapping {
     // A repeating time in UTC would repeat on UTC's clock on the phone: written in our zone.
     let rezone =
       repeats && localZone != nil
-      && oldDue.flatMap { ICalendarDate.parse($0, timeZone: timeZone) }?
+      && oldDue.flatMap { ICalendarDate.parse($0, timeZone: timeZone, zones: zones) }?
         .form == .utc
-    if dueChanged || rezone {
+    let wantsAlarm = fields.remind && fields.due != nil
+    // A due time that was the time of an alarm of ours going away is written as DUE.
+    let alarmDueGoes = reading.source == .alarm && !wantsAlarm && fields.due != nil
+    if dueChanged || rezone || alarmDueGoes {
       changed = true
       if let due = fields.due {
         let date = Date(timeIntervalSince1970: TimeInterval(due))
@@ -346,10 +345,12 @@ public enum TaskMapping {
             name: "DUE", parameters: kept + [("VALUE", "DATE")],
             value: ICalendarDate.dayString(date, timeZone: timeZone))
         } else if let zoneName = oldDue?.parameter("TZID"),
-          let zone = try? ZoneRules.named(zoneName)
+          let zone = zones.rules(forTZID: zoneName),
+          let written = oldDue?.parameters.first(where: { $0.name.uppercased() == "TZID" })
         {
+          // The TZID as it was written (quoted, as Outlook writes it, or not).
           property = ICSProperty(
-            name: "DUE", parameters: kept + [("TZID", zoneName)],
+            name: "DUE", parameters: kept + [(written.name, written.value)],
             value: ICalendarDate.localString(date, timeZone: zone))
         } else if repeats, let localZone {
           property = ICSProperty(
@@ -363,7 +364,9 @@ public enum TaskMapping {
         // A wall time shown twice (the hour clocks go back) reads as the first of the two: the
         // second one is written in UTC, or every sync would find it changed.
         if property.parameter("TZID") != nil,
-          ICalendarDate.parse(property, timeZone: timeZone).map({ TaskFields.seconds($0.date) })
+          ICalendarDate.parse(property, timeZone: timeZone, zones: zones).map({
+            TaskFields.seconds($0.date)
+          })
             != due
         {
           property = ICSProperty(
@@ -374,10 +377,12 @@ public enum TaskMapping {
       } else {
         todo.remove("DUE")
       }
+      // DUE and DURATION never go together (RFC 5545): the due time is now DUE's alone.
+      todo.remove("DURATION")
       // A start that was the due date (as iOS writes it) moves with it; so does a start that
       // would now come after it.
       if let start = todo.property("DTSTART"),
-        let startDate = ICalendarDate.parse(start, timeZone: timeZone)?.date
+        let startDate = ICalendarDate.parse(start, timeZone: timeZone, zones: zones)?.date
       {
         let startSeconds = TaskFields.seconds(startDate)
         if startSeconds == current.due || fields.due.map({ startSeconds > $0 }) == true {
@@ -385,15 +390,14 @@ public enum TaskMapping {
         }
       }
     }
-    let wantsAlarm = fields.remind && fields.due != nil
-    let hasAlarm = todo.components.contains { $0.name == "VALARM" && isOwnedAlarm($0) }
+    let ownedAlarms = TaskDueReading.entries(of: reading.ownedAlarms, in: todo)
+    let hasAlarm = !ownedAlarms.isEmpty
     if wantsAlarm && (!hasAlarm || dueChanged), let due = fields.due {
       let trigger = ICalendarDate.utcString(Date(timeIntervalSince1970: TimeInterval(due)))
       if hasAlarm {
         // Move our alarm's absolute trigger; one relative to DUE follows DUE by itself.
-        for (index, entry) in todo.entries.enumerated() {
-          guard case .component(var alarm) = entry, alarm.name == "VALARM", isOwnedAlarm(alarm)
-          else { continue }
+        for index in ownedAlarms {
+          guard case .component(var alarm) = todo.entries[index] else { continue }
           if alarm.property("TRIGGER")?.parameter("VALUE")?.uppercased() == "DATE-TIME" {
             alarm.set(
               ICSProperty(name: "TRIGGER", parameters: [("VALUE", "DATE-TIME")], value: trigger))
@@ -414,18 +418,15 @@ public enum TaskMapping {
       }
       changed = true
     } else if !wantsAlarm && hasAlarm {
-      todo.entries.removeAll {
-        if case .component(let alarm) = $0 { return alarm.name == "VALARM" && isOwnedAlarm(alarm) }
-        return false
-      }
+      for index in ownedAlarms.reversed() { todo.entries.remove(at: index) }
       changed = true
     }
     if fields.text != current.text {
       // An alarm of ours says the item's text: it says the new one (one the phone worded
       // itself stays).
       let oldText = ICalendar.escapeText(current.text)
-      for (index, entry) in todo.entries.enumerated() {
-        guard case .component(var alarm) = entry, alarm.name == "VALARM", isOwnedAlarm(alarm),
+      for index in TaskDueReading.entries(of: reading.ownedAlarms, in: todo) {
+        guard case .component(var alarm) = todo.entries[index],
           var description = alarm.property("DESCRIPTION"), description.value == oldText
         else { continue }
         description.value = ICalendar.escapeText(fields.text)
@@ -453,7 +454,7 @@ public enum TaskMapping {
     if let rule = fields.repeatRule, let due = fields.due {
       let date = Date(timeIntervalSince1970: TimeInterval(due))
       let wanted = TaskRecurrence.Reading(rule: rule, keptDay: fields.repeatDay)
-      if recurrence(of: todo, due: date, timeZone: timeZone) != wanted {
+      if recurrence(of: todo, due: date, timeZone: timeZone, zones: zones) != wanted {
         // Ours replaces an RRULE we cannot express, with the dates that belonged to it.
         todo.set(
           ICSProperty(
@@ -463,7 +464,7 @@ public enum TaskMapping {
         todo.remove("RDATE")
         todo.remove("EXDATE")
         if let start = todo.property("DTSTART"),
-          let startDate = ICalendarDate.parse(start, timeZone: timeZone)?.date,
+          let startDate = ICalendarDate.parse(start, timeZone: timeZone, zones: zones)?.date,
           sameDay(startDate, date, timeZone: timeZone)
         {
           // The series already starts on the due date's day.
