@@ -258,6 +258,29 @@ struct SyncForeignProducersTests {
     #expect(try rig.sync().isNothing)
   }
 
+  /// Every fixture in one list: a first sync imports them all and writes none of them, and the
+  /// next finds nothing to do.
+  @Test func aFirstSyncOfManyProducersTasksWritesNoneOfThem() throws {
+    let fixture = try SyncFixture()
+    defer { fixture.remove() }
+    let folder = BuiltBinary.repositoryRoot + "/Tests/Fixtures/foreign-tasks"
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasSuffix(".ics") }
+    var originals: [String: String] = [:]
+    for name in names {
+      originals["foreign/" + name] = try String(
+        contentsOfFile: folder + "/" + name, encoding: .utf8)
+      try fixture.write("foreign/" + name, originals["foreign/" + name] ?? "")
+    }
+    #expect(names.count >= 10)
+    let report = try fixture.sync()
+    #expect(report.newFromVdir == names.count && report.problems.isEmpty)
+    for (path, text) in fixture.files() where path.hasPrefix("foreign/") {
+      #expect(text == originals[path], "\(path) was rewritten")
+    }
+    #expect(try fixture.sync().isNothing)
+  }
+
   /// A file with no readable VTODO is still skipped, with a word why.
   @Test func onlyAFileWithNoReadableTaskIsSkipped() throws {
     let fixture = try SyncFixture()
