@@ -222,6 +222,26 @@ struct SyncForeignProducersTests {
     #expect(try rig.sync().isNothing)
   }
 
+  /// tasks.org's alarm at the due time, relative to DUE, is Remind Me; a new due day here keeps
+  /// it a day and the relative alarm follows it as it is.
+  @Test func anAlarmAtTheDueTimeRelativeToDueIsRemindMe() throws {
+    let rig = try ForeignTaskRig("tasksorg-alarm-at-due.ics")
+    defer { rig.remove() }
+    try rig.expectUntouched()
+    #expect(try rig.item().hasDueDate && rig.item().shouldRemind)
+    try rig.edit {
+      $0.text = "Order the cake"
+      $0.dueDate = $0.dueDate.addingTimeInterval(86_400)
+    }
+    #expect(try rig.sync().changedHere == 1)
+    let after = try rig.python()
+    #expect(after["DUE"] == "day 2026-12-19" && after["ALARMS"] == "0")
+    #expect(after["SUMMARY"] == "Order the cake")
+    try rig.expectForeignLinesKept(
+      except: ["SUMMARY", "DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"])
+    #expect(try rig.sync().isNothing)
+  }
+
   /// Done written as COMPLETED and PERCENT-COMPLETE:100 without STATUS stays so, with its time,
   /// through the first sync and an edit of another field.
   @Test func aCompletionWithoutStatusKeepsItsTimeAndForm() throws {
