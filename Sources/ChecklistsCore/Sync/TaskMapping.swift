@@ -252,11 +252,14 @@ public enum TaskMapping {
 
   /// Changes a calendar's VTODO to `fields`; returns whether anything changed.
   ///
-  /// Only the properties we own change: SUMMARY, STATUS, COMPLETED, PERCENT-COMPLETE, DUE (with a
-  /// DTSTART that was the due date), our alarm, DESCRIPTION (and an X-ALT-DESC of the old
-  /// note), RRULE (an RRULE we cannot express only when `fields` sets a rule), X-APPLE-SORT-ORDER
-  /// (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID; then DTSTAMP, LAST-MODIFIED and
-  /// SEQUENCE + 1. Everything else stays byte for byte.
+  /// Only the properties we own change, and each only when its value changed: SUMMARY; STATUS,
+  /// COMPLETED and PERCENT-COMPLETE when done or not changed; DUE (with a DTSTART that was the
+  /// due date, and without a DURATION, which DUE replaces; a `TZID` kept as written, resolved
+  /// through the calendar's `VTIMEZONE`s); our alarm (see `TaskDueReading`); DESCRIPTION (and
+  /// an X-ALT-DESC of the old note); RRULE (an RRULE we cannot express only when `fields` sets a
+  /// rule); X-APPLE-SORT-ORDER (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID (when
+  /// `fields.itemID` is set); then DTSTAMP, LAST-MODIFIED and SEQUENCE + 1. Everything else
+  /// stays byte for byte.
   public static func patch(
     calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules
   ) -> Bool {
