@@ -148,6 +148,32 @@ struct SyncTimeZonesTests {
         "BEGIN:STANDARD\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0100\nDTSTART:19700101T000000\nEND:STANDARD\n"
       ).rules(forTZID: "/softwarestudio.org/Olson_20011030_5/Africa/Douala"))
     #expect(fixed.secondsFromGMT(at: summer2022) == 3600)
+    // Fixed days (no POSIX rule can say them): listed year by year.
+    let fixedDays = try #require(
+      try zones(
+        "Days",
+        """
+        BEGIN:DAYLIGHT
+        DTSTART:20200322T000000
+        RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=22
+        TZOFFSETFROM:+0330
+        TZOFFSETTO:+0430
+        END:DAYLIGHT
+        BEGIN:STANDARD
+        DTSTART:20200922T000000
+        RRULE:FREQ=YEARLY;BYMONTH=9;BYMONTHDAY=22
+        TZOFFSETFROM:+0430
+        TZOFFSETTO:+0330
+        END:STANDARD
+
+        """
+      ).rules(forTZID: "Days"))
+    let day = { (year: Int, month: Int, date: Int) in
+      Int64(GregorianDays.days(year: year, month: month, day: date)) * 86_400
+    }
+    #expect(fixedDays.secondsFromGMT(at: day(2050, 3, 21)) == 12_600)
+    #expect(fixedDays.secondsFromGMT(at: day(2050, 3, 23)) == 16_200)
+    #expect(fixedDays.secondsFromGMT(at: day(2099, 9, 23)) == 12_600)
   }
 
   /// Without a VTIMEZONE: a database name, a vendor's name that ends in one, a Windows name (any

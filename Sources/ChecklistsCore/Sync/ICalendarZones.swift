@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// The zones the `TZID`s of one calendar file name.
 ///
@@ -23,7 +24,7 @@ public struct ICalendarZones: Sendable {
     var found: [String: ZoneRules] = [:]
     for component in calendar.components where component.name == "VTIMEZONE" {
       guard let tzid = component.property("TZID")?.value.trimmingSpaces(), !tzid.isEmpty,
-        found[tzid] == nil, let rules = VTimeZoneRules.rules(of: component, tzid: tzid)
+        found[tzid] == nil, let rules = VTimeZoneRules.cachedRules(of: component, tzid: tzid)
       else { continue }
       found[tzid] = rules
     }
@@ -67,9 +68,9 @@ public struct ICalendarZones: Sendable {
 /// observance starts at its `DTSTART`, at each `RRULE` occurrence and at each `RDATE`, on the wall
 /// clock of its `TZOFFSETFROM`, and brings its `TZOFFSETTO`.
 ///
-/// Yearly rules are expanded up to `lastExpandedYear`; two open-ended yearly rules of the form
-/// "the n-th (or last) weekday of a month" (as every producer writes them) then go on as a POSIX
-/// rule, so that any later year is right too.
+/// Two open-ended yearly rules of the form "the n-th (or last) weekday of a month" (as every
+/// producer writes them) make a POSIX rule for the years after the last start; other yearly
+/// rules are listed one by one up to `lastExpandedYear`.
 enum VTimeZoneRules {
   /// The last year whose transitions are listed one by one.
   static let lastExpandedYear = 2100
@@ -83,6 +84,19 @@ enum VTimeZoneRules {
     var startWall: Int64
     var rule: [String: String]?
     var dates: [Int64]
+  }
+
+  /// The rules of `timezone`, read once for the process: the files of one producer carry the
+  /// same `VTIMEZONE` again and again.
+  static func cachedRules(of timezone: ICSComponent, tzid: String) -> ZoneRules? {
+    let key = ICalendar.serialize([timezone])
+    if let known = ReadTimeZones.cache.withLock({ $0[key] }) { return known }
+    let rules = rules(of: timezone, tzid: tzid)
+    ReadTimeZones.cache.withLock {
+      if $0.count >= ReadTimeZones.limit { $0.removeAll() }
+      $0[key] = rules
+    }
+    return rules
   }
 
   /// The rules of `timezone`, named `tzid`; nil when it has no readable observance.
@@ -107,11 +121,25 @@ enum VTimeZoneRules {
           startWall: start, rule: rule, dates: dates))
     }
     guard !observances.isEmpty else { return nil }
+    let rule = footer(observances)
+    // With a rule for the years after, the yearly rules are listed only up to the year after
+    // the last start, end or listed date of any observance.
+    var lastYear = lastExpandedYear
+    if rule != nil {
+      var latest = observances.map { year(of: $0.startWall) }.max() ?? lastExpandedYear
+      for observance in observances {
+        for date in observance.dates { latest = max(latest, year(of: date)) }
+        if let until = observance.rule?["UNTIL"].flatMap(wallSeconds) {
+          latest = max(latest, year(of: until))
+        }
+      }
+      lastYear = min(lastExpandedYear, latest + 1)
+    }
     var onsets: [(at: Int64, offset: Int32, before: Int32)] = []
     for observance in observances {
       var walls = [observance.startWall] + observance.dates
       if let rule = observance.rule {
-        walls += occurrences(of: rule, observance: observance)
+        walls += occurrences(of: rule, observance: observance, lastYear: lastYear)
       }
       for wall in walls {
         onsets.append(
@@ -131,8 +159,7 @@ enum VTimeZoneRules {
       }
     }
     return ZoneRules(
-      identifier: tzid, transitions: transitions, initialOffset: onsets[0].before,
-      rule: footer(observances))
+      identifier: tzid, transitions: transitions, initialOffset: onsets[0].before, rule: rule)
   }
 
   // MARK: - Values
@@ -192,9 +219,11 @@ enum VTimeZoneRules {
   // MARK: - Expanding a rule
 
   /// The wall times (seconds since 1970) a yearly `RRULE` names, from the observance's start up
-  /// to its `UNTIL`, `COUNT` or `lastExpandedYear`. Other frequencies name none (a time zone
-  /// changes yearly at most).
-  private static func occurrences(of rule: [String: String], observance: Observance) -> [Int64] {
+  /// to its `UNTIL`, `COUNT` or `lastYear`. Other frequencies name none (a time zone changes
+  /// yearly at most).
+  private static func occurrences(
+    of rule: [String: String], observance: Observance, lastYear: Int
+  ) -> [Int64] {
     guard rule["FREQ"] == "YEARLY" else { return [] }
     let interval = max(1, Int(rule["INTERVAL"] ?? "1") ?? 1)
     let startDay = Int(floorDivide(observance.startWall, 86_400))
@@ -212,7 +241,7 @@ enum VTimeZoneRules {
     }
     var result: [Int64] = []
     var year = start.year
-    while year <= lastExpandedYear {
+    while year <= lastYear {
       for month in (months.isEmpty ? [start.month] : months.sorted()) {
         let length = GregorianDays.daysInMonth(year: year, month: month)
         let first = GregorianDays.days(year: year, month: month, day: 1)
@@ -251,6 +280,11 @@ enum VTimeZoneRules {
       year += interval
     }
     return result
+  }
+
+  /// The year of a wall time.
+  private static func year(of wall: Int64) -> Int {
+    GregorianDays.date(days: Int(floorDivide(wall, 86_400))).year
   }
 
   private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
@@ -314,4 +348,10 @@ enum VTimeZoneRules {
       day: .monthWeekDay(month: months[0], week: week, weekday: days[0].weekday),
       time: timeOfDay - observance.offsetFrom + clockBefore)
   }
+}
+
+/// `VTIMEZONE`s already read, by their text, for the process.
+private enum ReadTimeZones {
+  static let limit = 64
+  static let cache = Mutex<[String: ZoneRules?]>([:])
 }
