@@ -41,7 +41,11 @@ final class AppSync {
         pendingMessage = message + report.summary
       }
     } catch {
-      pendingMessage = "Sync with \(location.display(vdir)) failed: \(error.message)"
+      // A vdir that is not there is never made here: the message says how to make it.
+      pendingMessage =
+        error.kind == .missingVdir
+        ? "Sync: " + error.message
+        : "Sync with \(location.display(vdir)) failed: \(error.message)"
     }
     watchFolders()
   }
@@ -50,15 +54,17 @@ final class AppSync {
   private var lastTold: String?
 
   /// The message kept by the last passes, once; not `repeating`, nil when it is the one told
-  /// last (a pass without a message forgets that).
+  /// last (a pass without a message forgets that). A message told `repeating` (with a save)
+  /// counts as told: the look at the file that follows the save does not say it again over the
+  /// save's line.
   func takeMessage(repeating: Bool = true) -> String? {
     defer { pendingMessage = nil }
     guard let message = pendingMessage else {
       lastTold = nil
       return nil
     }
-    if repeating { return message }
     defer { lastTold = message }
+    if repeating { return message }
     return message == lastTold ? nil : message
   }
 

@@ -23,7 +23,7 @@ struct SyncFixture {
     try VdirSync.run(
       location: location, vdir: vdir,
       options: SyncOptions(
-        forceDelete: forceDelete, timeZone: ZoneRules.utc, now: now),
+        forceDelete: forceDelete, timeZone: ZoneRules.utc, now: now, createsVdir: true),
       dryRun: dryRun
     ).report
   }

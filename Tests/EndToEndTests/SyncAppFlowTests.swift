@@ -34,6 +34,7 @@ extension EndToEndProcesses {
       let session = shell.session
       let vdir = session.directory.path + "/vdir"
       do {
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         try session.type("export CHECKLISTS_VDIR=\(vdir)")
         try session.sendKeys("Enter")
         try shell.launch(waitingFor: "Groceries")
@@ -71,6 +72,30 @@ extension EndToEndProcesses {
       #expect(try shell.quit() == "0")
       #expect(try shell.itemTexts(of: "Groceries") == ["Milk", "Bread"])
       #expect(Self.vdirTasks(vdir)["Bread"]?.contains("CATEGORIES:Errands,Home") == true)
+    }
+
+    /// A configured vdir that does not exist is said on the status line and not made (the
+    /// app made it and filled it with every list, as `sync` did, from a mistyped path).
+    @Test func aVdirThatDoesNotExistIsToldAndNotMade() throws {
+      let shell = try AppFlowShell { folder in
+        try AppFlowShell.writeLists(["Groceries"], items: ["Groceries": ["Milk"]], into: folder)
+      }
+      defer { shell.close() }
+      let session = shell.session
+      let vdir = session.directory.path + "/vdri"
+      try session.type("export CHECKLISTS_VDIR=\(vdir)")
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Groceries")
+      try session.waitFor(text: "does not exist")
+      // A save syncs again: told again, still not made.
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Milk")
+      try session.sendKeys("Space")
+      try session.sendKeys("C-s")
+      try session.waitFor(text: "Saved; Sync: the vdir ~/vdri does not exist")
+      #expect(!FileManager.default.fileExists(atPath: vdir))
+      #expect(try shell.quit() == "0")
+      #expect(!FileManager.default.fileExists(atPath: vdir))
     }
 
     /// A problem a pass finds in the vdir while the app runs is told at once, though the data

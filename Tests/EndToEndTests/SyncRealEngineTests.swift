@@ -260,10 +260,24 @@ extension EndToEndProcesses {
       #expect(report["newHere"] as? Int == 1)
       #expect(report["summary"] as? String == "1 new list here, 1 new here, 0 conflicts")
       #expect(rig.vdirFiles().isEmpty, "a dry run writes nothing")
-      // --vdir wins over the environment, which wins over the config file.
-      let other = rig.root + "/other"
+      // A vdir that does not exist is refused, wherever it was named, and not made: a typo
+      // in a path made a new folder and filled it with every list.
+      try SyncRig.write(rig.root + "/config/checklists/config", "set vdir = ~/vdri\n")
+      let typo = try BuiltBinary.run(["sync"], environment: environment)
+      #expect(typo.status == 2, "\(typo.stdout)\(typo.stderr)")
+      #expect(typo.stderr.contains("the vdir ~/vdri does not exist"), "\(typo.stderr)")
+      #expect(typo.stderr.contains("checklists sync --init"), "\(typo.stderr)")
+      #expect(typo.stdout.isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: rig.root + "/vdri"))
+      // --vdir wins over the environment, which wins over the config file; --init makes it.
+      let other = rig.root + "/new/other"
       environment["CHECKLISTS_VDIR"] = rig.root + "/from-environment"
-      let synced = try BuiltBinary.run(["sync", "--vdir", other], environment: environment)
+      let refused = try BuiltBinary.run(["sync", "--vdir", other], environment: environment)
+      #expect(refused.status == 2, "\(refused.stderr)")
+      #expect(refused.stderr.contains("the vdir ~/new/other does not exist"), "\(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: rig.root + "/new"))
+      let synced = try BuiltBinary.run(
+        ["sync", "--vdir", other, "--init"], environment: environment)
       #expect(synced.status == 0, "\(synced.stderr)")
       #expect(FileManager.default.fileExists(atPath: other))
       #expect(!FileManager.default.fileExists(atPath: rig.root + "/from-environment"))

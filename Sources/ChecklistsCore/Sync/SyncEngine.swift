@@ -104,12 +104,19 @@ public struct SyncOptions: Sendable {
   public var timeZone: ZoneRules = .current
   /// The time stamped on changed items.
   public var now = Date()
+  /// Make the vdir's folder (and its parents) when it does not exist (`sync --init`); without
+  /// it a pass refuses a vdir that is not there.
+  public var createsVdir = false
 
   /// Default options.
-  public init(forceDelete: Bool = false, timeZone: ZoneRules = .current, now: Date = Date()) {
+  public init(
+    forceDelete: Bool = false, timeZone: ZoneRules = .current, now: Date = Date(),
+    createsVdir: Bool = false
+  ) {
     self.forceDelete = forceDelete
     self.timeZone = timeZone
     self.now = now
+    self.createsVdir = createsVdir
   }
 }
 
@@ -250,13 +257,28 @@ public enum SyncEngine {
   }
 }
 
-/// A sync that could not be done: the vdir or the state could not be written or read.
+/// A sync that could not be done: the vdir or the state could not be written or read, or the
+/// vdir is not there to sync with.
 public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Why the pass did not run.
+  public enum Kind: Equatable, Sendable {
+    /// A file could not be read or written, or another pass holds the lock.
+    case failed
+    /// The vdir's folder does not exist (or is not a folder) and the pass was not told to make
+    /// it: a mistyped path, or a disk not mounted.
+    case missingVdir
+  }
+
   /// What went wrong, naming the file.
   public var message: String
+  /// Why the pass did not run.
+  public var kind: Kind
 
   /// Creates an error.
-  public init(message: String) { self.message = message }
+  public init(message: String, kind: Kind = .failed) {
+    self.message = message
+    self.kind = kind
+  }
 
   /// The message.
   public var description: String { message }
@@ -543,11 +565,31 @@ private struct Planner {
       }
       items.sort { ($0.order, $0.position, $0.href) < ($1.order, $1.position, $1.href) }
       let name = folder.displayName ?? recorded?.name ?? folder.name
-      let icon = folder.icon ?? recorded?.icon ?? IconName.noIcon.rawValue
+      let icon = vdirIcon(of: folder, entries: entries, recorded: recorded)
       theirsLists.append(Checklist(name: name, iconName: icon, items: items.map(\.item)))
       theirsFolders.append(folder.name)
       if recorded == nil || recorded?.deleted == true { report.newListsFromVdir += 1 }
     }
+  }
+
+  /// A folder's icon as the vdir says it: one that a task read in this pass carries and the
+  /// last pass did not record (another computer's, through the server), else the folder's icon
+  /// file when it changed (written by this computer's files), else as recorded, else what the
+  /// tasks carry; a list made on the phone has "No Icon".
+  func vdirIcon(
+    of folder: VdirSnapshot.Folder, entries: [(Int, Int?)], recorded: SyncState.Collection?
+  ) -> String {
+    let recordedIcon = recorded?.deleted == false ? recorded?.icon : nil
+    var carried: String?
+    for (itemID, _) in entries {
+      guard let calendar = located[itemID]?.calendar,
+        let icon = ListIconProperty.icon(in: calendar)
+      else { continue }
+      if icon != recordedIcon { return icon }
+      carried = icon
+    }
+    if let file = folder.icon, file != recordedIcon { return file }
+    return recordedIcon ?? carried ?? IconName.noIcon.rawValue
   }
 
   /// Adds an item of ours found in the vdir without a state record to the base, as synced.
@@ -675,6 +717,10 @@ private struct Planner {
       if (existing?.icon ?? IconName.noIcon.rawValue) != list.iconName {
         operations.append(.writeMetadata(folder: folder, file: Vdir.iconFile, text: list.iconName))
       }
+      // A list whose icon changed (or was never recorded) has it written on every task that
+      // carries another, so that it reaches other computers through the server.
+      let iconChanged =
+        state.collections.first { $0.folder == folder && !$0.deleted }?.icon != list.iconName
       let collectionIndex = newState.collections.count
       newState.collections.append(
         SyncState.Collection(
@@ -689,8 +735,9 @@ private struct Planner {
           // Born here: a new file named after its new UID.
           let uid = Vdir.newUID()
           let href = uid + Vdir.itemExtension
-          let calendar = TaskMapping.newCalendar(
+          var calendar = TaskMapping.newCalendar(
             uid: uid, fields: desired, now: options.now, timeZone: options.timeZone)
+          ListIconProperty.set(list.iconName, in: &calendar)
           let written = TaskMapping.fields(
             of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
           newState.collections[collectionIndex].items.append(
@@ -718,9 +765,16 @@ private struct Planner {
         let contentChanged = !entry.fields.sameContent(as: desired)
         // A file is not rewritten only to carry our item id: another data file syncing the same
         // vdir has ids of its own, and each would rewrite the other's at every pass.
-        let needsWrite =
+        var needsWrite =
           movesHere || contentChanged || entry.fields.itemID == nil
           || (desired.sortOrder != nil && desired.sortOrder != entry.fields.sortOrder)
+        if !needsWrite && iconChanged {
+          if entry.calendar == nil {
+            entry.calendar = readCalendar(folder: entry.folder, href: entry.href)
+          }
+          needsWrite =
+            entry.calendar.map { ListIconProperty.differs(list.iconName, in: $0) } ?? false
+        }
         if !needsWrite {
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
@@ -743,6 +797,7 @@ private struct Planner {
         }
         _ = TaskMapping.patch(
           calendar: &calendar, to: desired, now: options.now, timeZone: options.timeZone)
+        ListIconProperty.set(list.iconName, in: &calendar)
         var written = TaskMapping.fields(
           of: TaskMapping.task(in: calendar) ?? calendar, timeZone: options.timeZone)
         if desired.repeatRule == nil && written.repeatRule != nil {

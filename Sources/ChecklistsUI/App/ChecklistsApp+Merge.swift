@@ -75,6 +75,21 @@ extension ChecklistsApp {
     return formNote
   }
 
+  /// Puts a merge from elsewhere on the status line: its report added to those of the merges
+  /// still on it unread (several sync passes in a row say "3 changes made elsewhere merged (1 of
+  /// them a deletion)", not only the last pass's count), then `message` and `note`.
+  mutating func tellMerge(_ merged: MergedLists, message: String, note: String?) {
+    var total = merged.report
+    if let earlier = untoldMerge, earlier.shown == status {
+      total = earlier.report
+      total.add(merged.report)
+    }
+    let parts = [total.summary(logName: merged.logName), message.isEmpty ? nil : message, note]
+    let text = parts.compactMap { $0 }.joined(separator: "; ")
+    status = StatusMessage(text: text, isError: false)
+    untoldMerge = total.isEmpty ? nil : UntoldMerge(report: total, shown: status)
+  }
+
   /// Keeps the open list picker (`m`) to the lists there are after a merge: a list deleted
   /// elsewhere goes from it, one made elsewhere comes in, the same list stays highlighted; with
   /// no other list left it closes.
