@@ -88,6 +88,7 @@ private struct SyncJSON: Encodable {
   var newFromVdir: Int
   var changedFromVdir: Int
   var deletedFromVdir: Int
+  var deletedListsFromVdir: [String]
   var newListsFromVdir: Int
   var newHere: Int
   var changedHere: Int
@@ -103,6 +104,7 @@ private struct SyncJSON: Encodable {
     newFromVdir = report.newFromVdir
     changedFromVdir = report.changedFromVdir
     deletedFromVdir = report.deletedFromVdir
+    deletedListsFromVdir = report.deletedListsFromVdir
     newListsFromVdir = report.newListsFromVdir
     newHere = report.newHere
     changedHere = report.changedHere

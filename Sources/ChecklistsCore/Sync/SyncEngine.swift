@@ -22,6 +22,10 @@ public struct SyncReport: Equatable, Sendable {
   public var deletedHere = 0
   /// Folders made in the vdir for new lists.
   public var newListsHere = 0
+  /// Lists deleted here because their folders went from the vdir, by name.
+  public var deletedListsFromVdir: [String] = []
+  /// The items of those lists (not counted in `deletedFromVdir`).
+  public var itemsOfDeletedListsFromVdir = 0
   /// What the three-way merge reported (conflicts: ours kept, theirs in the conflict log).
   public var merge = MergeReport()
   /// Files skipped, with why (malformed files, duplicate UIDs, files changed during the pass).
@@ -40,7 +44,15 @@ public struct SyncReport: Equatable, Sendable {
   /// Whether the pass changed nothing on either side.
   public var isNothing: Bool {
     newFromVdir + changedFromVdir + deletedFromVdir + newListsFromVdir + newHere + changedHere
-      + deletedHere + newListsHere == 0
+      + deletedHere + newListsHere + deletedListsFromVdir.count == 0
+  }
+
+  /// `list "Groceries"`, `lists "Groceries", "Work" and 3 more`.
+  public var deletedListsSummary: String {
+    let names = deletedListsFromVdir
+    let shown = names.prefix(3).map { MergeReport.quote($0) }.joined(separator: ", ")
+    let more = names.count > 3 ? " and \(names.count - 3) more" : ""
+    return (names.count == 1 ? "list " : "lists ") + shown + more
   }
 
   /// "2 new from the vdir, 1 changed here, 0 conflicts".
@@ -55,6 +67,11 @@ public struct SyncReport: Equatable, Sendable {
     )
     add(newFromVdir, "new from the vdir")
     add(changedFromVdir, "changed from the vdir")
+    if !deletedListsFromVdir.isEmpty {
+      let items = itemsOfDeletedListsFromVdir
+      parts.append(
+        "\(deletedListsSummary) deleted from the vdir (\(items) \(items == 1 ? "item" : "items"))")
+    }
     add(deletedFromVdir, "deleted from the vdir")
     add(newListsHere, newListsHere == 1 ? "new list here" : "new lists here")
     add(newHere, "new here")
@@ -187,6 +204,15 @@ public enum SyncEngine {
     var planner = Planner(
       ours: ours, state: state, snapshot: snapshot, root: root, options: options)
     let plan = planner.run()
+    // Lists whose folders went: the same guard as for a data file that lacks most items.
+    let listItems = plan.report.itemsOfDeletedListsFromVdir
+    if listItems >= massDeletion && listItems * 2 > state.itemCount && !options.forceDelete {
+      report.refused =
+        "this pass would delete \(plan.report.deletedListsSummary) here, \(listItems) of the "
+        + "\(state.itemCount) synced items (their folders are gone from the vdir \(root)): nothing "
+        + "was changed; if they were really deleted there, run again with --force-delete"
+      return SyncPlan(model: ours, modelChanged: false, report: report, state: state)
+    }
     let deleting = plan.report.deletedHere
     if deleting >= massDeletion && deleting * 2 > state.itemCount && !options.forceDelete {
       report.refused =
@@ -339,17 +365,49 @@ private struct Planner {
       }
       base.append(list)
     }
+    // A list whose folder went from the vdir was deleted elsewhere. When ours holds what the
+    // last pass recorded, in all the vdir carries, it is deleted here as it stands (what a
+    // sync does not carry, a photo say, is no change made here); a list changed here since
+    // stays, as an item would (the merge keeps it and the vdir gets it back).
+    var goneLists: [Checklist.ID] = []
+    if snapshot.exists {
+      let present = Set(snapshot.folders.map(\.name))
+      for index in base.indices where !present.contains(baseCollections[index].folder) {
+        guard let id = baseIDs[index], let mine = ours.list(withID: id) else { continue }
+        if sameSyncedContent(mine, base[index]) { base[index] = mine }
+        goneLists.append(id)
+      }
+    }
     let baseModel = DataModel(
       listsKeepingIDs: base, nextItemID: ours.nextItemID, nextListID: nextListID)
     let merged = ModelMerge.merge(base: baseModel, ours: ours, theirs: theirsLists)
     report.merge = merged.report
     countChangesHere(merged.model)
+    for id in goneLists where merged.model.list(withID: id) == nil {
+      guard let list = ours.list(withID: id) else { continue }
+      report.deletedListsFromVdir.append(list.name)
+      report.itemsOfDeletedListsFromVdir += list.items.count
+      report.deletedFromVdir -= list.items.count
+    }
     var state = SyncState(dataFile: nil, collections: [])
     let operations = planVdir(
       merged: merged, folderOfOursID: folderOfOursID, state: &state)
     return SyncPlan(
       model: merged.model, modelChanged: merged.model != ours, report: report,
       operations: operations, state: state)
+  }
+
+  /// Whether two lists hold the same in all the vdir carries: name, icon, and items (by id, in
+  /// order) with the same synced fields.
+  func sameSyncedContent(_ a: Checklist, _ b: Checklist) -> Bool {
+    guard a.name == b.name, a.iconName == b.iconName, a.items.count == b.items.count else {
+      return false
+    }
+    let zone = options.timeZone
+    return zip(a.items, b.items).allSatisfy {
+      $0.itemID == $1.itemID
+        && TaskFields($0, timeZone: zone).sameContent(as: TaskFields($1, timeZone: zone))
+    }
   }
 
   // MARK: - Reading the vdir
@@ -559,7 +617,12 @@ private struct Planner {
           item = entry.fields.applied(
             to: base, since: TaskFields(base, timeZone: options.timeZone))
         } else {
-          item = entry.fields.makeItem(itemID: itemID, defaultDate: options.now)
+          // To the second, as the data file keeps dates: the state records the item as saved,
+          // or the next pass would take the fraction for a change made here.
+          item = entry.fields.makeItem(
+            itemID: itemID,
+            defaultDate: Date(
+              timeIntervalSince1970: options.now.timeIntervalSince1970.rounded(.down)))
         }
         items.append((item, entry.fields.sortOrder ?? Int.max, position ?? Int.max, entry.href))
       }

@@ -55,6 +55,11 @@ extension ChecklistsApp {
         sortByDue.insert(list.name)
       }
     }
+    // A list deleted elsewhere (on the phone, its folder gone from the vdir; by another
+    // program) comes back with undo, as if deleted here.
+    for list in before.lists where dataModel.list(withID: list.id) == nil {
+      undoStack.append(.single(.deleteList(list)))
+    }
     let formNote = followMerge(before: before)
     refreshListPicker()
     reminders = ReminderTracker(model: dataModel, now: now, firedBefore: reminders.firedKeys)

@@ -4,9 +4,10 @@ import Testing
 @testable import ChecklistsCore
 @testable import ChecklistsUI
 
-/// The status line after merges from elsewhere (a sync pass, another program) that come one
-/// after another before the user has read the line: their counts add up.
-@Suite struct MergeStatusTests {
+/// Merges from elsewhere (a sync pass, another program): the counts of those that come one
+/// after another before the user has read the status line add up, and a list deleted
+/// elsewhere comes back with undo.
+@Suite struct MergeFromElsewhereTests {
   /// A merge of `model` whose report counts `changes` changes, `deletions` of them deletions.
   static func merge(
     _ model: DataModel, changes: Int, deletions: Int = 0, conflicts: Int = 0
@@ -89,5 +90,23 @@ import Testing
         MergedLists(model: model, matchesFile: true), message: "Sync: 1 file skipped"),
       now: testNow)
     #expect(app.statusMessage == "2 changes made elsewhere merged; Sync: 1 file skipped")
+  }
+
+  /// A list deleted elsewhere (its folder removed from the vdir and the pass merged) comes back
+  /// with `u`, items and all; redo deletes it again.
+  @Test func aListDeletedElsewhereComesBackWithUndo() {
+    var app = makeApp()
+    var model = app.dataModel
+    let trips = model.lists[2]
+    model.lists.removeLast()
+    _ = app.handle(Self.merge(model, changes: 1, deletions: 1), now: testNow)
+    #expect(app.dataModel.lists.map(\.name) == ["Chores", "Groceries"])
+    app.press(.character("u"))
+    #expect(app.statusMessage == "Undid: delete list \"Trips\"")
+    #expect(app.dataModel.lists.map(\.name) == ["Chores", "Groceries", "Trips"])
+    #expect(app.dataModel.lists.last?.items == trips.items)
+    #expect(app.isDirty)
+    app.press(.control("r"))
+    #expect(app.dataModel.lists.map(\.name) == ["Chores", "Groceries"])
   }
 }
