@@ -16,6 +16,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case forceDelete = "--force-delete"
   case format = "--format"
   case icon = "--icon"
+  case initialize = "--init"
   case json = "--json"
   case name = "--name"
   case noDue = "--no-due"

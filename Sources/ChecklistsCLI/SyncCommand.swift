@@ -9,17 +9,20 @@ import FoundationEssentials
 enum SyncCommand {
   static let sync = CommandSpec(
     name: "sync", positionals: [], valueOptions: [(.vdir, "DIR")],
-    flags: [.dryRun, .json, .forceDelete],
+    flags: [.initialize, .dryRun, .json, .forceDelete],
     summary: "Sync the lists both ways with a vdir (vdirsyncer's folder of task lists).",
     details: """
       The vdir is --vdir DIR, else $CHECKLISTS_VDIR, else `set vdir = PATH` in
       $XDG_CONFIG_HOME/checklists/config. Each list is a folder, each item an .ics file
-      (a VTODO); vdirsyncer moves them to a CalDAV server (docs/sync.md).
+      (a VTODO); vdirsyncer moves them to a CalDAV server (docs/sync.md). A vdir that does
+      not exist is refused (exit 2), wherever it was named: a mistyped path is not filled
+      with your lists.
+        --init          make the vdir's folder if it does not exist (the first sync)
         --dry-run       say what would be done; change nothing
         --json          print the report as JSON
         --force-delete  sync even when the vdir suddenly holds no items (deleting them here)
       Exit status: 0 done, 1 something needs you (conflicts kept your version and are in the
-      conflict log, files skipped, or deletions refused), 2 usage, 3 the sync failed.
+      conflict log, files skipped, or deletions refused), 2 usage or no vdir, 3 the sync failed.
       """,
     failureStatus: 3
   ) { arguments, context throws(CLIError) in
@@ -34,13 +37,14 @@ enum SyncCommand {
     }
     let options = SyncOptions(
       forceDelete: arguments.has(.forceDelete), timeZone: context.timeZone,
-      now: context.now)
+      now: context.now, createsVdir: arguments.has(.initialize))
     let dryRun = arguments.has(.dryRun)
     let outcome: SyncOutcome
     do throws(SyncError) {
       outcome = try VdirSync.run(
         location: context.location, vdir: vdir, options: options, dryRun: dryRun)
     } catch {
+      if error.kind == .missingVdir { throw CLIError(message: error.message, status: 2) }
       throw .failure("sync with \(context.location.display(vdir)): \(error.message)")
     }
     for warning in outcome.warnings { context.output.error("warning: \(warning)") }
@@ -84,6 +88,7 @@ private struct SyncJSON: Encodable {
   var newFromVdir: Int
   var changedFromVdir: Int
   var deletedFromVdir: Int
+  var deletedListsFromVdir: [String]
   var newListsFromVdir: Int
   var newHere: Int
   var changedHere: Int
@@ -99,6 +104,7 @@ private struct SyncJSON: Encodable {
     newFromVdir = report.newFromVdir
     changedFromVdir = report.changedFromVdir
     deletedFromVdir = report.deletedFromVdir
+    deletedListsFromVdir = report.deletedListsFromVdir
     newListsFromVdir = report.newListsFromVdir
     newHere = report.newHere
     changedHere = report.changedHere

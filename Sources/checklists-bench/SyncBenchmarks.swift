@@ -28,7 +28,8 @@ enum SyncBenchmarks {
         let data = try ChecklistsFileCoding.encode(model.lists, format: .binary).data
         try data.write(to: URL(fileURLWithPath: location.dataFile))
         let start = Measure.now()
-        let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+        let outcome = try VdirSync.run(
+          location: location, vdir: vdir, options: SyncOptions(createsVdir: true))
         first.append((Measure.now() - start) * 1000)
         guard outcome.report.newHere == model.itemCount else {
           FileHandle.standardError.write(Data("sync: wrote \(outcome.report.newHere) items\n".utf8))
@@ -39,7 +40,8 @@ enum SyncBenchmarks {
       var nothing: [Double] = []
       for _ in 0..<max(runs * 4, 11) {
         let start = Measure.now()
-        let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+        let outcome = try VdirSync.run(
+          location: location, vdir: vdir, options: SyncOptions(createsVdir: true))
         nothing.append((Measure.now() - start) * 1000)
         guard outcome.report.isNothing else { return 1 }
       }
@@ -52,7 +54,8 @@ enum SyncBenchmarks {
       for _ in 0..<max(runs * 2, 11) {
         unlink(indexPath)
         let start = Measure.now()
-        let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+        let outcome = try VdirSync.run(
+          location: location, vdir: vdir, options: SyncOptions(createsVdir: true))
         fullLook.append((Measure.now() - start) * 1000)
         guard outcome.report.isNothing else { return 1 }
       }
@@ -68,7 +71,8 @@ enum SyncBenchmarks {
         }
         try store.save(changed)
         let start = Measure.now()
-        let outcome = try VdirSync.run(location: location, vdir: vdir, options: SyncOptions())
+        let outcome = try VdirSync.run(
+          location: location, vdir: vdir, options: SyncOptions(createsVdir: true))
         one.append((Measure.now() - start) * 1000)
         guard outcome.report.changedHere == 1 else { return 1 }
       }

@@ -16,6 +16,10 @@ final class AppSync {
   var watcher: FileWatcher?
   /// A line for the status line that has not been shown yet.
   private(set) var pendingMessage: String?
+  /// What the pending line is about, to tell a problem that stays from a new one: the skipped
+  /// file or refusal (the summary beside it changes with every pass), else the whole line (a
+  /// conflict is new at each pass that finds one).
+  private var pendingKey: String?
 
   /// Nil when no vdir is configured.
   init?(location: DataFileLocation, environment: [String: String], config: ConfigFile) {
@@ -39,27 +43,41 @@ final class AppSync {
           message += problem.replacing(vdir + "/", with: "") + "; "
         }
         pendingMessage = message + report.summary
+        pendingKey =
+          report.merge.conflicts.isEmpty
+          ? report.problems.first ?? report.refused ?? pendingMessage : pendingMessage
       }
     } catch {
-      pendingMessage = "Sync with \(location.display(vdir)) failed: \(error.message)"
+      // A vdir that is not there is never made here: the message says how to make it.
+      pendingMessage =
+        error.kind == .missingVdir
+        ? "Sync: " + error.message
+        : "Sync with \(location.display(vdir)) failed: \(error.message)"
+      pendingKey = pendingMessage
     }
     watchFolders()
   }
 
-  /// The message last taken without `repeating`, so that a problem that stays is said once.
+  /// What the message last taken was about, so that a problem that stays is said once.
   private var lastTold: String?
 
   /// The message kept by the last passes, once; not `repeating`, nil when it is the one told
-  /// last (a pass without a message forgets that).
+  /// last (a pass without a message forgets that). A message told `repeating` (with a save)
+  /// counts as told: the look at the file that follows the save does not say it again over the
+  /// save's line.
   func takeMessage(repeating: Bool = true) -> String? {
-    defer { pendingMessage = nil }
+    let key = pendingKey
+    defer {
+      pendingMessage = nil
+      pendingKey = nil
+    }
     guard let message = pendingMessage else {
       lastTold = nil
       return nil
     }
+    defer { lastTold = key }
     if repeating { return message }
-    defer { lastTold = message }
-    return message == lastTold ? nil : message
+    return key == lastTold ? nil : message
   }
 
   /// Watches the vdir and each of its folders (new folders are added at each pass).

@@ -92,9 +92,7 @@ enum FullScreenLaunch {
           return message.map { (lists: nil, message: $0) }
         }
         photos.hold(refreshed.merged.model.photoNames)
-        var line = refreshed.statusLine
-        if let message { line += "; " + message }
-        return (MergedLists(refreshed), line)
+        return (MergedLists(refreshed), MergedLists.message(for: refreshed, extra: message))
       },
       makeWatcher: {
         let watcher = FileWatcher.open(path: store.resolvedPath)

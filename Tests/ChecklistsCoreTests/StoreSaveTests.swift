@@ -230,6 +230,49 @@ struct StoreSaveTests {
     #expect(!folder.names().contains { $0.contains("conflict-") })
   }
 
+  /// A merge in memory (the app taking in a change made elsewhere) that keeps our value of a
+  /// field changed on both sides logs it when the save writes that value, not before: the log
+  /// was written at the merge, so an app killed before saving left a line naming a value the
+  /// file never held.
+  @Test func aConflictMergedInMemoryIsLoggedByTheSaveThatWritesIt() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let clock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
+    let (store, load) = try ChecklistsStore.open(
+      location: folder.location(), clock: clock, timeZone: ZoneRules.utc)
+    func renamingMilk(_ model: DataModel, to text: String) throws -> DataModel {
+      var model = model
+      let list = model.lists[1]
+      model.apply(
+        try #require(
+          model.replaceItem(
+            listID: list.id, at: 0,
+            with: ChecklistItem(text: text, dueDate: list.items[0].dueDate, itemID: 1))))
+      return model
+    }
+    folder.write("Checklists.plist", encodedBytes(try renamingMilk(sampleModel(), to: "Oat milk")))
+    let mine = try renamingMilk(load.model, to: "Milk 2L")
+    let refreshed = try #require(store.refresh(mine))
+    #expect(refreshed.merged.report.conflicts.count == 1)
+    #expect(!refreshed.matchesFile)
+    // Not saved yet: the file holds "Oat milk", and the log names nothing (a process killed
+    // now never logs it).
+    #expect(folder.bytes("Checklists.plist.conflicts.log") == nil)
+    // The save writes "Milk 2L" and then logs it, once.
+    #expect(try store.save(refreshed.merged.model).outcome != .unchanged)
+    let saved = try ChecklistsFileCoding.decode(
+      bytes: [UInt8](try #require(folder.bytes("Checklists.plist"))))
+    #expect(saved.lists[1].items[0].text == "Milk 2L")
+    let log = String(
+      decoding: folder.bytes("Checklists.plist.conflicts.log") ?? Data(), as: UTF8.self)
+    #expect(log.components(separatedBy: "kept \"Milk 2L\"").count == 2, "\(log)")
+    #expect(try store.save(refreshed.merged.model).outcome == .unchanged)
+    let again = String(
+      decoding: folder.bytes("Checklists.plist.conflicts.log") ?? Data(), as: UTF8.self)
+    #expect(again == log)
+  }
+
   @Test func aFileThatCannotBeReadNowGetsOneConflictCopyKeptUpToDate() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }

@@ -19,11 +19,13 @@ struct SyncFixture {
   func remove() { folder.remove() }
 
   @discardableResult
-  func sync(forceDelete: Bool = false, dryRun: Bool = false) throws -> SyncReport {
+  func sync(forceDelete: Bool = false, dryRun: Bool = false, at time: Date? = nil) throws
+    -> SyncReport
+  {
     try VdirSync.run(
       location: location, vdir: vdir,
       options: SyncOptions(
-        forceDelete: forceDelete, timeZone: ZoneRules.utc, now: now),
+        forceDelete: forceDelete, timeZone: ZoneRules.utc, now: time ?? now, createsVdir: true),
       dryRun: dryRun
     ).report
   }
@@ -224,8 +226,10 @@ struct SyncEngineTests {
     #expect(!FileManager.default.fileExists(atPath: fixture.vdir))
     try Vdir.createFolder(fixture.vdir)
     let forced = try fixture.sync(forceDelete: true)
-    #expect(forced.refused == nil && forced.deletedFromVdir == 3)
-    #expect(try fixture.lists().values.allSatisfy(\.isEmpty))
+    // The folders went too: the lists are deleted with their items.
+    #expect(forced.refused == nil && forced.itemsOfDeletedListsFromVdir == 3)
+    #expect(forced.deletedListsFromVdir.sorted() == ["Chores", "Groceries"])
+    #expect(try fixture.lists().isEmpty)
   }
 
   @Test func aListAndItemsMadeOnThePhoneArriveWithTheirForeignPropertiesKept() throws {

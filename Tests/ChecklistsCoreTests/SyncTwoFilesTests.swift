@@ -28,7 +28,8 @@ struct SyncTwoFilesTests {
   func sync(_ fixture: SyncFixture, vdir: String) throws -> SyncReport {
     try VdirSync.run(
       location: fixture.location, vdir: vdir,
-      options: SyncOptions(forceDelete: false, timeZone: ZoneRules.utc, now: fixture.now)
+      options: SyncOptions(
+        forceDelete: false, timeZone: ZoneRules.utc, now: fixture.now, createsVdir: true)
     ).report
   }
 
@@ -63,7 +64,8 @@ struct SyncTwoFilesTests {
     #expect(fixture.files().count == 15)
     let forced = try VdirSync.run(
       location: fixture.location, vdir: fixture.vdir,
-      options: SyncOptions(forceDelete: true, timeZone: ZoneRules.utc, now: fixture.now)
+      options: SyncOptions(
+        forceDelete: true, timeZone: ZoneRules.utc, now: fixture.now, createsVdir: true)
     ).report
     #expect(forced.refused == nil && forced.deletedHere == 15 && forced.newHere == 2)
     #expect(fixture.files().count == 2)

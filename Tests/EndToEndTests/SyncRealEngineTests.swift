@@ -200,6 +200,67 @@ extension EndToEndProcesses {
       #expect(try rig.checklists("sync").stdout == "nothing to do, 0 conflicts\n")
     }
 
+    /// A list's icon reaches a second computer (its own data file, vdir and vdirsyncer) through
+    /// the server, and an icon changed there comes back; a list made on the phone still has
+    /// "No Icon". vdirsyncer's metadata does not carry our `checklists-icon` file, so every
+    /// list there was "No Icon".
+    @Test func aListsIconReachesASecondComputerThroughTheServer() throws {
+      let rig = try SyncRig()
+      try rig.startServer()
+      try #require(rig.sandbox.run("new-list", "Groceries", "--icon", "Groceries").status == 0)
+      try #require(rig.sandbox.run("add", "Groceries", "Milk").status == 0)
+      try rig.makeTaskList("phone", displayName: "Phone list")
+      try rig.dav("PUT", "phone/p1.ics", body: iosTask(uid: "IOS-3", summary: "Call mum"))
+      let first = try rig.firstRound()
+      #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+      try rig.vdirsyncer("sync")
+
+      // The second computer: the same vdirsyncer set-up with its own vdir and status.
+      let config = try String(contentsOfFile: rig.root + "/vdirsyncer.conf", encoding: .utf8)
+      try SyncRig.write(
+        rig.root + "/vdirsyncer2.conf",
+        config.replacingOccurrences(of: rig.root + "/status/", with: rig.root + "/status2/")
+          .replacingOccurrences(of: rig.vdir + "/", with: rig.root + "/vdir2/"))
+      var second = rig.environment
+      second["VDIRSYNCER_CONFIG"] = rig.root + "/vdirsyncer2.conf"
+      second["CHECKLISTS_VDIR"] = rig.root + "/vdir2"
+      let file2 = rig.root + "/second/Checklists.plist"
+      func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+        let result = try BuiltBinary.run(
+          arguments, environment: second, executablePath: executable)
+        try #require(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
+        return result
+      }
+      func icons() throws -> [String: String] {
+        let export = try BuiltBinary.run(["--file", file2, "export"], environment: second)
+        let lists = try #require(
+          try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [[String: Any]])
+        var result: [String: String] = [:]
+        for list in lists {
+          if let name = list["name"] as? String { result[name] = list["iconName"] as? String }
+        }
+        return result
+      }
+      _ = try run("/bin/sh", ["-c", "yes | \(SyncTools.vdirsyncer) discover"])
+      _ = try run(SyncTools.vdirsyncer, ["metasync"])
+      _ = try run(SyncTools.vdirsyncer, ["sync"])
+      _ = try BuiltBinary.run(["--file", file2, "sync", "--init"], environment: second)
+      #expect(try icons() == ["Groceries": "Groceries", "Phone list": "No Icon"])
+
+      // Changed on the second computer: the first gets it through the server.
+      _ = try BuiltBinary.run(
+        ["--file", file2, "edit-list", "Groceries", "--icon", "Trips"], environment: second)
+      _ = try BuiltBinary.run(["--file", file2, "sync"], environment: second)
+      _ = try run(SyncTools.vdirsyncer, ["sync"])
+      let back = try rig.round()
+      #expect(back.status == 0, "\(back.stderr)")
+      #expect(try rig.sandbox.lists().map(\.iconName).sorted() == ["No Icon", "Trips"])
+      // Nothing else moved: the phone's task was not rewritten to carry an icon.
+      let phone = rig.serverItems("phone").values.joined()
+      #expect(!phone.contains("X-CHECKLISTS-ICON"))
+      #expect(try rig.checklists("sync").stdout == "nothing to do, 0 conflicts\n")
+    }
+
     @Test func todomanReadsOurVdirAndItsCompletionComesBack() throws {
       let rig = try SyncRig()
       try #require(rig.sandbox.run("new-list", "Work").status == 0)
@@ -260,10 +321,24 @@ extension EndToEndProcesses {
       #expect(report["newHere"] as? Int == 1)
       #expect(report["summary"] as? String == "1 new list here, 1 new here, 0 conflicts")
       #expect(rig.vdirFiles().isEmpty, "a dry run writes nothing")
-      // --vdir wins over the environment, which wins over the config file.
-      let other = rig.root + "/other"
+      // A vdir that does not exist is refused, wherever it was named, and not made: a typo
+      // in a path made a new folder and filled it with every list.
+      try SyncRig.write(rig.root + "/config/checklists/config", "set vdir = ~/vdri\n")
+      let typo = try BuiltBinary.run(["sync"], environment: environment)
+      #expect(typo.status == 2, "\(typo.stdout)\(typo.stderr)")
+      #expect(typo.stderr.contains("the vdir ~/vdri does not exist"), "\(typo.stderr)")
+      #expect(typo.stderr.contains("checklists sync --init"), "\(typo.stderr)")
+      #expect(typo.stdout.isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: rig.root + "/vdri"))
+      // --vdir wins over the environment, which wins over the config file; --init makes it.
+      let other = rig.root + "/new/other"
       environment["CHECKLISTS_VDIR"] = rig.root + "/from-environment"
-      let synced = try BuiltBinary.run(["sync", "--vdir", other], environment: environment)
+      let refused = try BuiltBinary.run(["sync", "--vdir", other], environment: environment)
+      #expect(refused.status == 2, "\(refused.stderr)")
+      #expect(refused.stderr.contains("the vdir ~/new/other does not exist"), "\(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: rig.root + "/new"))
+      let synced = try BuiltBinary.run(
+        ["sync", "--vdir", other, "--init"], environment: environment)
       #expect(synced.status == 0, "\(synced.stderr)")
       #expect(FileManager.default.fileExists(atPath: other))
       #expect(!FileManager.default.fileExists(atPath: rig.root + "/from-environment"))

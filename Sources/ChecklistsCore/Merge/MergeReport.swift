@@ -33,6 +33,18 @@ public struct MergeReport: Equatable, Sendable {
       && renumbered.isEmpty && keptMissingFromFile == 0
   }
 
+  /// Adds what `other` reports to this report: counts add up, lists of conflicts, kept and
+  /// renumbered things follow each other (several merges told as one).
+  public mutating func add(_ other: MergeReport) {
+    changesFromElsewhere += other.changesFromElsewhere
+    deletionsFromElsewhere += other.deletionsFromElsewhere
+    conflicts += other.conflicts
+    keptItems += other.keptItems
+    keptLists += other.keptLists
+    renumbered += other.renumbered
+    keptMissingFromFile += other.keptMissingFromFile
+  }
+
   /// Whether anything here belongs in the conflict log.
   public var hasLogEntries: Bool {
     !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty

@@ -114,6 +114,8 @@ public struct RefreshResult: Sendable {
   public var matchesFile: Bool
   /// The status line's sentence, e.g. "3 changes made elsewhere merged".
   public var statusLine: String
+  /// The conflict log's name, for a status line that tells several merges together.
+  public var logName: String
 }
 
 /// Loads and saves one `Checklists.plist` among other writers: the app, the CLI, a second
@@ -160,6 +162,10 @@ public final class ChecklistsStore {
   /// it can be read again after that lasted a moment (most likely an older copy put back), what
   /// it lacks is kept, not taken as deleted (`keepsWhatTheFileLacks`).
   private var unreadableSince: Date?
+  /// What merges in memory (`refresh`) have for the conflict log: written by the save that
+  /// writes the values they kept (a process killed before saving logs nothing the file never
+  /// held); dropped when a save finds the lists back to the file's.
+  private var unsavedLogEntries = MergeReport()
 
   private init(
     location: DataFileLocation, resolvedPath: String, fileSystem: any FileSystem,
@@ -275,6 +281,7 @@ public final class ChecklistsStore {
     if baseExists, conflictCopyPath == nil, model == base,
       let status = try? fileSystem.stat(resolvedPath), diskFingerprint?.matches(status) == true
     {
+      unsavedLogEntries = MergeReport()
       return result(.unchanged)
     }
     do {
@@ -293,14 +300,17 @@ public final class ChecklistsStore {
     switch change {
     case .none:
       if model == base && baseExists && conflictCopyPath == nil {
+        unsavedLogEntries = MergeReport()
         return result(.unchanged)
       }
       let encoded = try encode(model)
       try write(encoded, model: model)
+      logSaved()
       return result(.saved, formatNote: encoded.formatNote)
     case .deleted:
       let encoded = try encode(model)
       try write(encoded, model: model)
+      logSaved()
       return result(.recreated, formatNote: encoded.formatNote)
     case .modified:
       let theirs: ChecklistsDocument?
@@ -313,13 +323,13 @@ public final class ChecklistsStore {
       guard let theirs else {
         let encoded = try encode(model)
         try write(encoded, model: model)
+        logSaved()
         return result(.recreated, formatNote: encoded.formatNote)
       }
       convertingKeyedArchive = theirs.isKeyedArchive
       let keeping = keepsWhatTheFileLacks
       let merged = ModelMerge.merge(
         base: base, ours: model, theirs: theirs.lists, keepingWhatTheirsLacks: keeping)
-      appendToLog(merged.report)
       // From here the file is trusted again: what a merge kept that it lacks is ours to write.
       unreadableSince = nil
       if !merged.wroteFile {
@@ -327,11 +337,13 @@ public final class ChecklistsStore {
         baseExists = true
         format = theirs.format
         conflictCopyPath = nil
+        logSaved(merged.report)
         return result(.merged(merged.report), merged: merged)
       }
       format = theirs.format
       let encoded = try encode(merged.model)
       try write(encoded, model: merged.model)
+      logSaved(merged.report)
       return result(
         .merged(merged.report), formatNote: encoded.formatNote,
         merged: merged.model == model ? nil : merged)
@@ -394,7 +406,8 @@ public final class ChecklistsStore {
         merged: MergeResult(model: model, report: MergeReport(), theirs: DataModel()),
         matchesFile: false,
         statusLine:
-          "\(location.fileName) was deleted by another program; Ctrl-S or quitting saves it again")
+          "\(location.fileName) was deleted by another program; Ctrl-S or quitting saves it again",
+        logName: names.log)
     }
     guard change == .modified else { return nil }
     let read: ChecklistsDocument?
@@ -417,12 +430,18 @@ public final class ChecklistsStore {
     baseExists = true
     format = theirs.format
     conflictCopyPath = nil
-    appendToLog(merged.report)
+    // Logged once the file holds what the merge kept: now when it already does, else by the
+    // save that writes it.
+    if merged.wroteFile {
+      unsavedLogEntries.add(merged.report)
+    } else {
+      appendToLog(merged.report)
+    }
     let summary =
       merged.report.summary(logName: names.log)
       ?? "\(location.fileName) was changed elsewhere; nothing to merge"
     return RefreshResult(
-      merged: merged, matchesFile: !merged.wroteFile, statusLine: summary)
+      merged: merged, matchesFile: !merged.wroteFile, statusLine: summary, logName: names.log)
   }
 
   /// The state file as it is now, nil when there is none to use (missing or damaged): what
@@ -541,6 +560,14 @@ public final class ChecklistsStore {
     return result(
       .conflictCopy(dataFile: location.dataFile, copy: copy, reason: reason),
       formatNote: encoded.formatNote)
+  }
+
+  /// Logs, once a save wrote the file, what earlier merges in memory kept and then `report`.
+  private func logSaved(_ report: MergeReport = MergeReport()) {
+    var entries = unsavedLogEntries
+    entries.add(report)
+    unsavedLogEntries = MergeReport()
+    appendToLog(entries)
   }
 
   /// Appends what a merge must not lose to the conflict log; a log that cannot be written does

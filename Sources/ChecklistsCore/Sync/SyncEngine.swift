@@ -22,6 +22,10 @@ public struct SyncReport: Equatable, Sendable {
   public var deletedHere = 0
   /// Folders made in the vdir for new lists.
   public var newListsHere = 0
+  /// Lists deleted here because their folders went from the vdir, by name.
+  public var deletedListsFromVdir: [String] = []
+  /// The items of those lists (not counted in `deletedFromVdir`).
+  public var itemsOfDeletedListsFromVdir = 0
   /// What the three-way merge reported (conflicts: ours kept, theirs in the conflict log).
   public var merge = MergeReport()
   /// Files skipped, with why (malformed files, duplicate UIDs, files changed during the pass).
@@ -40,7 +44,15 @@ public struct SyncReport: Equatable, Sendable {
   /// Whether the pass changed nothing on either side.
   public var isNothing: Bool {
     newFromVdir + changedFromVdir + deletedFromVdir + newListsFromVdir + newHere + changedHere
-      + deletedHere + newListsHere == 0
+      + deletedHere + newListsHere + deletedListsFromVdir.count == 0
+  }
+
+  /// `list "Groceries"`, `lists "Groceries", "Work" and 3 more`.
+  public var deletedListsSummary: String {
+    let names = deletedListsFromVdir
+    let shown = names.prefix(3).map { MergeReport.quote($0) }.joined(separator: ", ")
+    let more = names.count > 3 ? " and \(names.count - 3) more" : ""
+    return (names.count == 1 ? "list " : "lists ") + shown + more
   }
 
   /// "2 new from the vdir, 1 changed here, 0 conflicts".
@@ -55,6 +67,11 @@ public struct SyncReport: Equatable, Sendable {
     )
     add(newFromVdir, "new from the vdir")
     add(changedFromVdir, "changed from the vdir")
+    if !deletedListsFromVdir.isEmpty {
+      let items = itemsOfDeletedListsFromVdir
+      parts.append(
+        "\(deletedListsSummary) deleted from the vdir (\(items) \(items == 1 ? "item" : "items"))")
+    }
     add(deletedFromVdir, "deleted from the vdir")
     add(newListsHere, newListsHere == 1 ? "new list here" : "new lists here")
     add(newHere, "new here")
@@ -104,12 +121,19 @@ public struct SyncOptions: Sendable {
   public var timeZone: ZoneRules = .current
   /// The time stamped on changed items.
   public var now = Date()
+  /// Make the vdir's folder (and its parents) when it does not exist (`sync --init`); without
+  /// it a pass refuses a vdir that is not there.
+  public var createsVdir = false
 
   /// Default options.
-  public init(forceDelete: Bool = false, timeZone: ZoneRules = .current, now: Date = Date()) {
+  public init(
+    forceDelete: Bool = false, timeZone: ZoneRules = .current, now: Date = Date(),
+    createsVdir: Bool = false
+  ) {
     self.forceDelete = forceDelete
     self.timeZone = timeZone
     self.now = now
+    self.createsVdir = createsVdir
   }
 }
 
@@ -180,6 +204,15 @@ public enum SyncEngine {
     var planner = Planner(
       ours: ours, state: state, snapshot: snapshot, root: root, options: options)
     let plan = planner.run()
+    // Lists whose folders went: the same guard as for a data file that lacks most items.
+    let listItems = plan.report.itemsOfDeletedListsFromVdir
+    if listItems >= massDeletion && listItems * 2 > state.itemCount && !options.forceDelete {
+      report.refused =
+        "this pass would delete \(plan.report.deletedListsSummary) here, \(listItems) of the "
+        + "\(state.itemCount) synced items (their folders are gone from the vdir \(root)): nothing "
+        + "was changed; if they were really deleted there, run again with --force-delete"
+      return SyncPlan(model: ours, modelChanged: false, report: report, state: state)
+    }
     let deleting = plan.report.deletedHere
     if deleting >= massDeletion && deleting * 2 > state.itemCount && !options.forceDelete {
       report.refused =
@@ -250,13 +283,28 @@ public enum SyncEngine {
   }
 }
 
-/// A sync that could not be done: the vdir or the state could not be written or read.
+/// A sync that could not be done: the vdir or the state could not be written or read, or the
+/// vdir is not there to sync with.
 public struct SyncError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Why the pass did not run.
+  public enum Kind: Equatable, Sendable {
+    /// A file could not be read or written, or another pass holds the lock.
+    case failed
+    /// The vdir's folder does not exist (or is not a folder) and the pass was not told to make
+    /// it: a mistyped path, or a disk not mounted.
+    case missingVdir
+  }
+
   /// What went wrong, naming the file.
   public var message: String
+  /// Why the pass did not run.
+  public var kind: Kind
 
   /// Creates an error.
-  public init(message: String) { self.message = message }
+  public init(message: String, kind: Kind = .failed) {
+    self.message = message
+    self.kind = kind
+  }
 
   /// The message.
   public var description: String { message }
@@ -317,17 +365,49 @@ private struct Planner {
       }
       base.append(list)
     }
+    // A list whose folder went from the vdir was deleted elsewhere. When ours holds what the
+    // last pass recorded, in all the vdir carries, it is deleted here as it stands (what a
+    // sync does not carry, a photo say, is no change made here); a list changed here since
+    // stays, as an item would (the merge keeps it and the vdir gets it back).
+    var goneLists: [Checklist.ID] = []
+    if snapshot.exists {
+      let present = Set(snapshot.folders.map(\.name))
+      for index in base.indices where !present.contains(baseCollections[index].folder) {
+        guard let id = baseIDs[index], let mine = ours.list(withID: id) else { continue }
+        if sameSyncedContent(mine, base[index]) { base[index] = mine }
+        goneLists.append(id)
+      }
+    }
     let baseModel = DataModel(
       listsKeepingIDs: base, nextItemID: ours.nextItemID, nextListID: nextListID)
     let merged = ModelMerge.merge(base: baseModel, ours: ours, theirs: theirsLists)
     report.merge = merged.report
     countChangesHere(merged.model)
+    for id in goneLists where merged.model.list(withID: id) == nil {
+      guard let list = ours.list(withID: id) else { continue }
+      report.deletedListsFromVdir.append(list.name)
+      report.itemsOfDeletedListsFromVdir += list.items.count
+      report.deletedFromVdir -= list.items.count
+    }
     var state = SyncState(dataFile: nil, collections: [])
     let operations = planVdir(
       merged: merged, folderOfOursID: folderOfOursID, state: &state)
     return SyncPlan(
       model: merged.model, modelChanged: merged.model != ours, report: report,
       operations: operations, state: state)
+  }
+
+  /// Whether two lists hold the same in all the vdir carries: name, icon, and items (by id, in
+  /// order) with the same synced fields.
+  func sameSyncedContent(_ a: Checklist, _ b: Checklist) -> Bool {
+    guard a.name == b.name, a.iconName == b.iconName, a.items.count == b.items.count else {
+      return false
+    }
+    let zone = options.timeZone
+    return zip(a.items, b.items).allSatisfy {
+      $0.itemID == $1.itemID
+        && TaskFields($0, timeZone: zone).sameContent(as: TaskFields($1, timeZone: zone))
+    }
   }
 
   // MARK: - Reading the vdir
@@ -537,17 +617,42 @@ private struct Planner {
           item = entry.fields.applied(
             to: base, since: TaskFields(base, timeZone: options.timeZone))
         } else {
-          item = entry.fields.makeItem(itemID: itemID, defaultDate: options.now)
+          // To the second, as the data file keeps dates: the state records the item as saved,
+          // or the next pass would take the fraction for a change made here.
+          item = entry.fields.makeItem(
+            itemID: itemID,
+            defaultDate: Date(
+              timeIntervalSince1970: options.now.timeIntervalSince1970.rounded(.down)))
         }
         items.append((item, entry.fields.sortOrder ?? Int.max, position ?? Int.max, entry.href))
       }
       items.sort { ($0.order, $0.position, $0.href) < ($1.order, $1.position, $1.href) }
       let name = folder.displayName ?? recorded?.name ?? folder.name
-      let icon = folder.icon ?? recorded?.icon ?? IconName.noIcon.rawValue
+      let icon = vdirIcon(of: folder, entries: entries, recorded: recorded)
       theirsLists.append(Checklist(name: name, iconName: icon, items: items.map(\.item)))
       theirsFolders.append(folder.name)
       if recorded == nil || recorded?.deleted == true { report.newListsFromVdir += 1 }
     }
+  }
+
+  /// A folder's icon as the vdir says it: one that a task read in this pass carries and the
+  /// last pass did not record (another computer's, through the server), else the folder's icon
+  /// file when it changed (written by this computer's files), else as recorded, else what the
+  /// tasks carry; a list made on the phone has "No Icon".
+  func vdirIcon(
+    of folder: VdirSnapshot.Folder, entries: [(Int, Int?)], recorded: SyncState.Collection?
+  ) -> String {
+    let recordedIcon = recorded?.deleted == false ? recorded?.icon : nil
+    var carried: String?
+    for (itemID, _) in entries {
+      guard let calendar = located[itemID]?.calendar,
+        let icon = ListIconProperty.icon(in: calendar)
+      else { continue }
+      if icon != recordedIcon { return icon }
+      carried = icon
+    }
+    if let file = folder.icon, file != recordedIcon { return file }
+    return recordedIcon ?? carried ?? IconName.noIcon.rawValue
   }
 
   /// Adds an item of ours found in the vdir without a state record to the base, as synced.
@@ -675,6 +780,10 @@ private struct Planner {
       if (existing?.icon ?? IconName.noIcon.rawValue) != list.iconName {
         operations.append(.writeMetadata(folder: folder, file: Vdir.iconFile, text: list.iconName))
       }
+      // A list whose icon changed (or was never recorded) has it written on every task that
+      // carries another, so that it reaches other computers through the server.
+      let iconChanged =
+        state.collections.first { $0.folder == folder && !$0.deleted }?.icon != list.iconName
       let collectionIndex = newState.collections.count
       newState.collections.append(
         SyncState.Collection(
@@ -689,8 +798,9 @@ private struct Planner {
           // Born here: a new file named after its new UID.
           let uid = Vdir.newUID()
           let href = uid + Vdir.itemExtension
-          let calendar = TaskMapping.newCalendar(
+          var calendar = TaskMapping.newCalendar(
             uid: uid, fields: desired, now: options.now, timeZone: options.timeZone)
+          ListIconProperty.set(list.iconName, in: &calendar)
           let written = TaskMapping.fields(ofTaskIn: calendar, timeZone: options.timeZone)
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
@@ -718,10 +828,17 @@ private struct Planner {
         // A file is never rewritten only to carry our item id, nor given one it lacks: our
         // numbering of another producer's task lives in the sync state (another data file syncing
         // the same vdir has ids of its own, and each would rewrite the other's at every pass).
-        let needsWrite =
+        var needsWrite =
           movesHere || contentChanged
           || (desired.sortOrder != nil && desired.sortOrder != entry.fields.sortOrder)
         if entry.fields.itemID == nil { desired.itemID = nil }
+        if !needsWrite && iconChanged {
+          if entry.calendar == nil {
+            entry.calendar = readCalendar(folder: entry.folder, href: entry.href)
+          }
+          needsWrite =
+            entry.calendar.map { ListIconProperty.differs(list.iconName, in: $0) } ?? false
+        }
         if !needsWrite {
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
@@ -744,6 +861,7 @@ private struct Planner {
         }
         _ = TaskMapping.patch(
           calendar: &calendar, to: desired, now: options.now, timeZone: options.timeZone)
+        ListIconProperty.set(list.iconName, in: &calendar)
         var written = TaskMapping.fields(ofTaskIn: calendar, timeZone: options.timeZone)
         if desired.repeatRule == nil && written.repeatRule != nil {
           // A phone's RRULE we could not express that the new due date made expressible: still

@@ -60,6 +60,7 @@ public enum VdirSync {
   public static func run(
     location: DataFileLocation, vdir: String, options: SyncOptions, dryRun: Bool = false
   ) throws(SyncError) -> SyncOutcome {
+    if !options.createsVdir { try requireFolder(vdir, location: location) }
     let statePath = self.statePath(location: location, vdir: vdir)
     let lock: DataFileLock
     do {
@@ -143,6 +144,23 @@ public enum VdirSync {
     // A pass that found nothing to do (a first run with no data file yet) writes nothing.
     if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
     return SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
+  }
+
+  /// Throws `missingVdir` when `vdir` is not a folder: a pass never makes one it was not told
+  /// to (a mistyped path would fill a new folder with every list).
+  static func requireFolder(_ vdir: String, location: DataFileLocation) throws(SyncError) {
+    var record = stat()
+    let shown = location.display(vdir)
+    guard stat(vdir, &record) == 0 else {
+      let reason = String(cString: strerror(errno))
+      throw SyncError(
+        message: "the vdir \(shown) does not exist (\(reason)): check the path (a disk not "
+          + "mounted?), or make it with `checklists sync --init`",
+        kind: .missingVdir)
+    }
+    guard record.st_mode & S_IFMT == S_IFDIR else {
+      throw SyncError(message: "the vdir \(shown) is not a folder", kind: .missingVdir)
+    }
   }
 
   private static func writeState(

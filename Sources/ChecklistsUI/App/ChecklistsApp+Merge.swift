@@ -55,6 +55,11 @@ extension ChecklistsApp {
         sortByDue.insert(list.name)
       }
     }
+    // A list deleted elsewhere (on the phone, its folder gone from the vdir; by another
+    // program) comes back with undo, as if deleted here.
+    for list in before.lists where dataModel.list(withID: list.id) == nil {
+      undoStack.append(.single(.deleteList(list)))
+    }
     let formNote = followMerge(before: before)
     refreshListPicker()
     reminders = ReminderTracker(model: dataModel, now: now, firedBefore: reminders.firedKeys)
@@ -73,6 +78,21 @@ extension ChecklistsApp {
     }
     clampSelections()
     return formNote
+  }
+
+  /// Puts a merge from elsewhere on the status line: its report added to those of the merges
+  /// still on it unread (several sync passes in a row say "3 changes made elsewhere merged (1 of
+  /// them a deletion)", not only the last pass's count), then `message` and `note`.
+  mutating func tellMerge(_ merged: MergedLists, message: String, note: String?) {
+    var total = merged.report
+    if let earlier = untoldMerge, earlier.shown == status {
+      total = earlier.report
+      total.add(merged.report)
+    }
+    let parts = [total.summary(logName: merged.logName), message.isEmpty ? nil : message, note]
+    let text = parts.compactMap { $0 }.joined(separator: "; ")
+    status = StatusMessage(text: text, isError: false)
+    untoldMerge = total.isEmpty ? nil : UntoldMerge(report: total, shown: status)
   }
 
   /// Keeps the open list picker (`m`) to the lists there are after a merge: a list deleted

@@ -56,6 +56,9 @@ public struct ChecklistsApp: TerminalProgram {
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
   var status: StatusMessage?
+  /// The counts of merges from elsewhere on the status line now, not yet read (no key since):
+  /// the next merge adds its own to them.
+  var untoldMerge: UntoldMerge?
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
@@ -267,8 +270,7 @@ public struct ChecklistsApp: TerminalProgram {
       if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
         sessionHasPhotos = dataModel.hasPhotos
       }
-      status = StatusMessage(
-        text: [message, note].compactMap { $0 }.joined(separator: "; "), isError: false)
+      tellMerge(merged, message: message, note: note)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
     }

@@ -181,3 +181,11 @@ struct StatusMessage: Equatable {
   /// Whether it reports a problem.
   var isError: Bool
 }
+
+/// The merges from elsewhere told on the status line and not yet read.
+struct UntoldMerge: Equatable {
+  /// Their reports, added up.
+  var report: MergeReport
+  /// The status line that tells them: once it is gone (a key, another message), they were read.
+  var shown: StatusMessage?
+}

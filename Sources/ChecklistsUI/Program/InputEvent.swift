@@ -62,12 +62,22 @@ public struct MergedLists: Equatable, Sendable {
   public var renumbered: [Int: Int]
   /// Whether the file now holds exactly these lists (nothing is left to save).
   public var matchesFile: Bool
+  /// What the merge took in and kept, told on the status line (with the counts of earlier
+  /// merges not yet read) before the event's message.
+  public var report: MergeReport
+  /// The conflict log's name, for the status line.
+  public var logName: String?
 
   /// Creates merged lists.
-  public init(model: DataModel, renumbered: [Int: Int] = [:], matchesFile: Bool) {
+  public init(
+    model: DataModel, renumbered: [Int: Int] = [:], matchesFile: Bool,
+    report: MergeReport = MergeReport(), logName: String? = nil
+  ) {
     self.model = model
     self.renumbered = renumbered
     self.matchesFile = matchesFile
+    self.report = report
+    self.logName = logName
   }
 }
 
@@ -89,7 +99,8 @@ public enum InputEvent: Equatable, Sendable {
   case saveFinished(SaveOutcome)
   /// Something the user should read on the status line (e.g. a warning from loading).
   case notice(String)
-  /// Changes made elsewhere to the file were merged into the lists (with a status line).
+  /// Changes made elsewhere to the file were merged into the lists: the status line tells the
+  /// merge's report (added to those of earlier merges still on it), then `message`.
   case mergedFromElsewhere(MergedLists, message: String)
   /// Quitting could not save (the reason): the app asks what to do instead of exiting.
   case quitSaveFailed(String)

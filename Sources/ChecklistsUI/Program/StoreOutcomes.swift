@@ -26,7 +26,17 @@ extension MergedLists {
   public init(_ refresh: RefreshResult) {
     self.init(
       model: refresh.merged.model, renumbered: refresh.merged.report.renumberedMap,
-      matchesFile: refresh.matchesFile)
+      matchesFile: refresh.matchesFile, report: refresh.merged.report,
+      logName: refresh.logName)
+  }
+
+  /// The message of `refresh`'s event beside its report, which the app tells itself (adding up
+  /// merges not yet read): the store's line when the report has nothing to tell, then `extra`.
+  public static func message(for refresh: RefreshResult, extra: String?) -> String {
+    let own =
+      refresh.merged.report.summary(logName: refresh.logName) == nil
+      ? refresh.statusLine : nil
+    return [own, extra].compactMap { $0 }.joined(separator: "; ")
   }
 }
 

@@ -135,12 +135,12 @@ final class SyncRig {
     try #require(run.status == 0, "vdirsyncer \(arguments): \(run.stderr)")
   }
 
-  /// The first round of a new set-up: our sync makes the folders, `vdirsyncer discover`
+  /// The first round of a new set-up: our sync (`--init`) makes the folders, `vdirsyncer discover`
   /// (answering yes) pairs them with the server's collections, `metasync` brings the names,
   /// `sync` the items, and our second sync takes in what came from the server.
   @discardableResult
   func firstRound() throws -> ProcessResult {
-    let ours = try checklists("sync")
+    let ours = try checklists("sync", "--init")
     try #require(ours.status == 0, "\(ours.stdout)\(ours.stderr)")
     let discover = try BuiltBinary.run(
       ["-c", "yes | \(SyncTools.vdirsyncer) discover"], environment: environment,
