@@ -316,6 +316,10 @@ extension CLITests {
       while fake.calls().count < 3 && Date() < deadline { usleep(1000) }
       #expect(fake.calls().count == 3)
       #expect(try notified(sandbox) == [], "written while another writer held the lock")
+      // It waits for the lock (up to the store's 5 s) rather than write past it.
+      #expect(
+        finished.wait(timeout: .now() + 1) == .timedOut,
+        "due --notify finished while another writer held the lock")
       var theirs = try JSONDecoder().decode(
         ChecklistsState.self,
         from: try #require(FileManager.default.contents(atPath: location.stateFile)))
