@@ -31,7 +31,14 @@ enum UndoCommand {
       throw .failure(
         "could not undo `\(change.summary)`: \(error.reason); nothing changed")
     }
-    let status = try context.save(model, store: store, state: load.state, recordsUndo: false)
+    // A rename taken back takes back what the app remembers by the name (as edit-list did).
+    let status = try context.save(model, store: store, state: load.state, recordsUndo: false) {
+      state in
+      for edit in change.editedLists where edit.before.name != edit.after.name {
+        if state.checklistName == edit.after.name { state.checklistName = edit.before.name }
+        state.sortByDue = state.sortByDue.map { $0 == edit.after.name ? edit.before.name : $0 }
+      }
+    }
     if status == 0 {
       do throws(StoreError) {
         try store.forgetCommandChange(change)

@@ -59,6 +59,27 @@ extension CLITests {
       #expect(sandbox.call("undo").status == 1)
     }
 
+    /// The app remembers lists by name (sorted by due date, the one it opens): a rename taken
+    /// back takes that back too, as edit-list carried it over.
+    @Test func aRenameUndoneTakesTheAppsMemoryOfTheListBack() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let location = try DataFileLocation.resolve(environment: sandbox.environment)
+      var state = ChecklistsState(checklistName: "Chores", sortByDue: ["Chores"])
+      state.dataFile = location.dataFile
+      try FileManager.default.createDirectory(
+        atPath: (location.stateFile as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      try JSONEncoder().encode(state).write(to: URL(fileURLWithPath: location.stateFile))
+      #expect(sandbox.call("edit-list", "Chores", "--name", "House").status == 0)
+      #expect(sandbox.call("undo").status == 0)
+      let after = try JSONDecoder().decode(
+        ChecklistsState.self, from: Data(contentsOf: URL(fileURLWithPath: location.stateFile)))
+      #expect(after.checklistName == "Chores")
+      #expect(after.sortByDue == ["Chores"])
+    }
+
     @Test func aRepeatingItemsCheckIsUndoneToItsDate() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
