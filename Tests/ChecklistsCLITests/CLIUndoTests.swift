@@ -80,6 +80,24 @@ extension CLITests {
       #expect(after.sortByDue == ["Chores"])
     }
 
+    @Test func clearAndImportAreUndoneWhole() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let byName: ([Checklist]) -> [Checklist] = { $0.sorted { $0.name < $1.name } }
+      let original = byName(try sandbox.lists())
+      let exported = sandbox.root + "/lists.json"
+      let export = sandbox.call("export", "--format", "json")
+      #expect(FileManager.default.createFile(atPath: exported, contents: export.stdoutBytes))
+      #expect(sandbox.call("clear", "Groceries").status == 0)
+      #expect(sandbox.call("import", exported, "--duplicate").status == 0)
+      #expect(try sandbox.lists().count == 6)
+      #expect(sandbox.call("undo").status == 0)
+      #expect(try sandbox.lists().count == 3)
+      #expect(sandbox.call("undo").stdout == "Undid `clear Groceries`.\n")
+      #expect(byName(try sandbox.lists()) == original)
+    }
+
     @Test func aRepeatingItemsCheckIsUndoneToItsDate() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
