@@ -28,3 +28,13 @@ case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;
 esac
+# man (man-db) looks in the share/man beside each bin on the PATH, unless MANPATH is set: then
+# only in MANPATH's folders (an empty part, as in a leading or trailing ":", adds the system's).
+if [[ -n ${MANPATH:-} ]]; then
+  case ":$MANPATH:" in
+    *":$prefix/share/man:"* | *"::"*) ;;
+    *) echo "note: MANPATH leaves out $prefix/share/man, so man checklists will not find the page; add it, e.g. export MANPATH=\"$prefix/share/man:\$MANPATH\"" ;;
+  esac
+else
+  echo "man checklists finds the page in $prefix/share/man while $prefix/bin is on your PATH (or add $prefix/share/man to MANPATH)"
+fi

@@ -72,7 +72,8 @@ public enum CommandLineInterface {
         location: location, output: output, now: try Clock.now(environment: environment),
         timeZone: Clock.timeZone(environment: environment), environment: environment,
         photos: CommandPhotos(),
-        fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty)
+        fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty,
+        commandWords: [name] + global.rest)
       return try spec.run(parsed, context)
     } catch {
       var error = error
@@ -221,6 +222,16 @@ struct CommandContext {
   /// a named file that does not exist is likely a typo, so only a command that changes lists
   /// creates it, and only in a folder that exists.
   var fileNamed = false
+  /// The command and its arguments as given, which the undo log names the change by.
+  var commandWords: [String] = []
+
+  /// The command as typed, words with spaces or quotes in quotes: `check Groceries "cafe au"`.
+  var commandText: String {
+    commandWords.map { word in
+      word.isEmpty || word.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" })
+        ? "\"" + TextMatching.replacing("\"", with: "\\\"", in: word) + "\"" : word
+    }.joined(separator: " ")
+  }
 
   /// Opens the store, printing load warnings. No lock is taken: a save takes it for the moment
   /// it reads, merges and writes, so commands work while the app has the file open.
@@ -263,14 +274,20 @@ struct CommandContext {
 
   /// Saves the model and the state once, merged with changes made elsewhere meanwhile; says on
   /// stderr what the merge did; returns 1 when the change went to a conflict copy. The state is
-  /// the state file as it is at the save (what the app or `due --notify` wrote meanwhile stays),
-  /// with `update` applied and the next item ID raised past the model's.
+  /// the loaded one with `update` applied and the next item ID raised past the model's, merged
+  /// into the state file as it is at the save (what the app or `due --notify` wrote meanwhile
+  /// stays).
+  ///
+  /// What the command changed goes to the undo log beside the state file (`checklists undo`),
+  /// unless `recordsUndo` is false (the undo itself).
   func save(
     _ model: DataModel, store: ChecklistsStore, state loaded: ChecklistsState,
+    recordsUndo: Bool = true,
     updatingState update: (inout ChecklistsState) -> Void = { _ in }
   ) throws(CLIError)
     -> Int32
   {
+    let before = store.lastModel
     let result = try storeCall { try store.save(model) }
     switch result.outcome {
     case .saved, .unchanged:
@@ -282,13 +299,19 @@ struct CommandContext {
       return 1
     }
     photos.saved((result.merged?.model ?? model).photoNames, output: output)
-    let current = store.currentState()
-    var state = current ?? loaded
+    if recordsUndo {
+      do throws(StoreError) {
+        try store.recordCommandChange(
+          CommandChange(summary: commandText, from: before, to: model))
+      } catch {
+        output.error("warning: \(error.message); `checklists undo` cannot take this back")
+      }
+    }
+    var state = loaded
     update(&state)
     state.nextItemID = max(state.nextItemID, (result.merged?.model ?? model).nextItemID)
-    guard state != current else { return 0 }
     do {
-      try store.saveState(state)
+      try store.saveState(state, base: loaded)
     } catch {
       output.error("warning: \(error.message)")
     }

@@ -162,6 +162,7 @@ struct CommandSpec: Sendable {
       ItemCommands.check,
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.editList,
       ListCommands.removeList,
+      UndoCommand.undo,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
       KeyCommands.keys, KeyCommands.config,
     ] + PlannerCommands.all + [PhotoCommands.photo]

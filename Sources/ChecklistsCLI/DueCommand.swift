@@ -70,14 +70,11 @@ enum DueCommand {
         record.insert(due.item)
       }
       if record.keys != state.notified {
-        // Onto the state file as it is now: what the app or another run wrote meanwhile stays.
-        let loaded = Set(state.notified)
-        let now = Set(record.keys)
-        state = store.currentState() ?? state
-        state.notified =
-          record.keys + state.notified.filter { !loaded.contains($0) && !now.contains($0) }
+        // Merged into the state file as it is now, under the data file's lock: what the app or
+        // another run wrote meanwhile stays.
+        state.notified = record.keys
         do throws(StoreError) {
-          try store.saveState(state)
+          try store.saveState(state, base: load.state)
         } catch {
           context.output.error("warning: \(error.message)")
         }

@@ -165,14 +165,16 @@ enum ItemCommands {
       if let check { model.apply(check.change) }
       let status = try context.save(model, store: store, state: load.state)
       if status == 0 {
-        let next =
-          check?.nextDueDate.map {
-            " " + PlannerCommands.nextText($0, formatter: context.dueDateFormatter) + "."
-          } ?? ""
-        output.line(
-          "\(checked ? "Checked" : "Unchecked") \"\(output.shown(item.text))\" in \(output.shown(list.name))."
-            + next
-        )
+        if let next = check?.nextDueDate {
+          output.line(
+            PlannerCommands.doneText(
+              item: output.shown(item.text), list: output.shown(list.name), next: next,
+              formatter: context.dueDateFormatter))
+        } else {
+          output.line(
+            "\(checked ? "Checked" : "Unchecked") \"\(output.shown(item.text))\" in \(output.shown(list.name))."
+          )
+        }
       }
       return status
     }

@@ -76,9 +76,12 @@ enum ListCommands {
 
   static let newList = CommandSpec(
     name: "new-list", positionals: ["NAME"], valueOptions: [(.icon, "ICON")],
+    flags: [.duplicate],
     summary: "Add a list.",
     details: "ICON is one of: " + IconName.allCases.map(\.rawValue).joined(separator: ", ")
-      + "; without it, Folder, as for a list made in the app."
+      + "; without it, Folder, as for a list made in the app. A name a list has already "
+      + "(compared as lists are found: case and accents ignored) is refused, since commands "
+      + "could no longer tell the two apart by name; --duplicate adds it anyway."
   ) { arguments, context throws(CLIError) in
     let name = arguments.positionals[0]
     guard !name.showsNothing else {
@@ -90,7 +93,8 @@ enum ListCommands {
     let (store, load) = try context.open()
     // Without a file yet the list is the first one: the app's starting "List" is not made too.
     var model = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
-    let sameName = model.lists.filter { $0.name == name }.count
+    let sameName = try refuseTakenName(
+      name, in: model, except: nil, allowed: arguments.has(.duplicate))
     model.apply(model.insertList(model.makeList(name: name, iconName: icon.rawValue)))
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
@@ -105,8 +109,10 @@ enum ListCommands {
 
   static let editList = CommandSpec(
     name: "edit-list", positionals: ["LIST"], valueOptions: [(.name, "NAME"), (.icon, "ICON")],
+    flags: [.duplicate],
     summary: "Rename a list or change its icon.",
-    details: "ICON is one of the icons new-list takes; the list keeps its items."
+    details: "ICON is one of the icons new-list takes; the list keeps its items. A NAME "
+      + "another list has is refused as in new-list; --duplicate renames it anyway."
   ) { arguments, context throws(CLIError) in
     let newName = arguments.value(.name)
     guard newName != nil || arguments.value(.icon) != nil else {
@@ -119,6 +125,11 @@ enum ListCommands {
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
+    var sameName = 0
+    if let newName, newName != list.name {
+      sameName = try refuseTakenName(
+        newName, in: model, except: list.id, allowed: arguments.has(.duplicate))
+    }
     guard
       let change = model.editList(
         id: list.id, name: newName ?? list.name, iconName: icon?.rawValue ?? list.iconName)
@@ -142,14 +153,27 @@ enum ListCommands {
       if let icon, icon.rawValue != list.iconName { parts.append("icon \(icon.rawValue)") }
       context.output.line(
         "List \"\(context.output.shown(list.name))\": \(parts.joined(separator: ", ")).")
-      if let newName, newName != list.name,
-        model.lists.filter({ $0.name.lowercased() == newName.lowercased() }).count > 1
-      {
+      if let newName, sameName > 0 {
         context.output.error(
-          "there are now several lists named \"\(newName)\": name them by number (see lists)")
+          "there are now \(sameName + 1) lists named \"\(newName)\": name them by number (see lists)"
+        )
       }
     }
     return status
+  }
+
+  /// How many lists other than `except` are named `name` (folded, as `ListSelector` compares);
+  /// an error naming the first when there is one and a duplicate is not `allowed`.
+  private static func refuseTakenName(
+    _ name: String, in model: DataModel, except: Checklist.ID?, allowed: Bool
+  ) throws(CLIError) -> Int {
+    let taken = model.lists.indices.filter {
+      model.lists[$0].id != except && TextSelection.sameName(model.lists[$0].name, name)
+    }
+    guard let first = taken.first, !allowed else { return taken.count }
+    throw .failure(
+      "list \(first + 1) is named \"\(model.lists[first].name)\" already, and commands could not "
+        + "tell two such lists apart by name; --duplicate makes another anyway")
   }
 
   /// The icon named `text` (any case), or a usage error that lists them.

@@ -192,9 +192,12 @@ enum PlannerCommands {
     return changes
   }
 
-  /// What `check` says after a repeating item moved on: "Next: Tue 8 Dec 2026, 09:00".
-  static func nextText(_ date: Date, formatter: DueDateFormatter) -> String {
-    "Next: \(formatter.full(date))"
+  /// What `check` says after a repeating item moved on (it stays unchecked):
+  /// `Done "Water plants" in Home; next due Tue 8 Dec 2026, 09:00.`
+  static func doneText(item: String, list: String, next date: Date, formatter: DueDateFormatter)
+    -> String
+  {
+    "Done \"\(item)\" in \(list); next due \(formatter.full(date))."
   }
 }
 

@@ -5,9 +5,58 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Finds the list a LIST argument means: a 1-based number or a name (any case). A number in
-/// range always means the list at that number, as it does for items, so that a script passing
-/// numbers from `checklists lists` never gets a list named like a number instead.
+/// How a name or text given on the command line finds what it means, tier by tier: the exact
+/// text, else the text folded as search folds it (case, accents and width ignored: "cafe au
+/// lait" is "Café au lait"), else a folded prefix ("caf"). The first tier with one match wins;
+/// a tier with several is ambiguous and names them.
+enum TextSelection {
+  /// The result of looking a selector up among texts.
+  enum Match: Equatable {
+    case one(Int)
+    /// Several texts are equal to the selector exactly.
+    case sameText([Int])
+    /// Several texts fold to the selector, or start with it folded.
+    case several([Int])
+    case none
+  }
+
+  static func match(_ selector: String, in texts: [String]) -> Match {
+    let exact = texts.indices.filter { texts[$0] == selector }
+    if exact.count == 1 { return .one(exact[0]) }
+    if exact.count > 1 { return .sameText(exact) }
+    let wanted = SearchFolding.fold(selector)
+    guard !wanted.isEmpty else { return .none }
+    var folding = SearchFolding()
+    let folded = texts.map { text -> [UInt8] in
+      var bytes: [UInt8] = []
+      folding.fold(text, into: &bytes)
+      return bytes
+    }
+    let equal = folded.indices.filter { folded[$0] == wanted }
+    if equal.count == 1 { return .one(equal[0]) }
+    if equal.count > 1 { return .several(equal) }
+    let prefixed = folded.indices.filter { folded[$0].starts(with: wanted) }
+    if prefixed.count == 1 { return .one(prefixed[0]) }
+    if prefixed.count > 1 { return .several(prefixed) }
+    return .none
+  }
+
+  /// Whether two names are one for the CLI (they fold alike, as the matcher compares them).
+  static func sameName(_ first: String, _ second: String) -> Bool {
+    SearchFolding.fold(first) == SearchFolding.fold(second)
+  }
+
+  /// The candidates of an ambiguous selector: `2 "Café au lait", 5 "Cafetière"`, ten at most.
+  static func candidates(_ indices: [Int], _ texts: [String]) -> String {
+    let shown = indices.prefix(10).map { "\($0 + 1) \"\(texts[$0])\"" }.joined(separator: ", ")
+    return indices.count > 10 ? shown + " and \(indices.count - 10) more" : shown
+  }
+}
+
+/// Finds the list a LIST argument means: a 1-based number or a name (exact, else folded as
+/// search folds it, else a unique folded prefix; see `TextSelection`). A number in range always
+/// means the list at that number, as it does for items, so that a script passing numbers from
+/// `checklists lists` never gets a list named like a number instead.
 enum ListSelector {
   static func find(_ selector: String, in model: DataModel) throws(CLIError) -> Checklist {
     if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
@@ -15,21 +64,25 @@ enum ListSelector {
     {
       return model.lists[number - 1]
     }
-    let lowered = selector.lowercased()
-    let named = model.lists.filter { $0.name.lowercased() == lowered }
-    if named.count == 1 { return named[0] }
-    if named.count > 1 {
-      let exact = named.filter { $0.name == selector }
-      if exact.count == 1 { return exact[0] }
+    let names = model.lists.map(\.name)
+    switch TextSelection.match(selector, in: names) {
+    case .one(let index):
+      return model.lists[index]
+    case .sameText:
       throw .failure(
         "several lists are named \"\(selector)\"; use its number from `checklists lists`")
+    case .several(let indices):
+      throw .failure(
+        "\"\(selector)\" could be several lists: \(TextSelection.candidates(indices, names)); "
+          + "give more of the name or the number")
+    case .none:
+      throw .failure("no list \"\(selector)\" (see `checklists lists`)")
     }
-    throw .failure("no list \"\(selector)\" (see `checklists lists`)")
   }
 }
 
-/// Finds the item an ITEM argument means: a 1-based number or its text (exactly, else in any
-/// case when only one item matches so).
+/// Finds the item an ITEM argument means: a 1-based number or its text (exact, else folded as
+/// search folds it, else a unique folded prefix; see `TextSelection`).
 enum ItemSelector {
   static func find(_ selector: String, in list: Checklist) throws(CLIError) -> Int {
     if let number = Int(selector), selector.allSatisfy(\.isASCII), number >= 1,
@@ -37,22 +90,20 @@ enum ItemSelector {
     {
       return number - 1
     }
-    let matches = list.items.indices.filter { list.items[$0].text == selector }
-    if matches.count == 1 { return matches[0] }
-    if matches.count > 1 {
+    let texts = list.items.map(\.text)
+    switch TextSelection.match(selector, in: texts) {
+    case .one(let index):
+      return index
+    case .sameText:
       throw .failure(
         "several items in \"\(list.name)\" read \"\(selector)\"; use its number from `checklists show`"
       )
-    }
-    let lowered = selector.lowercased()
-    let loose = list.items.indices.filter { list.items[$0].text.lowercased() == lowered }
-    if loose.count == 1 { return loose[0] }
-    if loose.count > 1 {
-      let numbers = loose.prefix(5).map { String($0 + 1) }.joined(separator: ", ")
+    case .several(let indices):
       throw .failure(
-        "several items in \"\(list.name)\" read \"\(selector)\" in some case (items \(numbers)); "
-          + "give the exact text or the number")
+        "\"\(selector)\" could be several items in \"\(list.name)\": "
+          + "\(TextSelection.candidates(indices, texts)); give more of the text or the number")
+    case .none:
+      throw .failure("no item \"\(selector)\" in \"\(list.name)\" (see `checklists show`)")
     }
-    throw .failure("no item \"\(selector)\" in \"\(list.name)\" (see `checklists show`)")
   }
 }

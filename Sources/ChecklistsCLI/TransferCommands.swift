@@ -106,7 +106,7 @@ enum TransferCommands {
     do throws(FileFormatError) {
       (lists, photoPaths) = try ImportedLists.decode(data, from: path)
     } catch {
-      throw .failure("\(name): \(error.message)")
+      throw .failure(error.shown(in: name))
     }
     let output = context.output
     guard !lists.isEmpty else {
@@ -233,7 +233,13 @@ enum ImportedLists {
     do {
       object = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch {
-      throw FileFormatError("not valid JSON")
+      // Only now, once: where the text breaks the grammar, and what was expected there.
+      guard let syntax = JSONSyntaxCheck.firstError(in: data) else {
+        throw FileFormatError("not valid JSON")
+      }
+      throw FileFormatError(
+        "not valid JSON at line \(syntax.position.line): \(syntax.reason)", reason: syntax.reason,
+        at: syntax.position)
     }
     guard case .array(let array) = object else {
       throw FileFormatError("the top level should be an array of checklists but is \(kind(object))")

@@ -44,7 +44,7 @@ enum FullScreenLaunch {
       keys: keys, photos: AppPhotos.access(session: photos, environment: environment),
       photoColors: photoColors)
     let thumbnails = ThumbnailCache(environment: environment)
-    let state = load.state
+    let lastState = StateSeen(load.state)
     let notice = SaveNotice()
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in
@@ -59,10 +59,10 @@ enum FullScreenLaunch {
       },
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
-        // The app's choices go into the state file as it is now: what other writers recorded
-        // meanwhile (reminders `due --notify` sent, a higher next item ID) stays.
-        let onDisk = store.currentState()
-        var next = onDisk ?? state
+        // The app's choices are merged into the state file as it is now, under the data
+        // file's lock: what other writers recorded meanwhile (reminders `due --notify` sent, a
+        // list renamed from the shell, a higher next item ID) stays.
+        var next = lastState.value
         next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
         next.openView = app.openView
@@ -71,9 +71,10 @@ enum FullScreenLaunch {
         // Unchanged state is not written again. A state that holds nothing the data file
         // cannot give back (no reminders sent by `due --notify`, a next item ID that follows
         // the items) is written without fsyncs: two fsyncs saved on most quits.
-        guard next != onDisk else { return }
-        let durable = !next.notified.isEmpty || !app.dataModel.listsGiveNextItemID
-        try? store.saveState(next, durable: durable)
+        let durable = !app.dataModel.listsGiveNextItemID
+        if let written = try? store.saveState(next, base: lastState.value, durable: durable) {
+          lastState.value = written
+        }
       },
       saveCopy: { model, path in
         do throws(StoreError) {
@@ -112,9 +113,9 @@ enum FullScreenLaunch {
       // On a first run the app itself makes the list "List", so that it is saved on quit.
       var app = ChecklistsApp(
         model: load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model,
-        checklistIndex: state.openListIndex(in: load.model),
-        openView: state.openView,
-        sortByDue: Set(state.sortByDue),
+        checklistIndex: load.state.openListIndex(in: load.model),
+        openView: load.state.openView,
+        sortByDue: Set(load.state.sortByDue),
         isFirstRun: load.isFirstRun,
         options: options,
         size: (width, height),
@@ -182,4 +183,11 @@ private final class SaveNotice {
   var message: String?
   /// Whether the last save went to a conflict copy: the data file does not hold the lists.
   var inConflictCopy = false
+}
+
+/// The state file as the app last read or wrote it: what the next write merges from.
+final class StateSeen {
+  var value: ChecklistsState
+
+  init(_ value: ChecklistsState) { self.value = value }
 }

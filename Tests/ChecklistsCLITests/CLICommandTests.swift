@@ -139,8 +139,19 @@ extension CLITests {
       }
       #expect(sandbox.call("edit-list", "Nowhere", "--name", "X").status == 1)
       #expect(sandbox.bytes() == before)
-      let twice = sandbox.call("edit-list", "Chores", "--name", "Shopping")
-      #expect(twice.stderr.contains("there are now several lists named \"Shopping\""))
+      // A name another list has (in any case or accents) is refused but with --duplicate.
+      let taken = sandbox.call("edit-list", "Chores", "--name", "SHOPPING")
+      #expect(taken.status == 1)
+      #expect(
+        taken.stderr
+          == "checklists: list 3 is named \"Shopping\" already, and commands could not tell two "
+          + "such lists apart by name; --duplicate makes another anyway\n")
+      #expect(try sandbox.lists().map(\.name) == ["Chores", "Empty", "Shopping"])
+      let twice = sandbox.call("edit-list", "Chores", "--name", "Shopping", "--duplicate")
+      #expect(twice.status == 0)
+      #expect(twice.stderr.contains("there are now 2 lists named \"Shopping\""))
+      // A list's own name in another case is a rename, not a duplicate.
+      #expect(sandbox.call("edit-list", "Empty", "--name", "EMPTY").status == 0)
     }
 
     /// The app remembers lists by name (the one it opens, those sorted by due date): a rename
@@ -151,7 +162,11 @@ extension CLITests {
       try sandbox.writeData(sampleLists())
       #expect(sandbox.call("add", "Chores", "Sweep").status == 0)  // writes a state file
       let folder = sandbox.root + "/state/checklists"
-      let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first)
+      // The state file, not the commands' undo log beside it.
+      let name = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: folder).first {
+          !$0.hasSuffix(".undo.json")
+        })
       let path = folder + "/" + name
       var state = try #require(
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -164,7 +179,7 @@ extension CLITests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
           as? [String: Any])
       #expect(after["checklistName"] as? String == "Shopping")
-      #expect(after["sortByDue"] as? [String] == ["Shopping", "Chores"])
+      #expect((after["sortByDue"] as? [String]).map(Set.init) == ["Shopping", "Chores"])
     }
 
     @Test func listsShowsSubtitlesInTheAppsOrder() throws {
@@ -262,8 +277,18 @@ extension CLITests {
       #expect(created.stdout == "Created list \"Trips 2027\".\n")
       let trip = try #require(try sandbox.lists().first { $0.name == "Trips 2027" })
       #expect(trip.iconName == "Trips")
-      // A second list of the same name is made, and stderr says how to tell them apart.
-      let again = sandbox.call("new-list", "Trips 2027")
+      // A second list of the same name (as lists are found: case and accents ignored) is
+      // refused: commands would no longer find either by name. --duplicate makes it, and
+      // stderr says how to tell them apart.
+      let before = sandbox.bytes()
+      let refused = sandbox.call("new-list", "trips 2027")
+      #expect(refused.status == 1)
+      #expect(
+        refused.stderr
+          == "checklists: list 4 is named \"Trips 2027\" already, and commands could not tell two "
+          + "such lists apart by name; --duplicate makes another anyway\n")
+      #expect(sandbox.bytes() == before)
+      let again = sandbox.call("new-list", "Trips 2027", "--duplicate")
       #expect(again.status == 0)
       #expect(
         again.stderr
@@ -345,12 +370,14 @@ extension CLITests {
         Issue.record("the codec accepted garbage")
         return
       } catch {
-        expected = error.message
+        // An XML syntax error: the file's name, line and column, as a compiler writes them.
+        expected = error.shown(in: "Checklists.plist")
       }
+      #expect(expected == "Checklists.plist:1:36: <key>name</key> has no value")
       for command in [["lists"], ["add", "List", "x"]] {
         let run = sandbox.call(command)
         #expect(run.status == 1)
-        #expect(run.stderr == "checklists: Checklists.plist: \(expected)\n")
+        #expect(run.stderr == "checklists: \(expected)\n")
         #expect(sandbox.bytes() == garbage)
       }
     }

@@ -72,7 +72,9 @@ extension CLITests {
       let ambiguous = sandbox.call("uncheck", "Groceries", "milk")
       #expect(ambiguous.status == 1)
       #expect(
-        ambiguous.stderr.contains("several items in \"Groceries\" read \"milk\" in some case"))
+        ambiguous.stderr.contains(
+          "\"milk\" could be several items in \"Groceries\": 1 \"Milk\", 3 \"MILK\"; "
+            + "give more of the text or the number"))
     }
 
     @Test func aTextStartingWithADashSaysToUseDoubleDash() throws {

@@ -292,6 +292,53 @@ extension CLITests {
     }
 
     /// The state file's `notified` record in the sandbox (empty when there is no state file).
+    /// Another writer changes the state file while `due --notify` sends (holding the data
+    /// file's lock, as every writer of the state now does): the reminders sent are merged into
+    /// what it wrote, after it let go, and not written over it, nor while it held the lock.
+    @Test func notifyMergesTheStateFileWithAWriterThatHeldTheLock() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(DueFixture.lists())
+      let fake = try FakeNotifySend(in: sandbox)
+      let environment = DueFixture.berlin.merging(["PATH": fake.folder + ":/usr/bin:/bin"]) { $1 }
+      let location = try DataFileLocation.resolve(environment: sandbox.environment)
+      #expect(sandbox.call("edit-list", "Work", "--icon", "Trips").status == 0)  // a state file
+      let lock = try DataFileLock.acquire(
+        dataFile: location.dataFile, shownPath: location.dataFile)
+      let finished = DispatchSemaphore(value: 0)
+      nonisolated(unsafe) var run: ProcessResult?
+      Thread.detachNewThread {
+        run = sandbox.call("due", "--notify", extra: environment)
+        finished.signal()
+      }
+      // The three reminders are out: `due` is about to record them.
+      let deadline = Date().addingTimeInterval(30)
+      while fake.calls().count < 3 && Date() < deadline { usleep(1000) }
+      #expect(fake.calls().count == 3)
+      #expect(try notified(sandbox) == [], "written while another writer held the lock")
+      // It waits for the lock (up to the store's 5 s) rather than write past it.
+      #expect(
+        finished.wait(timeout: .now() + 1) == .timedOut,
+        "due --notify finished while another writer held the lock")
+      var theirs = try JSONDecoder().decode(
+        ChecklistsState.self,
+        from: try #require(FileManager.default.contents(atPath: location.stateFile)))
+      theirs.checklistName = "Home"
+      theirs.checklistIndex = 1
+      theirs.sortByDue = ["Work"]
+      try JSONEncoder().encode(theirs).write(to: URL(fileURLWithPath: location.stateFile))
+      lock.release()
+      #expect(finished.wait(timeout: .now() + 30) == .success)
+      #expect(run?.status == 0)
+      #expect(run?.stderr == "")
+      let after = try JSONDecoder().decode(
+        ChecklistsState.self,
+        from: try #require(FileManager.default.contents(atPath: location.stateFile)))
+      #expect(after.notified == ["6@1795161600", "1@1796029200", "8@1796036385"])
+      #expect(after.checklistName == "Home")
+      #expect(after.sortByDue == ["Work"])
+    }
+
     private func notified(_ sandbox: CLITestSandbox) throws -> [String] {
       let location = try DataFileLocation.resolve(environment: sandbox.environment)
       guard let data = FileManager.default.contents(atPath: location.stateFile) else { return [] }

@@ -147,7 +147,7 @@ extension CLITests {
       #expect(checked.status == 0)
       #expect(
         checked.stdout
-          == "Checked \"Water plants\" in Home. Next: Tue 8 Dec 2026, 09:00.\n")
+          == "Done \"Water plants\" in Home; next due Tue 8 Dec 2026, 09:00.\n")
       let item = try sandbox.lists()[0].items[0]
       #expect(!item.checked)
       #expect(item.dueDate == P.utc("2026-12-08T08:00:00Z"))

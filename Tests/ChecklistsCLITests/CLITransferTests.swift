@@ -201,7 +201,16 @@ extension CLITests {
         #"[{"name":"A","items":[1]}]"#,
         #"bad.json: list 1 ("A"), item 1: should be a dictionary but is a number"#
       ),
-      ("[1, 2", "bad.json: not valid JSON"),
+      // A syntax error names the line and column, as a compiler does, and what was expected.
+      ("[1, 2", "bad.json:1:6: the file ends inside an array: expected , or ]"),
+      (
+        #"[{"name":"Ab","items":[{"text":"xy","checked":tru}]}]"#,
+        "bad.json:1:47: expected a value (true, false, null, a number, a string, [ or {)"
+      ),
+      (
+        "[\n  {\"name\": \"Café\"\n   \"items\": []}\n]",
+        "bad.json:3:4: expected , or } after a value in an object"
+      ),
       // A due date said to be there and missing; a repeat without one, which add refuses.
       (
         #"[{"name":"D","items":[{"text":"x","hasDueDate":true}]}]"#,
@@ -282,7 +291,9 @@ extension CLITests {
         "/bin/sh", ["-c", "printf '[1, 2' | \(binary) --file \(other) import -"],
         environment: sandbox.environment)
       #expect(bad.status == 1)
-      #expect(bad.stderr == "checklists: standard input: not valid JSON\n")
+      #expect(
+        bad.stderr
+          == "checklists: standard input:1:6: the file ends inside an array: expected , or ]\n")
     }
 
     /// A hand-written item with a "dueDate" and no "hasDueDate" has that due date.

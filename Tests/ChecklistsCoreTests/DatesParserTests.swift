@@ -47,6 +47,28 @@ import Testing
     ("  TOMORROW   9 AM ", F.local(F.berlin, 2026, 12, 17, 9, 0)),
     ("Fri\t5:00PM", F.local(F.berlin, 2026, 12, 18, 17, 0)),
     ("NOW", F.berlinNow),
+    ("+2 h", F.local(F.berlin, 2026, 12, 16, 16, 20)),
+    ("+30 min", F.local(F.berlin, 2026, 12, 16, 14, 50)),
+    ("+ 2 hours", F.local(F.berlin, 2026, 12, 16, 16, 20)),
+    ("in 2 hours", F.local(F.berlin, 2026, 12, 16, 16, 20)),
+    ("in 30 min", F.local(F.berlin, 2026, 12, 16, 14, 50)),
+    ("in 1 minute", F.local(F.berlin, 2026, 12, 16, 14, 21)),
+    ("in 2h", F.local(F.berlin, 2026, 12, 16, 16, 20)),
+    ("in 3 days", F.local(F.berlin, 2026, 12, 19, 14, 20)),
+    ("in 1 week", F.local(F.berlin, 2026, 12, 23, 14, 20)),
+    ("tomorrow noon", F.local(F.berlin, 2026, 12, 17, 12, 0)),
+    ("noon", F.local(F.berlin, 2026, 12, 17, 12, 0)),
+    ("eod", F.local(F.berlin, 2026, 12, 16, 23, 59)),
+    ("fri eod", F.local(F.berlin, 2026, 12, 18, 23, 59)),
+    ("next thu", F.local(F.berlin, 2026, 12, 24, 9, 0)),
+    ("next fri 17:00", F.local(F.berlin, 2026, 12, 25, 17, 0)),
+    ("next wed", F.local(F.berlin, 2026, 12, 23, 9, 0)),
+    ("next sunday", F.local(F.berlin, 2026, 12, 27, 9, 0)),
+    ("Next  Monday", F.local(F.berlin, 2026, 12, 21, 9, 0)),
+    ("next week", F.local(F.berlin, 2026, 12, 21, 9, 0)),
+    ("next week 18:00", F.local(F.berlin, 2026, 12, 21, 18, 0)),
+    ("next month", F.local(F.berlin, 2027, 1, 1, 9, 0)),
+    ("8am next month", F.local(F.berlin, 2027, 1, 1, 8, 0)),
   ]
 
   @Test(arguments: berlinTable)
@@ -78,7 +100,21 @@ import Testing
       "2026-012-01",
       "cannot read \"2026-012-01\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"
     ),
-    ("next friday", "cannot read \"next\" as a date; try 2026-12-24 18:00, tomorrow 9am, fri, +2h"),
+    ("next", "cannot read \"next\": say what comes next, e.g. next fri, next week, next month"),
+    (
+      "next year",
+      "cannot read \"next year\": after next give a weekday, week or month, e.g. next fri"
+    ),
+    ("in", "cannot read \"in\": give a number and a unit after it, e.g. in 30 min, in 2 hours"),
+    (
+      "in soon",
+      "cannot read \"in\": give a number and a unit after it, e.g. in 30 min, in 2 hours"
+    ),
+    ("in 2", "cannot read \"+2\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w"),
+    (
+      "+2 years",
+      "cannot read \"+2years\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w"
+    ),
     ("9am 10am", "cannot read \"9am 10am\": give one date and one time at most"),
     ("+3y", "cannot read \"+3y\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w"),
     ("+m", "cannot read \"+m\": put a number after +, e.g. +30m, +2h, +3d, +1w"),
@@ -176,17 +212,48 @@ import Testing
     #expect(try newYork.parse("tomorrow 8am", now: april) == F.local(F.newYork, 2026, 5, 1, 8, 0))
   }
 
-  @Test func weekdayIsAlwaysAfterToday() throws {
+  @Test func weekdayIsTheComingOne() throws {
     let sunday = F.local(F.berlin, 2026, 12, 20, 8, 0)
     let expected = [
-      ("sun", 27), ("mon", 21), ("tue", 22), ("wed", 23), ("thu", 24), ("fri", 25), ("sat", 26),
+      ("sun", 20), ("mon", 21), ("tue", 22), ("wed", 23), ("thu", 24), ("fri", 25), ("sat", 26),
     ]
     for (name, day) in expected {
       #expect(try berlin.parse(name, now: sunday) == F.local(F.berlin, 2026, 12, day, 9, 0))
     }
-    // Typed on a Friday before 17:00, "fri 17:00" is still next week's Friday.
-    let friday = F.local(F.berlin, 2026, 12, 18, 8, 0)
-    #expect(try berlin.parse("fri 17:00", now: friday) == F.local(F.berlin, 2026, 12, 25, 17, 0))
+    // Sunday ends the week: next week's days are the coming ones, but for Sunday itself.
+    for (name, day) in expected {
+      let nextWeek = name == "sun" ? 27 : day
+      #expect(
+        try berlin.parse("next " + name, now: sunday)
+          == F.local(F.berlin, 2026, 12, nextWeek, 9, 0))
+    }
+    #expect(try berlin.parse("next week", now: sunday) == F.local(F.berlin, 2026, 12, 21, 9, 0))
+  }
+
+  /// Today's weekday means today while the time is still ahead (as Reminders and taskwarrior
+  /// read it), else a week later; `next` is always next week's.
+  @Test func todaysWeekdayIsTodayWhileItsTimeIsAhead() throws {
+    let thursday = F.local(F.berlin, 2026, 12, 17, 17, 8)
+    #expect(try berlin.parse("thu 7pm", now: thursday) == F.local(F.berlin, 2026, 12, 17, 19, 0))
+    #expect(
+      try berlin.parse("thursday 17:09", now: thursday) == F.local(F.berlin, 2026, 12, 17, 17, 9))
+    #expect(try berlin.parse("thu 17:08", now: thursday) == F.local(F.berlin, 2026, 12, 24, 17, 8))
+    #expect(try berlin.parse("thu 5pm", now: thursday) == F.local(F.berlin, 2026, 12, 24, 17, 0))
+    #expect(try berlin.parse("thu", now: thursday) == F.local(F.berlin, 2026, 12, 24, 9, 0))
+    #expect(
+      try berlin.parse("next thu 7pm", now: thursday) == F.local(F.berlin, 2026, 12, 24, 19, 0))
+    #expect(try berlin.parse("thu eod", now: thursday) == F.local(F.berlin, 2026, 12, 17, 23, 59))
+    let morning = F.local(F.berlin, 2026, 12, 17, 8, 0)
+    #expect(try berlin.parse("thu", now: morning) == F.local(F.berlin, 2026, 12, 17, 9, 0))
+    #expect(try berlin.parse("next thu", now: morning) == F.local(F.berlin, 2026, 12, 24, 9, 0))
+    #expect(try berlin.parse("next week", now: morning) == F.local(F.berlin, 2026, 12, 21, 9, 0))
+    // The last month of a year and a Monday.
+    let monday = F.local(F.berlin, 2026, 12, 28, 10, 0)
+    #expect(try berlin.parse("next week", now: monday) == F.local(F.berlin, 2027, 1, 4, 9, 0))
+    #expect(try berlin.parse("next mon", now: monday) == F.local(F.berlin, 2027, 1, 4, 9, 0))
+    #expect(try berlin.parse("next month", now: monday) == F.local(F.berlin, 2027, 1, 1, 9, 0))
+    let january = F.local(F.berlin, 2027, 1, 31, 10, 0)
+    #expect(try berlin.parse("next month", now: january) == F.local(F.berlin, 2027, 2, 1, 9, 0))
   }
 
   // MARK: - Durations

@@ -153,6 +153,30 @@ import Testing
     #expect(message(trailing) == "XML error at line 1: content after the end of the property list")
   }
 
+  /// An XML error knows its column too, and is shown after the file's name as a compiler
+  /// writes it (`file:line:column: reason`).
+  @Test func anXMLErrorNamesItsLineAndColumn() throws {
+    func error(_ text: String) -> FileFormatError? {
+      do {
+        _ = try ChecklistsFileCoding.decode(Data(text.utf8))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let cut = try #require(
+      error("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n  <dict><key>na</kee>"))
+    #expect(cut.position == TextPosition(line: 4, column: 16))
+    #expect(cut.reason == "expected </key> but found </kee>")
+    #expect(cut.shown(in: "bad.plist") == "bad.plist:4:16: expected </key> but found </kee>")
+    let accented = try #require(error("<plist><array><string>café</string><foo/></array></plist>"))
+    #expect(accented.position == TextPosition(line: 1, column: 36))
+    #expect(accented.shown(in: "f.plist") == "f.plist:1:36: unknown element <foo>")
+    // Other errors have no place: the name and the message.
+    let empty = try #require(error(""))
+    #expect(empty.shown(in: "f.plist") == "f.plist: the file is empty")
+  }
+
   @Test func badUTF8InXML() {
     var bytes = Array("<plist version=\"1.0\">\n<array>\n<dict>\n<key>name</key>\n<string>".utf8)
     bytes += [0x41, 0xFF, 0xFE, 0x42]

@@ -89,7 +89,7 @@ import Testing
       _ = try ChecklistsStore.open(location: folder.location())
     } throws: { error in
       guard let message = (error as? StoreError)?.message, let expected else { return false }
-      return message.contains(expected.message)
+      return message == expected.shown(in: "Checklists.plist")
     }
   }
 

@@ -5,6 +5,46 @@ import Testing
 
 @Suite("State file: remembered choices beside the data file")
 struct StateFileTests {
+  /// Each side's changes since the state both read stay, as in the data file's merge.
+  @Test func aStateSavedAfterAnotherWriterIsMergedWithIt() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    var base = load.state
+    base.sortByDue = ["A", "B"]
+    base.notified = ["1@10", "2@20"]
+    base.nextItemID = 5
+    try store.saveState(base)
+    // Another writer: opens list 1, takes "B" out of sorting, records a reminder, takes one.
+    var theirs = base
+    theirs.checklistIndex = 1
+    theirs.checklistName = "Two"
+    theirs.sortByDue = ["A"]
+    theirs.notified = ["2@20", "3@30"]
+    theirs.nextItemID = 9
+    try store.saveState(theirs)
+    // We add "C" to sorting, record another reminder, show Today; the open list is theirs.
+    var ours = base
+    ours.sortByDue = ["A", "B", "C"]
+    ours.notified = ["1@10", "2@20", "4@40"]
+    ours.openView = "today"
+    ours.nextItemID = 7
+    let written = try store.saveState(ours, base: base)
+    let onDisk = try #require(store.currentState())
+    #expect(written == onDisk)
+    #expect(onDisk.checklistName == "Two")
+    #expect(onDisk.checklistIndex == 1)
+    #expect(onDisk.sortByDue == ["A", "C"])
+    #expect(onDisk.notified == ["2@20", "3@30", "4@40"])
+    #expect(onDisk.openView == "today")
+    #expect(onDisk.nextItemID == 9)
+    // Our own choice of list wins over theirs.
+    var again = onDisk
+    again.remember(openList: 0, in: load.model)
+    #expect(try store.saveState(again, base: onDisk).checklistIndex == 0)
+  }
+
   @Test func aMissingStateGivesTheDefaultsWithoutAWarning() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }

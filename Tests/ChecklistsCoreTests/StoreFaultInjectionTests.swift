@@ -62,6 +62,36 @@ struct StoreFaultInjectionTests {
     #expect(folder.bytes("Checklists.plist.bak") == old)
   }
 
+  /// A save that failed (or was killed) after keeping the `.bak` and before replacing the data
+  /// file leaves the `.bak` and the data file as two names of one file. The next save once linked
+  /// the data file to a temporary name and renamed it onto the `.bak`: a rename of two names of
+  /// one file does nothing, and the temporary name stayed after a successful save.
+  @Test func aSaveAfterOneStoppedBeforeTheReplaceLeavesNoTemporaryFile() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    let old = encodedBytes(sampleModel())
+    folder.write("Checklists.plist", old)
+    let location = folder.location()
+    let faulty = FaultyFileSystem()
+    let (store, load) = try ChecklistsStore.open(location: location, fileSystem: faulty)
+    let changed = adding("Laundry", to: load.model)
+    faulty.setFault(Self.fault(for: .replacingFile, code: EIO, dataFile: location.dataFile))
+    #expect(throws: StoreError.self) { try store.save(changed) }
+    let data = try SystemFileSystem().stat(location.dataFile)
+    let backup = try SystemFileSystem().stat(location.dataFile + ".bak")
+    #expect(data.inode == backup.inode, "the stopped save's .bak is the data file")
+    faulty.setFault(nil)
+    #expect(try store.save(changed).outcome == .saved)
+    #expect(folder.names().filter { $0.contains(".tmp-") } == [])
+    #expect(folder.bytes("Checklists.plist") == encodedBytes(changed))
+    #expect(folder.bytes("Checklists.plist.bak") == old)
+    // And the save after it keeps a .bak as always.
+    let more = adding("More", to: changed)
+    #expect(try store.save(more).outcome == .saved)
+    #expect(folder.names().filter { $0.contains(".tmp-") } == [])
+    #expect(folder.bytes("Checklists.plist.bak") == encodedBytes(changed))
+  }
+
   @Test(arguments: codes)
   func aFailedFolderSyncIsReportedButTheNewFileIsInPlace(code: Int32) throws {
     let folder = StoreTestFolder()

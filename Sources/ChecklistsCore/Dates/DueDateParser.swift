@@ -10,13 +10,15 @@ import FoundationEssentials
 /// Input is case-insensitive and extra spaces are ignored.
 ///
 /// Accepted forms:
-/// - `now`; `+30m`, `+2h` (that many minutes or hours from now, as elapsed time);
-///   `+3d`, `+1w` (that many days or weeks later at the same wall-clock time, across clock
-///   changes).
-/// - A date: `2026-12-24`, `today`, `tomorrow`, `yesterday`, or a weekday, short or long (`fri`, `friday`,
-///   also `tues`, `thur`, `thurs`). A weekday is always the next one strictly after today: typed
-///   on a Friday, `fri` means a week from today (`today` is there for today).
-/// - A time: `18:00`, `9:30`, `9am`, `9:30pm` (`12am` is midnight, `12pm` noon).
+/// - `now`; `+30m`, `+2h`, `+2 h`, `+30 min`, `in 2 hours` (that many minutes or hours from
+///   now, as elapsed time); `+3d`, `+1w`, `in 3 days` (that many days or weeks later at the
+///   same wall-clock time, across clock changes).
+/// - A date: `2026-12-24`, `today`, `tomorrow`, `yesterday`, or a weekday, short or long (`fri`,
+///   `friday`, also `tues`, `thur`, `thurs`): the coming one, today while the time given is still
+///   ahead. `next fri` is the Friday of next week (weeks start on Monday), `next week` its
+///   Monday, `next month` the first of next month.
+/// - A time: `18:00`, `9:30`, `9am`, `9:30pm` (`12am` is midnight, `12pm` noon), `noon`, `eod`
+///   (23:59, the end of the day).
 /// - A date and a time, in either order: `tomorrow 9am`, `fri 17:00`, `2026-12-24 18:00`.
 ///
 /// A date without a time means 09:00 that day (the app's default reminder hour), even when that
@@ -52,7 +54,7 @@ public struct DueDateParser: Sendable {
       if tokens[0] == "now" { return now }
       if tokens[0].hasPrefix("+") { return try offset(tokens[0], from: now, clock: clock) }
     }
-    var day: Int?
+    var day: DayWord?
     var time: (hour: Int, minute: Int)?
     for token in tokens {
       if let parsedTime = try Self.time(token) {
@@ -65,6 +67,12 @@ public struct DueDateParser: Sendable {
           throw DueDateParseError("cannot read \"\(shown)\": give one date and one time at most")
         }
         day = parsedDay
+      } else if token == "next" {
+        throw DueDateParseError(
+          "cannot read \"next\": say what comes next, e.g. next fri, next week, next month")
+      } else if token == "in" {
+        throw DueDateParseError(
+          "cannot read \"in\": give a number and a unit after it, e.g. in 30 min, in 2 hours")
       } else {
         let what = tokens.count == 1 ? shown : token
         throw DueDateParseError("cannot read \"\(what)\" as a date; \(Self.examples)")
@@ -72,7 +80,14 @@ public struct DueDateParser: Sendable {
     }
     if let day {
       let (hour, minute) = time ?? (Self.defaultHour, 0)
-      return clock.date(days: day, hour: hour, minute: minute)
+      switch day {
+      case .day(let number):
+        return clock.date(days: number, hour: hour, minute: minute)
+      case .weekdayFrom(let today):
+        // Today's weekday means today while that time is still ahead, else a week later.
+        let date = clock.date(days: today, hour: hour, minute: minute)
+        return date > now ? date : clock.date(days: today + 7, hour: hour, minute: minute)
+      }
     }
     guard let time else {
       throw DueDateParseError("cannot read \"\(shown)\" as a date; \(Self.examples)")
@@ -101,23 +116,37 @@ public struct DueDateParser: Sendable {
 
   // MARK: - Tokens
 
-  /// The lower-cased words of `text`, with a lone "am"/"pm" joined to the number before it and a
-  /// lone "+" joined to what follows.
+  /// The lower-cased words of `text`, joined where several words make one: a lone "am"/"pm"
+  /// to the number before it, a lone "+" (and "in" before a number) to what follows, a unit
+  /// to the "+2" before it (`+2 h`, `in 2 hours` are `+2h`, `+2hours`), and "next" to the word
+  /// after it (`next fri`).
   static func tokens(of text: String) -> [String] {
     let words = text.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
     var tokens: [String] = []
-    for word in words {
-      if word == "am" || word == "pm", let last = tokens.last,
-        last.last.map({ $0.isNumber }) == true
-      {
+    for (index, word) in words.enumerated() {
+      let last = tokens.last
+      let next = index + 1 < words.count ? words[index + 1] : nil
+      if word == "am" || word == "pm", let last, last.last.map({ $0.isNumber }) == true {
         tokens[tokens.count - 1] = last + word
-      } else if tokens.last == "+" {
+      } else if last == "+" {
         tokens[tokens.count - 1] = "+" + word
+      } else if let last, isBareOffset(last), word.allSatisfy({ $0.isLetter }) {
+        tokens[tokens.count - 1] = last + word
+      } else if last == "next" {
+        tokens[tokens.count - 1] = "next " + word
+      } else if word == "in", let next, next.first.map({ $0.isASCII && $0.isNumber }) == true {
+        tokens.append("+")
       } else {
         tokens.append(word)
       }
     }
     return tokens
+  }
+
+  /// Whether `token` is a `+` and digits with no unit yet (`+2` of `+2 h`).
+  private static func isBareOffset(_ token: String) -> Bool {
+    token.count > 1 && token.hasPrefix("+")
+      && token.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
   }
 
   // MARK: - Offsets
@@ -152,10 +181,10 @@ public struct DueDateParser: Sendable {
     }
     let unit: Unit
     switch unitText {
-    case "m", "min", "mins": unit = .minutes
-    case "h", "hr", "hrs": unit = .hours
+    case "m", "min", "mins", "minute", "minutes": unit = .minutes
+    case "h", "hr", "hrs", "hour", "hours": unit = .hours
     case "d", "day", "days": unit = .days
-    case "w", "wk", "wks": unit = .weeks
+    case "w", "wk", "wks", "week", "weeks": unit = .weeks
     default:
       throw DueDateParseError(
         "cannot read \"\(token)\": use m, h, d or w after the number, e.g. +30m, +2h, +3d, +1w")
@@ -194,17 +223,43 @@ public struct DueDateParser: Sendable {
     "fri": 5, "friday": 5, "sat": 6, "saturday": 6,
   ]
 
-  /// The day number `token` names, nil when it is not a date, or an error when it is a broken one.
-  static func day(_ token: String, today: Int) throws(DueDateParseError) -> Int? {
+  /// A day a word names: a day number, or today's weekday (today while the time given is still
+  /// ahead, else a week later; `resolve` needs the time).
+  enum DayWord: Equatable {
+    case day(Int)
+    case weekdayFrom(today: Int)
+  }
+
+  /// The day `token` names, nil when it is not a date, or an error when it is a broken one.
+  static func day(_ token: String, today: Int) throws(DueDateParseError) -> DayWord? {
     switch token {
-    case "today": return today
-    case "tomorrow": return today + 1
-    case "yesterday": return today - 1
+    case "today": return .day(today)
+    case "tomorrow": return .day(today + 1)
+    case "yesterday": return .day(today - 1)
     default: break
     }
+    // Weeks start on Monday (ISO 8601), as dates are written year-month-day.
+    let mondayOfNextWeek = today + 7 - (GregorianDays.weekday(days: today) + 6) % 7
     if let weekday = weekdays[token] {
       let ahead = (weekday - GregorianDays.weekday(days: today) + 7) % 7
-      return today + (ahead == 0 ? 7 : ahead)
+      return ahead == 0 ? .weekdayFrom(today: today) : .day(today + ahead)
+    }
+    if token.hasPrefix("next ") {
+      let word = String(token.dropFirst("next ".count))
+      if let weekday = weekdays[word] {
+        return .day(mondayOfNextWeek + (weekday + 6) % 7)
+      }
+      switch word {
+      case "week": return .day(mondayOfNextWeek)
+      case "month":
+        let (year, month, _) = GregorianDays.date(days: today)
+        return .day(
+          GregorianDays.days(
+            year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1))
+      default:
+        throw DueDateParseError(
+          "cannot read \"\(token)\": after next give a weekday, week or month, e.g. next fri")
+      }
     }
     let parts = token.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2,
@@ -225,7 +280,7 @@ public struct DueDateParser: Sendable {
       throw DueDateParseError(
         "cannot read \"\(token)\": \(monthName) \(year) has \(length) days, not \(day)")
     }
-    return GregorianDays.days(year: year, month: month, day: day)
+    return .day(GregorianDays.days(year: year, month: month, day: day))
   }
 
   // MARK: - Times
@@ -233,6 +288,12 @@ public struct DueDateParser: Sendable {
   /// The hour and minute `token` names, nil when it is not a time, or an error when it is a
   /// broken one.
   static func time(_ token: String) throws(DueDateParseError) -> (hour: Int, minute: Int)? {
+    switch token {
+    case "noon": return (12, 0)
+    // The end of the day: its last minute.
+    case "eod": return (23, 59)
+    default: break
+    }
     var body = Substring(token)
     var meridiem: String?
     if body.hasSuffix("am") || body.hasSuffix("pm") {

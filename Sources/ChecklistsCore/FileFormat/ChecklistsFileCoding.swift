@@ -36,12 +36,30 @@ public struct EncodedChecklists: Sendable {
 public struct FileFormatError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The human-readable reason, without the file name.
   public var message: String
+  /// Where in a text file (XML, JSON) the error is, when it is a syntax error.
+  public var position: TextPosition?
+  /// What is wrong at `position`, without it (the message says the line in words).
+  public var reason: String?
 
   /// Creates an error with its message.
   public init(_ message: String) { self.message = message }
 
+  /// A syntax error at a place in a text file; `message` is `prefix` and the reason.
+  public init(_ message: String, reason: String, at position: TextPosition) {
+    self.message = message
+    self.reason = reason
+    self.position = position
+  }
+
   /// The message.
   public var description: String { message }
+
+  /// The message after the file's name as compilers write it: `bad.json:1:47: expected a
+  /// value …` for a syntax error, else `bad.json: …`.
+  public func shown(in name: String) -> String {
+    guard let position, let reason else { return "\(name): \(message)" }
+    return "\(name):\(position): \(reason)"
+  }
 }
 
 /// Reads and writes the iPhone app's `Checklists.plist` (a top-level array of checklists).
@@ -97,7 +115,10 @@ public enum ChecklistsFileCoding {
         return ChecklistsDocument(lists: lists, format: .xml)
       }
     } catch let error as PlistError {
-      throw FileFormatError(error.message)
+      guard let position = error.position, let reason = error.reason else {
+        throw FileFormatError(error.message)
+      }
+      throw FileFormatError(error.message, reason: reason, at: position)
     } catch let error as FileFormatError {
       throw error
     } catch {

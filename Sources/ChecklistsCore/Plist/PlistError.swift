@@ -2,9 +2,20 @@
 public struct PlistError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The human-readable reason ("binary property list is truncated").
   public var message: String
+  /// Where in an XML file the error is.
+  public var position: TextPosition?
+  /// What is wrong at `position`, without it.
+  public var reason: String?
 
   /// Creates an error with its message.
   public init(_ message: String) { self.message = message }
+
+  /// An error at a place in an XML file: the message says its line, `position` its column too.
+  init(xml reason: String, at position: TextPosition) {
+    self.message = "XML error at line \(position.line): \(reason)"
+    self.reason = reason
+    self.position = position
+  }
 
   /// The message.
   public var description: String { message }

@@ -235,10 +235,9 @@ struct XMLPlistReader {
 
   // MARK: - Errors
 
-  private func error(_ message: String) -> PlistError {
-    var line = 1
-    for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A { line += 1 }
-    return PlistError("XML error at line \(line): \(message)")
+  /// An error at the reading position, or at `offset` (where the tag it is about starts).
+  private func error(_ message: String, at offset: Int? = nil) -> PlistError {
+    PlistError(xml: message, at: .of(offset: offset ?? position, in: bytes))
   }
 
   // MARK: - Low-level scanning
@@ -397,7 +396,7 @@ struct XMLPlistReader {
       // A file cut short inside the right tag said "expected </date> but found </date>".
       if position >= bytes.count { throw error("the file ends inside </\(name)> (cut short?)") }
       if matches { throw error("expected > to end </\(name)") }
-      throw error("expected </\(name)> but found </\(found)>")
+      throw error("expected </\(name)> but found </\(found)>", at: nameStart - 2)
     }
     position += 1
   }
@@ -515,7 +514,7 @@ struct XMLPlistReader {
     } else if tag(start, is: "key") {
       throw error("<key> outside a <dict>")
     }
-    throw error("unknown element <\(name(of: start))>")
+    throw error("unknown element <\(name(of: start))>", at: start.nameStart - 1)
   }
 
   private func scalar(_ value: PlistValue) -> PlistTree { PlistTree(shape: .scalar(value)) }

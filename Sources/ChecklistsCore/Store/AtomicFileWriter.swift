@@ -14,7 +14,8 @@ struct AtomicWriteFailure: Error, Equatable {
 ///
 /// The sequence: a temporary file `.<name>.tmp-<pid>-<n>` in the same folder (created
 /// exclusively, mode 0600 or the old file's mode and owner), all bytes written, fsync, the old file kept as
-/// `<file>.bak` (hard link, else a copy, put in place by rename), rename over the file, fsync of
+/// `<file>.bak` (hard link, else a copy, put in place by rename; nothing when the `.bak` is
+/// already the same file), rename over the file, fsync of
 /// the folder (both fsyncs left out when the write is not `durable`). On any failure before the
 /// rename the temporary files are removed and the old file is untouched.
 struct AtomicFileWriter {
@@ -96,7 +97,7 @@ struct AtomicFileWriter {
     }
     if keepBackup, existing?.kind == .regular {
       do {
-        try keepBackupCopy(of: path, folder: folder, name: name, mode: mode)
+        try keepBackupCopy(of: path, status: existing, folder: folder, name: name, mode: mode)
       } catch {
         throw fail(.keepingBackup, error)
       }
@@ -151,9 +152,18 @@ struct AtomicFileWriter {
     }
   }
 
-  private func keepBackupCopy(of path: String, folder: String, name: String, mode: mode_t)
-    throws(SystemCallError)
-  {
+  /// Keeps the file at `path` as `<path>.bak`. When the `.bak` is already the same file (a run
+  /// killed between making it and replacing the data file leaves two names of one inode), it
+  /// holds the previous version already: nothing to do. Linking again would be undone by the
+  /// rename (POSIX `rename` of two names of one file does nothing) and leave the temporary name.
+  private func keepBackupCopy(
+    of path: String, status: FileStatus?, folder: String, name: String, mode: mode_t
+  ) throws(SystemCallError) {
+    if let status, let backup = try? fileSystem.lstat(path + ".bak"),
+      backup.device == status.device, backup.inode == status.inode
+    {
+      return
+    }
     let temporary = folder + "/" + Self.temporaryName(for: name)
     do {
       try fileSystem.link(path, temporary)

@@ -64,6 +64,45 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
   }
 
+  /// `ours` (this process's state, read as `base` and changed since) merged with `theirs` (the
+  /// state file as another writer left it meanwhile), as the data file's merge takes each side's
+  /// changes: a field we changed has our value, any other keeps theirs; the open list is one
+  /// field (index and name together); the lists sorted by due date and the reminders sent are
+  /// merged as sets (what either side added or took out since `base`); the next item ID is the
+  /// larger; the first run is over when either side says so.
+  public static func merged(
+    base: ChecklistsState, ours: ChecklistsState, theirs: ChecklistsState
+  ) -> ChecklistsState {
+    var result = theirs
+    if ours.checklistIndex != base.checklistIndex || ours.checklistName != base.checklistName {
+      result.checklistIndex = ours.checklistIndex
+      result.checklistName = ours.checklistName
+    }
+    if ours.openView != base.openView { result.openView = ours.openView }
+    result.firstTime = ours.firstTime && theirs.firstTime
+    result.nextItemID = max(ours.nextItemID, theirs.nextItemID)
+    result.sortByDue = mergedSet(
+      base: base.sortByDue, ours: ours.sortByDue, theirs: theirs.sortByDue)
+    result.notified = mergedSet(base: base.notified, ours: ours.notified, theirs: theirs.notified)
+    result.dataFile = ours.dataFile ?? theirs.dataFile
+    return result
+  }
+
+  /// `theirs` without what we took out since `base`, then what we added, each once, in order.
+  private static func mergedSet(base: [String], ours: [String], theirs: [String]) -> [String] {
+    let baseSet = Set(base)
+    let ourSet = Set(ours)
+    var seen = Set<String>()
+    var result: [String] = []
+    for key in theirs where !(baseSet.contains(key) && !ourSet.contains(key)) {
+      if seen.insert(key).inserted { result.append(key) }
+    }
+    for key in ours where !baseSet.contains(key) {
+      if seen.insert(key).inserted { result.append(key) }
+    }
+    return result
+  }
+
   /// Remembers the list on screen by its name (and index, to tell same-named lists apart).
   public mutating func remember(openList index: Int, in model: DataModel) {
     guard index >= 0, index < model.lists.count else {
@@ -152,7 +191,7 @@ struct StateFile {
   }
 
   /// Removes the other state files (ours by name: `stem-<16 hex digits>.json`) whose data file
-  /// is gone; a state file that cannot be read or names no data file is left alone.
+  /// is gone, with their undo logs; a state file that cannot be read or names no data file is left alone.
   func pruneOrphans() {
     let folder = PathText.folder(of: location.stateFile)
     let own = PathText.name(of: location.stateFile)
@@ -171,7 +210,10 @@ struct StateFile {
       do {
         _ = try fileSystem.lstat(dataFile)
       } catch {
-        if error.code == ENOENT || error.code == ENOTDIR { try? fileSystem.unlink(path) }
+        if error.code == ENOENT || error.code == ENOTDIR {
+          try? fileSystem.unlink(path)
+          try? fileSystem.unlink(CommandUndoLog.path(forStateFile: path))
+        }
       }
     }
   }

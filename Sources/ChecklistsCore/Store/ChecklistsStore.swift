@@ -146,7 +146,7 @@ public final class ChecklistsStore {
   /// Said once, by the save that wrote a keyed archive over in the current format.
   private var archiveNote: String?
 
-  private let fileSystem: any FileSystem
+  let fileSystem: any FileSystem
   private let clock: @Sendable () -> Date
   private let timeZone: ZoneRules
   /// What this store last read or wrote, with the run-time list ids of the caller's model.
@@ -444,6 +444,10 @@ public final class ChecklistsStore {
       merged: merged, matchesFile: !merged.wroteFile, statusLine: summary, logName: names.log)
   }
 
+  /// What this store last read or wrote: before a save, the lists as the command or the app
+  /// began from (with the caller's run-time list IDs).
+  public var lastModel: DataModel { base }
+
   /// The state file as it is now, nil when there is none to use (missing or damaged): what
   /// other writers (`due --notify`, the CLI, a sync pass) recorded since this process read it.
   public func currentState() -> ChecklistsState? {
@@ -453,8 +457,32 @@ public final class ChecklistsStore {
 
   /// Saves the state file atomically; `durable: false` leaves out the fsyncs, for a state
   /// whose loss costs only where the app was (see `StateFile.save`).
+  ///
+  /// This replaces the file whole: a writer that read the state before another one wrote it
+  /// uses `saveState(_:base:durable:)`, which merges.
   public func saveState(_ state: ChecklistsState, durable: Bool = true) throws(StoreError) {
     try StateFile(location: location, fileSystem: fileSystem).save(state, durable: durable)
+  }
+
+  /// Saves `ours` (the state this process read as `base`, then changed) merged with the state
+  /// file as it is now (`ChecklistsState.merged`), read and written under the data file's lock
+  /// as a save of the data file is, so that what another writer (the app, `due --notify`, a
+  /// command, a sync pass) recorded meanwhile stays. Nothing is written when the file already
+  /// holds the result; a result with reminders sent is always durable. Returns the result.
+  @discardableResult
+  public func saveState(
+    _ ours: ChecklistsState, base: ChecklistsState, durable: Bool = true
+  ) throws(StoreError) -> ChecklistsState {
+    let lock = try DataFileLock.acquire(
+      dataFile: resolvedPath, shownPath: location.displayPath, fileSystem: fileSystem,
+      wait: lockTimeout)
+    defer { lock.release() }
+    let file = StateFile(location: location, fileSystem: fileSystem)
+    let (current, _, stored) = file.load()
+    let merged = stored ? ChecklistsState.merged(base: base, ours: ours, theirs: current) : ours
+    if stored && merged == current { return merged }
+    try file.save(merged, durable: durable || !merged.notified.isEmpty)
+    return merged
   }
 
   /// Writes `model` as `Checklists.rescue-YYYYMMDD-HHMMSS.plist` (named after the file itself,

@@ -114,7 +114,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unreadable:
       return "Could not read \(shownPath): \(reason)"
     case .invalidContent:
-      return "\(shownPath): \(formatError?.message ?? detail ?? "not a checklists file")"
+      if let formatError { return formatError.shown(in: shownPath) }
+      return "\(shownPath): \(detail ?? "not a checklists file")"
     case .locked(let pid):
       let owner = pid.map { "pid \($0)" } ?? "pid unknown"
       return "\(shownPath) is being saved by another checklists (\(owner)) that does not finish;"

@@ -124,9 +124,9 @@ public enum VdirSync {
           return SyncOutcome(report: plan.report, save: result, model: nil, warnings: warnings)
         }
         if let merged = result.merged { model = merged.model }
-        var appState = store.currentState() ?? load.state
+        var appState = load.state
         appState.nextItemID = max(appState.nextItemID, model.nextItemID)
-        try? store.saveState(appState)
+        _ = try? store.saveState(appState, base: load.state)
       } catch {
         throw SyncError(message: error.message)
       }
