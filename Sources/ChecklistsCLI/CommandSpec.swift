@@ -16,6 +16,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case forceDelete = "--force-delete"
   case format = "--format"
   case icon = "--icon"
+  case install = "--install"
   case json = "--json"
   case name = "--name"
   case noDue = "--no-due"
@@ -27,6 +28,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case remove = "--remove"
   case `repeat` = "--repeat"
   case text = "--text"
+  case uninstall = "--uninstall"
   case vdir = "--vdir"
   case within = "--within"
 }

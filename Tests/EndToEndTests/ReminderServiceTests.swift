@@ -225,3 +225,71 @@ extension EndToEndProcesses {
     }
   }
 }
+
+extension EndToEndProcesses {
+  /// `reminders --install` / `--uninstall` and the unit they write, checked by systemd.
+  @Suite(.serialized) struct ReminderUnitTests {
+    @Test func installWritesAUnitSystemdAcceptsAndUninstallRemovesIt() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      let runtime = sandbox.root + "/runtime"
+      try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+      chmod(runtime, 0o700)
+      // No user service manager is reachable from the sandbox (its own empty runtime folder).
+      let extra = [
+        "XDG_CONFIG_HOME": sandbox.root + "/config", "XDG_RUNTIME_DIR": runtime,
+        "CHECKLISTS_VDIR": sandbox.root + "/my vdir",
+      ]
+      let installed = try sandbox.run("reminders", "--install", extra: extra)
+      #expect(installed.status == 0, "\(installed.stderr)")
+      let unitPath = sandbox.root + "/config/systemd/user/checklists-reminders.service"
+      let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
+      // The program as /proc/self/exe names it: symbolic links resolved.
+      let binary = URL(fileURLWithPath: try BuiltBinary.existingPath()).resolvingSymlinksInPath()
+        .path
+      #expect(
+        unit.contains(
+          "ExecStart=\"\(binary)\" --file \"\(sandbox.dataFile)\" reminders\n"))
+      #expect(unit.contains("Environment=\"CHECKLISTS_VDIR=\(sandbox.root)/my vdir\"\n"))
+      #expect(unit.contains("Environment=\"TZ=UTC\"\n"))
+      #expect(unit.contains("Restart=on-failure\n"))
+      #expect(
+        installed.stdout.hasPrefix("Wrote ~/config/systemd/user/checklists-reminders.service"))
+      let profileLine =
+        "  (CHECKLISTS_VDIR='\(sandbox.root)/my vdir' TZ='UTC' '\(binary)' --file "
+        + "'\(sandbox.dataFile)' reminders >/dev/null 2>&1 &)"
+      #expect(installed.stdout.contains("\n" + profileLine + "\n"), "\(installed.stdout)")
+
+      if let analyze = installedTool("systemd-analyze") {
+        let verified = try runProcess(
+          analyze, ["--user", "verify", unitPath],
+          environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "HOME": sandbox.root])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(verified.stderr.isEmpty, "\(verified.stderr)")
+      }
+
+      let removed = try sandbox.run("reminders", "--uninstall", extra: extra)
+      #expect(removed.status == 0)
+      #expect(
+        removed.stdout.hasSuffix("Removed ~/config/systemd/user/checklists-reminders.service.\n"))
+      #expect(!FileManager.default.fileExists(atPath: unitPath))
+      let again = try sandbox.run("reminders", "--uninstall", extra: extra)
+      #expect(again.stdout.hasSuffix("is not installed; nothing to remove.\n"))
+    }
+
+    @Test func aSecondServiceForTheSameFileStopsAtOnce() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      try sandbox.writeData(sampleLists())
+      let first = try ReminderServiceProcess(environment: sandbox.environment)
+      defer { first.stop() }
+      #expect(first.child.waitForOutput("checklists reminders: delivering", deadline: 10))
+      let second = try sandbox.run("reminders")
+      #expect(second.status == 1)
+      #expect(
+        second.stderr
+          == "checklists: the reminder service already runs for ~/data/checklists/Checklists.plist (pid \(first.child.pid))\n"
+      )
+    }
+  }
+}
