@@ -164,7 +164,7 @@ struct CommandSpec: Sendable {
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.editList,
       ListCommands.removeList,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
-      KeyCommands.keys, KeyCommands.config, RemindersCommand.reminders,
+      KeyCommands.keys, KeyCommands.config, RemindersCommand.reminders, SnoozeCommand.snooze,
     ] + PlannerCommands.all + [PhotoCommands.photo]
 
   /// Commands that work but are left out of `--help` and the docs.

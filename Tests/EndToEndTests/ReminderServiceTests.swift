@@ -98,6 +98,21 @@ extension EndToEndProcesses {
       #expect(shown.allSatisfy { $0.summary == "Reminder" && $0.body == "Pay rent\nHome" })
     }
 
+    @Test func aReminderSnoozedWithTheCommandComesBack() throws {
+      let setup = try Setup()
+      defer { setup.close() }
+      try setup.write([("Take out bins", Date() - 900, true, nil)])
+      let service = try ReminderServiceProcess(environment: setup.environment)
+      defer { service.stop() }
+      #expect(service.waitForDelivery("Take out bins") != nil)
+      // Snoozed for 10 minutes on a clock 10 minutes less 2 s behind: it comes again in 2 s.
+      let clock = ISO8601DateFormatter().string(from: Date() - 598)
+      let snoozed = try setup.sandbox.run(
+        "snooze", "Home", "Take out bins", extra: ["CHECKLISTS_NOW": clock])
+      #expect(snoozed.status == 0, "\(snoozed.stderr)")
+      #expect(service.waitForDelivery("Take out bins", after: 1, deadline: 10) != nil)
+    }
+
     @Test func doneOnARepeatingItemMovesItOn() throws {
       let setup = try Setup()
       defer { setup.close() }
