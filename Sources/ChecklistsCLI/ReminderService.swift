@@ -117,6 +117,9 @@ final class ReminderService {
     let agenda = ReminderAgenda(
       model: load.model, record: DeliveredReminders(store.currentState() ?? load.state), now: now)
     guard !agenda.due.isEmpty else { return agenda.next }
+    // After a failure, nothing is tried again before its time (or a server starting): the
+    // claim and give-back write the state file, whose watch would wake the loop at once.
+    if let retryAt, now < retryAt { return agenda.next }
     guard let bus = connectBus() else {
       retryAt = now.addingTimeInterval(Self.busRetrySeconds)
       return agenda.next
@@ -133,6 +136,7 @@ final class ReminderService {
     let unsent = send(claimed, on: bus)
     if !unsent.isEmpty {
       try? record.release(unsent, model: load.model, now: now)
+      retryAt = now.addingTimeInterval(Self.busRetrySeconds)
     }
     return agenda.next
   }
@@ -249,8 +253,8 @@ final class ReminderService {
         problem("the session bus went away; reminders wait until it is reachable")
         retryAt = Date().addingTimeInterval(Self.busRetrySeconds)
       case .serverStarted:
-        // Deliver what waited: the loop reads the agenda again.
-        break
+        // Deliver what waited, now: the loop reads the agenda again.
+        retryAt = nil
       }
     }
     return handled

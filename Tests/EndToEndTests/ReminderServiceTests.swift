@@ -214,6 +214,10 @@ extension EndToEndProcesses {
       defer { service.stop() }
       usleep(500_000)
       #expect(service.deliveries("Waiting").isEmpty)
+      // It waits for a server without trying again and again.
+      let before = try #require(service.wakeUps)
+      usleep(1_000_000)
+      #expect(service.wakeUps == before)
       try setup.rig.startServer()
       #expect(service.waitForDelivery("Waiting") != nil)
       service.stop()
