@@ -20,6 +20,19 @@ let imageLibraryHeaders: [String] = {
   ]
 }()
 
+/// The include folders of libdbus-1 (Debian's libdbus-1-dev), whose headers `CDesktopBus`
+/// compiles against; the library itself is loaded with dlopen when the reminder service starts.
+let busLibraryHeaders: [String] = {
+  let candidates = [
+    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+  ]
+  let libraries =
+    candidates.first {
+      FileManager.default.fileExists(atPath: $0 + "/dbus-1.0/include/dbus/dbus-arch-deps.h")
+    } ?? "/usr/lib"
+  return ["-I/usr/include/dbus-1.0", "-I\(libraries)/dbus-1.0/include"]
+}()
+
 /// Whether the C library loads packed relative relocations (`DT_RELR`, glibc 2.36): lld marks
 /// a binary that has them as needing it, so an older glibc could not start the program.
 let libraryLoadsPackedRelocations: Bool = {
@@ -144,10 +157,23 @@ let package = Package(
     .target(
       name: "ChecklistsImages", dependencies: ["ChecklistsCore", "CImageCodecs"],
       swiftSettings: [functionSections]),
-    /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
-    /// UI's key table.
+    /// The session bus (libdbus-1, loaded with dlopen when the reminder service first connects)
+    /// and a wall-clock timer (timerfd), behind a small C API.
     .target(
-      name: "ChecklistsCLI", dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages"],
+      name: "CDesktopBus",
+      cSettings: [.unsafeFlags(busLibraryHeaders)],
+      linkerSettings: [.linkedLibrary("dl")]
+    ),
+    /// The desktop session for the reminder service: notifications with actions over the
+    /// session bus, and a timer that wakes at a wall-clock time.
+    .target(
+      name: "ChecklistsDesktop", dependencies: ["CDesktopBus"], swiftSettings: [functionSections]
+    ),
+    /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
+    /// UI's key table; `reminders`, the reminder service.
+    .target(
+      name: "ChecklistsCLI",
+      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages", "ChecklistsDesktop"],
       swiftSettings: [functionSections]),
     /// Linked with the Swift runtime and FoundationEssentials built in (`-static-stdlib`; no
     /// target imports all of Foundation, so ICU is not linked): it starts in about 3 ms instead

@@ -4,6 +4,7 @@
 #   ./install.sh                   # install
 #   PREFIX=~/.local ./install.sh   # install for one user (no sudo)
 #   ./install.sh --uninstall       # remove both again
+# The reminder service is each user's own: `checklists reminders --install` (see the man page).
 set -euo pipefail
 cd "$(dirname "$0")"
 prefix=${PREFIX:-/usr/local}
@@ -24,6 +25,8 @@ install -d "$prefix/bin" "$prefix/share/man/man1"
 install -m 755 "$(swift build -c release --show-bin-path)/checklists" "$bin"
 install -m 644 docs/checklists.1 "$man"
 echo "installed $bin and $man"
+echo "for reminders on the desktop while the app is closed: $bin reminders --install"
+echo "  (a systemd user service; it prints what to do where there is none)"
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "note: $prefix/bin is not on your PATH; add it, e.g. export PATH=\"$prefix/bin:\$PATH\"" ;;

@@ -17,6 +17,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case format = "--format"
   case icon = "--icon"
   case initialize = "--init"
+  case install = "--install"
   case json = "--json"
   case name = "--name"
   case noDue = "--no-due"
@@ -28,6 +29,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case remove = "--remove"
   case `repeat` = "--repeat"
   case text = "--text"
+  case uninstall = "--uninstall"
   case vdir = "--vdir"
   case within = "--within"
 }
@@ -164,7 +166,7 @@ struct CommandSpec: Sendable {
       ListCommands.removeList,
       UndoCommand.undo,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
-      KeyCommands.keys, KeyCommands.config,
+      KeyCommands.keys, KeyCommands.config, RemindersCommand.reminders, SnoozeCommand.snooze,
     ] + PlannerCommands.all + [PhotoCommands.photo]
 
   /// Commands that work but are left out of `--help` and the docs.

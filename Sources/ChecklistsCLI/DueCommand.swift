@@ -57,30 +57,55 @@ enum DueCommand {
     // Desktop notifications go out even while the app is open (it rings its bell on its own
     // screen, which may not be in view); each item is notified once.
     if arguments.has(.notify) {
-      var state = load.state
-      let sender = DesktopNotifier(environment: context.environment, output: context.output)
-      var record = NotifiedRecord(state.notified)
-      record.prune(keeping: load.model)
-      let formatter = context.dueDateFormatter
-      for due in found where due.item.hasArmedReminder && !record.contains(due.item) {
-        let when = formatter.relative(due.item.dueDate, now: context.now)
-        guard sender.send(title: due.listName, body: "\(due.item.text) — due \(when)") else {
-          break
-        }
-        record.insert(due.item)
-      }
-      if record.keys != state.notified {
-        // Merged into the state file as it is now, under the data file's lock: what the app or
-        // another run wrote meanwhile stays.
-        state.notified = record.keys
-        do throws(StoreError) {
-          try store.saveState(state, base: load.state)
-        } catch {
-          context.output.error("warning: \(error.message)")
-        }
-      }
+      notify(found, store: store, load: load, context: context)
     }
     return found.isEmpty ? 1 : 0
+  }
+
+  /// Sends each listed item with Remind Me on that was not delivered yet (by an earlier run or
+  /// the reminder service), claiming it in the shared record first so that no other process
+  /// sends it too; one that could not be sent is given back, and the next run tries again.
+  static func notify(
+    _ found: [DueItem], store: ChecklistsStore, load: LoadResult, context: CommandContext
+  ) {
+    let sender = DesktopNotifier(environment: context.environment, output: context.output)
+    let record = ReminderRecord(store: store, loaded: load.state)
+    let delivered = DeliveredReminders(store.currentState() ?? load.state)
+    let formatter = context.dueDateFormatter
+    for due in found where due.item.hasArmedReminder && !delivered.contains(due.item) {
+      let reminder = DesktopReminder(
+        key: DeliveredReminders.key(due.item), itemID: due.item.itemID,
+        dueDate: due.item.dueDate, text: due.item.text, listName: due.listName, snoozed: false)
+      do throws(StoreError) {
+        guard sender.executable != nil else {
+          // Said once, and only when there is something to send.
+          sender.sayMissing()
+          return
+        }
+        guard
+          try !record.claim([reminder], model: load.model, now: context.now).isEmpty
+        else { continue }
+        let when = formatter.relative(due.item.dueDate, now: context.now)
+        guard sender.send(title: due.listName, body: "\(due.item.text) — due \(when)") else {
+          try record.release([reminder], model: load.model, now: context.now)
+          return
+        }
+      } catch {
+        context.output.error("warning: \(error.message)")
+        return
+      }
+    }
+    // Keys of items deleted, checked or given another date leave the record (a claim above
+    // already did so).
+    var pruned = delivered
+    pruned.prune(keeping: load.model)
+    if pruned != delivered {
+      do throws(StoreError) {
+        try record.update(model: load.model) { _ in }
+      } catch {
+        context.output.error("warning: \(error.message)")
+      }
+    }
   }
 
   /// A row of `due --json`.
@@ -121,35 +146,6 @@ enum ElapsedTime {
   }
 }
 
-/// The reminders `due --notify` already sent, as the state file's "itemID@dueDateEpoch" keys.
-struct NotifiedRecord {
-  private(set) var keys: [String]
-
-  init(_ keys: [String]) { self.keys = keys }
-
-  /// The key of an item at its current due date.
-  static func key(_ item: ChecklistItem) -> String {
-    "\(item.itemID)@\(DateLimits.wholeSecondsSince1970(item.dueDate))"
-  }
-
-  func contains(_ item: ChecklistItem) -> Bool { keys.contains(Self.key(item)) }
-
-  mutating func insert(_ item: ChecklistItem) {
-    let key = Self.key(item)
-    if !keys.contains(key) { keys.append(key) }
-  }
-
-  /// Drops the keys of items that no longer exist, are checked, no longer remind, or whose due
-  /// date has changed since (those can never match again), so the record stays small.
-  mutating func prune(keeping model: DataModel) {
-    var live: Set<String> = []
-    for list in model.lists {
-      for item in list.items where item.hasArmedReminder { live.insert(Self.key(item)) }
-    }
-    keys.removeAll { !live.contains($0) }
-  }
-}
-
 /// Sends desktop notifications with `notify-send` found on `PATH`.
 struct DesktopNotifier {
   /// The `notify-send` executable, or nil when there is none on `PATH`.
@@ -166,6 +162,11 @@ struct DesktopNotifier {
       .first { $0.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// Says that `notify-send` is missing.
+  func sayMissing() {
+    output.error("notify-send not found; install libnotify-bin to get desktop notifications")
+  }
+
   /// Sends one notification; false when it could not be sent (the reason is on stderr), so
   /// the caller stops and the next run tries again.
   ///
@@ -173,7 +174,7 @@ struct DesktopNotifier {
   /// so a cron job mails no complaint every few minutes while nothing is due.
   func send(title: String, body: String) -> Bool {
     guard let executable else {
-      output.error("notify-send not found; install libnotify-bin to get desktop notifications")
+      sayMissing()
       return false
     }
     switch SpawnedProcess.run(

@@ -45,6 +45,23 @@ struct StateFileTests {
     #expect(try store.saveState(again, base: onDisk).checklistIndex == 0)
   }
 
+  /// A snooze set, changed or ended on one side stays so; the other side's snoozes stay.
+  @Test func snoozedRemindersMergeByKey() {
+    var base = ChecklistsState()
+    base.snoozed = ["1@10": 100, "2@20": 200, "3@30": 300]
+    var theirs = base
+    theirs.snoozed["4@40"] = 400
+    theirs.snoozed["3@30"] = nil
+    var ours = base
+    ours.snoozed["1@10"] = 150
+    ours.snoozed["2@20"] = nil
+    ours.snoozed["5@50"] = 500
+    let merged = ChecklistsState.merged(base: base, ours: ours, theirs: theirs)
+    #expect(merged.snoozed == ["1@10": 150, "4@40": 400, "5@50": 500])
+    // Unchanged on our side: theirs as it is.
+    #expect(ChecklistsState.merged(base: base, ours: base, theirs: theirs).snoozed == theirs.snoozed)
+  }
+
   @Test func aMissingStateGivesTheDefaultsWithoutAWarning() throws {
     let folder = StoreTestFolder()
     defer { folder.remove() }

@@ -50,6 +50,16 @@ public final class ChildProcess {
     return true
   }
 
+  /// Waits (up to `seconds`) until `condition` holds for the lines read so far; false on
+  /// timeout or end of output.
+  public func waitUntil(deadline seconds: Double, _ condition: ([String]) -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while !condition(lines) {
+      guard Date() < end, readAvailable(timeoutMilliseconds: 100) else { return false }
+    }
+    return true
+  }
+
   /// Reads what is there within the timeout; false once stdout has ended.
   @discardableResult
   private func readAvailable(timeoutMilliseconds: Int32) -> Bool {

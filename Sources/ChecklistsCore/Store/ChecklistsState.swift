@@ -20,8 +20,12 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   public var nextItemID: Int
   /// Names of the lists shown sorted by due date instead of the user's order.
   public var sortByDue: [String]
-  /// Reminders already sent by `due --notify`, as "itemID@dueDateEpoch".
+  /// Reminders already delivered to the desktop (by the reminder service or `due --notify`), as
+  /// "itemID@dueDateEpoch" (see `DeliveredReminders`).
   public var notified: [String]
+  /// Delivered reminders snoozed, by the same key, and when each comes again (seconds since
+  /// 1970).
+  public var snoozed: [String: Int64]
   /// The view open on All Lists' behalf, "today" or "scheduled", or nil (a list or All Lists).
   public var openView: String?
   /// The data file this state belongs to (absolute path).
@@ -31,7 +35,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   public init(
     checklistIndex: Int = -1, checklistName: String? = nil, firstTime: Bool = true,
     nextItemID: Int = 0, sortByDue: [String] = [], notified: [String] = [],
-    openView: String? = nil, dataFile: String? = nil
+    openView: String? = nil, dataFile: String? = nil, snoozed: [String: Int64] = [:]
   ) {
     self.checklistIndex = checklistIndex
     self.checklistName = checklistName
@@ -39,13 +43,14 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     self.nextItemID = nextItemID
     self.sortByDue = sortByDue
     self.notified = notified
+    self.snoozed = snoozed
     self.openView = openView
     self.dataFile = dataFile
   }
 
   enum CodingKeys: String, CodingKey {
     case checklistIndex, checklistName, firstTime, nextItemID, sortByDue, notified, openView
-    case dataFile
+    case dataFile, snoozed
   }
 
   /// Decodes a state, using the default for each key that is missing.
@@ -60,6 +65,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
       try container.decodeIfPresent(Int.self, forKey: .nextItemID) ?? defaults.nextItemID
     sortByDue = try container.decodeIfPresent([String].self, forKey: .sortByDue) ?? []
     notified = try container.decodeIfPresent([String].self, forKey: .notified) ?? []
+    snoozed = try container.decodeIfPresent([String: Int64].self, forKey: .snoozed) ?? [:]
     openView = try container.decodeIfPresent(String.self, forKey: .openView)
     dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
   }
@@ -68,7 +74,8 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   /// state file as another writer left it meanwhile), as the data file's merge takes each side's
   /// changes: a field we changed has our value, any other keeps theirs; the open list is one
   /// field (index and name together); the lists sorted by due date and the reminders sent are
-  /// merged as sets (what either side added or took out since `base`); the next item ID is the
+  /// merged as sets (what either side added or took out since `base`), the snoozed reminders by
+  /// key (a snooze set, changed or ended on our side wins); the next item ID is the
   /// larger; the first run is over when either side says so.
   public static func merged(
     base: ChecklistsState, ours: ChecklistsState, theirs: ChecklistsState
@@ -84,7 +91,18 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     result.sortByDue = mergedSet(
       base: base.sortByDue, ours: ours.sortByDue, theirs: theirs.sortByDue)
     result.notified = mergedSet(base: base.notified, ours: ours.notified, theirs: theirs.notified)
+    result.snoozed = mergedTimes(base: base.snoozed, ours: ours.snoozed, theirs: theirs.snoozed)
     result.dataFile = ours.dataFile ?? theirs.dataFile
+    return result
+  }
+
+  /// `theirs` without the keys we took out since `base`, with the times we set or changed.
+  private static func mergedTimes(
+    base: [String: Int64], ours: [String: Int64], theirs: [String: Int64]
+  ) -> [String: Int64] {
+    var result = theirs
+    for key in base.keys where ours[key] == nil { result[key] = nil }
+    for (key, time) in ours where base[key] != time { result[key] = time }
     return result
   }
 
