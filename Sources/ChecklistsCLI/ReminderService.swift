@@ -278,12 +278,15 @@ final class ReminderService {
       if let check { model.apply(check.change) }
       let status = try context.save(model, store: store, state: load.state)
       guard status == 0 else { return }
-      let next =
-        check?.nextDueDate.map {
-          " " + PlannerCommands.nextText($0, formatter: context.dueDateFormatter) + "."
-        } ?? ""
-      output.line(
-        "Checked \"\(output.shown(reminder.text))\" in \(output.shown(list.name))." + next)
+      let text = output.shown(reminder.text)
+      let listName = output.shown(list.name)
+      if let next = check?.nextDueDate {
+        output.line(
+          PlannerCommands.doneText(
+            item: text, list: listName, next: next, formatter: context.dueDateFormatter))
+      } else {
+        output.line("Checked \"\(text)\" in \(listName).")
+      }
     } catch {
       output.error("Done: " + error.message)
     }
