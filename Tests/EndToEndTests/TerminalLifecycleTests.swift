@@ -280,6 +280,19 @@ extension EndToEndProcesses {
       try session.waitFor(text: "Renew passport")
     }
 
+    @Test func aDoubleClickInOneReadOpensTheList() throws {
+      let app = shellQuote(try BuiltBinary.existingPath())
+      let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
+      defer { session.close() }
+      let screen = try session.waitFor(text: "Groceries")
+      let lines = screen.components(separatedBy: "\n")
+      let row = try #require(lines.firstIndex { $0.contains("Trips") })
+      // Both clicks' four reports in one write, as a slow link delivers them: two presses.
+      let click = "\u{1B}[<0;6;\(row + 1)M\u{1B}[<0;6;\(row + 1)m"
+      try session.type(click + click)
+      try session.waitFor(text: "Renew passport")
+    }
+
     @Test(arguments: [["NO_COLOR": "1"], ["TERM": "vt100"]])
     func withoutColourRolesBecomeAttributes(environment: [String: String]) throws {
       let app = shellQuote(try BuiltBinary.existingPath())
