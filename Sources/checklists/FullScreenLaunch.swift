@@ -45,6 +45,7 @@ enum FullScreenLaunch {
       photoColors: photoColors)
     let thumbnails = ThumbnailCache(environment: environment)
     let state = load.state
+    let stateBase = StateBase(state: state)
     let notice = SaveNotice()
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in
@@ -59,10 +60,10 @@ enum FullScreenLaunch {
       },
       rescue: { model in try? store.writeRescueCopy(model) },
       persistState: { app in
-        // The app's choices go into the state file as it is now: what other writers recorded
-        // meanwhile (reminders `due --notify` sent, a higher next item ID) stays.
-        let onDisk = store.currentState()
-        var next = onDisk ?? state
+        // The app's choices merge into the state file as it is now, as the data file merges:
+        // what other writers recorded meanwhile (reminders `due --notify` sent, a list another
+        // instance sorted, a higher next item ID) stays.
+        var next = stateBase.state
         next.remember(openList: app.checklistIndex, in: app.dataModel)
         next.sortByDue = app.sortByDue.sorted()
         next.openView = app.openView
@@ -71,9 +72,12 @@ enum FullScreenLaunch {
         // Unchanged state is not written again. A state that holds nothing the data file
         // cannot give back (no reminders sent by `due --notify`, a next item ID that follows
         // the items) is written without fsyncs: two fsyncs saved on most quits.
-        guard next != onDisk else { return }
-        let durable = !next.notified.isEmpty || !app.dataModel.listsGiveNextItemID
-        try? store.saveState(next, durable: durable)
+        let durable = !app.dataModel.listsGiveNextItemID
+        if let written = try? store.saveState(
+          merging: next, base: stateBase.state, durable: durable)
+        {
+          stateBase.state = written
+        }
       },
       saveCopy: { model, path in
         do throws(StoreError) {
@@ -179,6 +183,12 @@ enum FullScreenLaunch {
 }
 
 /// The last save's message worth repeating on standard error after the screen is gone.
+/// The state file as the app last read or wrote it: the base its next write merges from.
+private final class StateBase {
+  var state: ChecklistsState
+  init(state: ChecklistsState) { self.state = state }
+}
+
 private final class SaveNotice {
   /// The store's sentence about a conflict copy or a recreated file; nil after a plain save.
   var message: String?

@@ -55,6 +55,44 @@ struct StateFileTests {
     #expect(again.state.nextItemID == 42)
   }
 
+  /// The app's write of the state merges with what another writer wrote since its base, as
+  /// the data file merges: their reminders sent and sorted lists stay, our own changes win.
+  @Test func aMergingStateWriteKeepsWhatAnotherWriterRecorded() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    defer { store.close() }
+    var base = load.state
+    base.sortByDue = ["Trips"]
+    try store.saveState(base)
+    // Another writer (`due --notify`, another app) records a reminder and sorts a list.
+    var theirs = base
+    theirs.notified = ["3@1800000000"]
+    theirs.sortByDue = ["Trips", "Chores"]
+    theirs.nextItemID = 50
+    try store.saveState(theirs)
+    // Ours: another open list, Trips no longer sorted, Groceries sorted.
+    var ours = base
+    ours.checklistIndex = 1
+    ours.checklistName = "Chores"
+    ours.sortByDue = ["Groceries"]
+    ours.nextItemID = 7
+    let written = try store.saveState(merging: ours, base: base, durable: false)
+    let onDisk = try #require(store.currentState())
+    #expect(written == onDisk)
+    #expect(onDisk.notified == ["3@1800000000"])
+    #expect(onDisk.sortByDue == ["Chores", "Groceries"])
+    #expect(onDisk.checklistName == "Chores" && onDisk.checklistIndex == 1)
+    #expect(onDisk.nextItemID == 50)
+    // A field we left alone takes theirs.
+    var again = written
+    again.openView = "today"
+    try store.saveState(again)
+    let next = try store.saveState(merging: written, base: written)
+    #expect(next.openView == "today")
+  }
+
   @Test func missingKeysTakeTheirDefaults() throws {
     let state = try JSONDecoder().decode(
       ChecklistsState.self, from: Data("{\"checklistIndex\": 2}".utf8))

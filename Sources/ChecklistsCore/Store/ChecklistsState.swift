@@ -93,6 +93,39 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   }
 }
 
+extension ChecklistsState {
+  /// The state to write when `self` (ours) descends from `base` and the state file now holds
+  /// `theirs`, field by field as the data file merges: a field we changed since `base` takes
+  /// ours, any other field theirs; the sorted lists and the reminders sent merge as sets (what
+  /// each side added or removed since `base`); the next item ID is the larger.
+  public func merged(base: ChecklistsState, theirs: ChecklistsState) -> ChecklistsState {
+    var result = theirs
+    if checklistIndex != base.checklistIndex || checklistName != base.checklistName {
+      result.checklistIndex = checklistIndex
+      result.checklistName = checklistName
+    }
+    if firstTime != base.firstTime { result.firstTime = firstTime }
+    if openView != base.openView { result.openView = openView }
+    result.nextItemID = max(nextItemID, theirs.nextItemID)
+    result.sortByDue = Self.mergedSet(
+      base: base.sortByDue, ours: sortByDue, theirs: theirs.sortByDue)
+    result.notified = Self.mergedSet(base: base.notified, ours: notified, theirs: theirs.notified)
+    return result
+  }
+
+  /// Theirs in its order, less what ours removed since `base`, then what ours added.
+  private static func mergedSet(base: [String], ours: [String], theirs: [String]) -> [String] {
+    let baseSet = Set(base)
+    let oursSet = Set(ours)
+    var result = theirs.filter { oursSet.contains($0) || !baseSet.contains($0) }
+    var present = Set(result)
+    for value in ours where !baseSet.contains(value) && present.insert(value).inserted {
+      result.append(value)
+    }
+    return result
+  }
+}
+
 /// Reads and writes the state file; a missing or broken state never stops the app.
 struct StateFile {
   var location: DataFileLocation

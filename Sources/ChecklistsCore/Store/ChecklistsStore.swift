@@ -438,6 +438,28 @@ public final class ChecklistsStore {
     try StateFile(location: location, fileSystem: fileSystem).save(state, durable: durable)
   }
 
+  /// Saves `state` (ours, which descends from `base`, the state last read or written) merged
+  /// with the state file as it is now (`ChecklistsState.merged`), under the data file's lock so
+  /// that no other writer's change (a reminder `due --notify` sent) is lost between the read and
+  /// the write; returns what the file holds now, the base of the next save. Nothing is written
+  /// when the merge is what the file holds. Reminders sent make it durable whatever `durable`
+  /// says (see `StateFile.save`).
+  @discardableResult
+  public func saveState(
+    merging state: ChecklistsState, base: ChecklistsState, durable: Bool = true
+  ) throws(StoreError) -> ChecklistsState {
+    // Without the lock (a folder we may not write), as before: the state is ours alone then.
+    let lock = try? DataFileLock.acquire(
+      dataFile: resolvedPath, shownPath: location.displayPath, fileSystem: fileSystem,
+      wait: lockTimeout)
+    defer { lock?.release() }
+    let onDisk = currentState()
+    let merged = state.merged(base: base, theirs: onDisk ?? base)
+    guard merged != onDisk else { return merged }
+    try saveState(merged, durable: durable || !merged.notified.isEmpty)
+    return merged
+  }
+
   /// Writes `model` as `Checklists.rescue-YYYYMMDD-HHMMSS.plist` (named after the file itself,
   /// the one a symbolic link points to) next to the file, else in
   /// `$TMPDIR` or `/tmp`, and returns its path: for when the app must exit unsaved.
