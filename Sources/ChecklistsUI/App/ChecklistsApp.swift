@@ -55,7 +55,13 @@ public struct ChecklistsApp: TerminalProgram {
   var plannerChanges: [ModelChange]? = []
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
-  var status: StatusMessage?
+  var status: StatusMessage? {
+    didSet {
+      if let status, status != oldValue { messageLog.record(status) }
+    }
+  }
+  /// Every message the status line showed, for the messages view.
+  var messageLog = MessageLog()
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
@@ -354,6 +360,8 @@ public struct ChecklistsApp: TerminalProgram {
       case .text: itemForm.text.insert(text)
       case .note: itemForm.note.insert(text)
       case .due:
+        if itemForm.dueSelected { itemForm.dueText.setText("") }
+        itemForm.dueSelected = false
         itemForm.dueText.insert(text)
         updateDue(&itemForm, now: now)
       case .remind, .repeat, .photo: break

@@ -62,6 +62,8 @@ enum Confirmation: Equatable {
   case deleteList(Checklist.ID)
   /// Delete the list's checked items?
   case clearChecked(Checklist.ID)
+  /// Give the list form's list the name another list has (named as that list spells it)?
+  case duplicateListName(String)
 }
 
 struct ItemForm: Equatable {
@@ -82,6 +84,9 @@ struct ItemForm: Equatable {
   var dueText: TextField
   /// Whether the user typed in the Due Date field.
   var dueEdited = false
+  /// Whether the Due Date field holds the date Remind Me filled in, untouched: it shows as
+  /// selected, and the first character typed (or pasted) replaces it.
+  var dueSelected = false
   /// The due date as understood; nil when the typed text cannot be read.
   var dueDate: Date?
   /// Why the typed due date cannot be read.
@@ -122,6 +127,9 @@ struct ListForm: Equatable {
   /// The fields, in Tab order.
   enum Field: Int, CaseIterable { case name, icon }
 
+  /// Whether the user said yes to a name another list has (asked at Done).
+  var duplicateNameConfirmed = false
+
   /// The list being edited, nil when adding.
   var listID: Checklist.ID?
   /// The Name field.
@@ -159,6 +167,8 @@ struct HelpState: Equatable {
 enum HelpContext: Equatable {
   case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker, repeatPicker
   case photoPicker
+  /// Not keys: the status line's messages so far (`M`), in the help screen's frame.
+  case messages
 }
 
 /// Choosing the list an item moves to (`m`): the other lists, in All Lists order.
@@ -180,4 +190,20 @@ struct StatusMessage: Equatable {
   var text: String
   /// Whether it reports a problem.
   var isError: Bool
+}
+
+/// The status line's messages so far, oldest first, for the messages view (as vim's
+/// `:messages`): the status line shows one at a time and cuts a long one.
+struct MessageLog: Equatable {
+  /// How many are kept; older ones go.
+  static let limit = 200
+
+  /// The messages, oldest first.
+  private(set) var messages: [StatusMessage] = []
+
+  /// Keeps a message shown on the status line.
+  mutating func record(_ message: StatusMessage) {
+    messages.append(message)
+    if messages.count > Self.limit { messages.removeFirst(messages.count - Self.limit) }
+  }
 }
