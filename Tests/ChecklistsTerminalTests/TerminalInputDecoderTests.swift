@@ -196,6 +196,21 @@ import Testing
     // A joined sequence keeps what comes before its first joiner, never a joiner at the end.
     #expect(CellText.scalars(for: "👨‍👩‍👧‍👦") == ["👨"])
     #expect(CellText.scalars(for: "🏳️‍🌈") == ["🏳", "\u{FE0F}"])
+    // Drawn whole where the terminal draws the kind of sequence in two columns.
+    #expect(CellText.wholeSequence("👩‍💻", drawn: .joined) == ["👩", "\u{200D}", "💻"])
+    #expect(CellText.wholeSequence("👩‍💻", drawn: .modifiers) == nil)
+    #expect(CellText.wholeSequence("👍🏽", drawn: .modifiers) == ["👍", "\u{1F3FD}"])
+    #expect(CellText.wholeSequence("👍🏽", drawn: .joined) == nil)
+    #expect(CellText.wholeSequence("👩🏽‍💻", drawn: .joined) == nil)
+    #expect(CellText.wholeSequence("👩🏽‍💻", drawn: [.joined, .modifiers])?.count == 4)
+    #expect(CellText.wholeSequence("👨‍👩‍👧‍👦", drawn: .joined) == nil)  // 7 scalars
+    #expect(CellText.wholeSequence("🇫🇷", drawn: [.joined, .modifiers]) == nil)
+    #expect(CellText.wholeSequence("e\u{301}", drawn: .joined) == nil)
+    #expect(
+      EmojiSequences.drawnWhole(environment: ["TMUX": "/tmp/s,1,0", "TERM": "xterm-kitty"])
+        == .joined)
+    #expect(EmojiSequences.drawnWhole(environment: ["TERM": "xterm-kitty"]) == .modifiers)
+    #expect(EmojiSequences.drawnWhole(environment: ["TERM": "xterm-256color"]).isEmpty)
   }
 
   /// The stack buffer a cell is written from holds what `scalars(for:)` gives, zero-terminated.

@@ -20,6 +20,8 @@ public final class Terminal {
   let palette: Palette
   /// Whether the terminal reports the mouse (its terminfo entry names a mouse report).
   private let hasMouse: Bool
+  /// The emoji sequences the terminal draws whole in two columns.
+  let emojiSequences: EmojiSequences
   private var isActive = true
   private var isSuspended = false
 
@@ -40,13 +42,14 @@ public final class Terminal {
 
   private init(
     window: UnsafeMutablePointer<WINDOW>, screen: OpaquePointer, signalFD: Int32,
-    palette: Palette, hasMouse: Bool
+    palette: Palette, hasMouse: Bool, emojiSequences: EmojiSequences
   ) {
     self.window = window
     self.screen = screen
     self.signalFD = signalFD
     self.palette = palette
     self.hasMouse = hasMouse
+    self.emojiSequences = emojiSequences
     self.width = Int(cn_getmaxx(window))
     self.height = Int(cn_getmaxy(window))
   }
@@ -102,7 +105,8 @@ public final class Terminal {
     keyok(KEY_MOUSE, false)
 
     let terminal = Terminal(
-      window: window, screen: screen, signalFD: signalFD, palette: palette, hasMouse: hasMouse)
+      window: window, screen: screen, signalFD: signalFD, palette: palette, hasMouse: hasMouse,
+      emojiSequences: EmojiSequences.drawnWhole(environment: environment))
     terminal.writeRaw(terminal.modesOn)
     ct_set_screen_active(1)
     terminal.readSize()
