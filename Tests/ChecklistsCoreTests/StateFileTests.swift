@@ -93,6 +93,21 @@ struct StateFileTests {
     #expect(next.openView == "today")
   }
 
+  /// A line the app's form gives the conflicts log is stamped and names the file, on one line.
+  @Test func aFormsLineGoesToTheConflictsLog() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, _) = try ChecklistsStore.open(location: folder.location())
+    defer { store.close() }
+    store.appendToConflictLog("list \"Trips\", item \"Milk\": moved\nthere")
+    let log = String(
+      decoding: folder.bytes("Checklists.plist.conflicts.log") ?? Data(), as: UTF8.self)
+    #expect(
+      log.hasSuffix(" Checklists.plist: list \"Trips\", item \"Milk\": moved there\n"), "\(log)")
+    #expect(log.split(separator: "\n").count == 1)
+  }
+
   @Test func missingKeysTakeTheirDefaults() throws {
     let state = try JSONDecoder().decode(
       ChecklistsState.self, from: Data("{\"checklistIndex\": 2}".utf8))

@@ -396,7 +396,13 @@ import Testing
     mergeFromElsewhere(model, into: &app)
     #expect(
       app.statusMessage == "merged; \"Milk\" was moved to \"Trips\" elsewhere: Done edits it there")
-    app.press(.enter)
+    let effects = app.press(.enter)
+    // The conflicts log keeps the story.
+    #expect(
+      effects.contains(
+        .logConflict(
+          "list \"Trips\", item \"Milk!\": moved there from \"Groceries\" elsewhere while its "
+            + "form was open here; the form's edit went with it")), "\(effects)")
     let all = app.dataModel.lists.flatMap(\.items)
     #expect(all.filter { $0.itemID == milk.itemID }.map(\.text) == ["Milk!"])
     #expect(app.dataModel.list(withID: trips)?.items.last?.text == "Milk!")

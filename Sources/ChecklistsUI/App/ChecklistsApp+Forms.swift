@@ -304,6 +304,15 @@ extension ChecklistsApp {
       }
       commit(change, now: now)
       if showsList { selectItem(index) }
+      if let from = form.movedFromList {
+        // One item, in the list it was moved to, with the form's edit: the log keeps the story.
+        let list = dataModel.lists[listIndex].name
+        queuedEffects.append(
+          .logConflict(
+            "list \(MergeReport.quote(list)), item \(MergeReport.quote(item.text)): moved "
+              + "there from \(MergeReport.quote(from)) elsewhere while its form was open here; "
+              + "the form's edit went with it"))
+      }
       var message = editMessage(from: current, to: item, now: now)
       if !overridden.isEmpty {
         message += " (kept yours: \(overridden.joined(separator: ", ")) also changed elsewhere)"

@@ -160,6 +160,9 @@ extension ChecklistsApp {
           note =
             "\(quoted(original.text)) was moved to \(quoted(list.name)) elsewhere: Done edits it "
             + "there"
+          if itemForm.movedFromList == nil {
+            itemForm.movedFromList = gone?.name ?? before.list(withID: itemForm.listID)?.name
+          }
         }
         itemForm.listID = list.id
         itemForm.itemIndex = itemIndex

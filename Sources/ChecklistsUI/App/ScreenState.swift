@@ -113,6 +113,9 @@ struct ItemForm: Equatable {
   /// The item's list as it was when a merge took it away (deleted elsewhere while the form was
   /// open): Done puts it back, as a merge keeps a list changed on one side.
   var keptList: Checklist?
+  /// The list the item was in when it was moved to another one elsewhere while the form was
+  /// open (the form followed it): Done's edit goes there, and the conflicts log says so.
+  var movedFromList: String?
 
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
