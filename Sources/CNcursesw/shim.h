@@ -20,10 +20,6 @@ static inline int cn_getmaxx(WINDOW *window) { int y, x; getmaxyx(window, y, x);
 
 static inline int cn_key_f(int n) { return KEY_F(n); }
 
-static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
-static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
-static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
 
 static inline WINDOW *cn_stdscr(void) { return stdscr; }
 static inline FILE *cn_stdin(void) { return stdin; }

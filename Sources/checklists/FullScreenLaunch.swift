@@ -107,7 +107,8 @@ enum FullScreenLaunch {
           request, mode: mode, cell: AppPhotos.cellPixelSize(), imageID: imageIDs.next(),
           library: library, cache: thumbnails)
       },
-      graphicsQuery: graphicsQuery
+      graphicsQuery: graphicsQuery,
+      logConflict: { store.appendToConflictLog($0) }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.

@@ -184,7 +184,7 @@ extension CLITests {
       #expect(first.stdout == [DueFixture.oldBill, DueFixture.report, DueFixture.justNow].lines)
       #expect(
         fake.calls() == [
-          ["--app-name=checklists", "Home", "Old bill — due Fri 20 Nov"],
+          ["--app-name=checklists", "Home", "Old bill — due Fri 20 Nov 09:00"],
           ["--app-name=checklists", "Work", "Report — due today 10:00"],
           ["--app-name=checklists", "Home", "Just now — due now"],
         ])

@@ -58,17 +58,36 @@ import Testing
     (F.local(F.berlin, 2026, 12, 15, 18, 0), "yesterday 18:00"),
     (F.local(F.berlin, 2026, 12, 18, 17, 0), "Fri 17:00"),
     (F.local(F.berlin, 2026, 12, 22, 17, 0), "Tue 17:00"),
-    (F.local(F.berlin, 2026, 12, 23, 17, 0), "Wed 23 Dec"),
-    (F.local(F.berlin, 2026, 12, 24, 18, 0), "Thu 24 Dec"),
-    (F.local(F.berlin, 2026, 12, 14, 18, 0), "Mon 14 Dec"),
-    (F.local(F.berlin, 2026, 1, 1, 9, 0), "Thu 1 Jan"),
-    (F.local(F.berlin, 2027, 12, 24, 18, 0), "24 Dec 2027"),
-    (F.local(F.berlin, 2025, 3, 5, 9, 0), "5 Mar 2025"),
+    (F.local(F.berlin, 2026, 12, 23, 17, 0), "Wed 23 Dec 17:00"),
+    (F.local(F.berlin, 2026, 12, 24, 18, 0), "Thu 24 Dec 18:00"),
+    (F.local(F.berlin, 2026, 12, 14, 18, 0), "Mon 14 Dec 18:00"),
+    (F.local(F.berlin, 2026, 1, 1, 9, 0), "Thu 1 Jan 09:00"),
+    (F.local(F.berlin, 2027, 12, 24, 18, 0), "24 Dec 2027 18:00"),
+    (F.local(F.berlin, 2025, 3, 5, 9, 0), "5 Mar 2025 09:00"),
   ]
 
   @Test(arguments: relativeTable)
   func relativeForm(date: Date, expected: String) {
     #expect(berlin.relative(date, now: F.berlinNow) == expected)
+  }
+
+  /// Two items on one far day read apart (their times); a narrow row takes a shorter form,
+  /// the weekday going before the time.
+  @Test func farDatesKeepTheirTimeAndNarrowFormsDropTheWeekdayFirst() {
+    let morning = F.local(F.berlin, 2026, 12, 24, 8, 0)
+    let evening = F.local(F.berlin, 2026, 12, 24, 20, 0)
+    #expect(
+      berlin.relative(morning, now: F.berlinNow) != berlin.relative(evening, now: F.berlinNow))
+    #expect(
+      berlin.relativeForms(evening, now: F.berlinNow)
+        == ["Thu 24 Dec 20:00", "24 Dec 20:00", "Thu 24 Dec"])
+    #expect(
+      berlin.relativeForms(F.local(F.berlin, 2027, 12, 24, 18, 0), now: F.berlinNow)
+        == ["24 Dec 2027 18:00", "24 Dec 2027"])
+    #expect(
+      berlin.relativeForms(F.local(F.berlin, 2026, 12, 17, 9, 0), now: F.berlinNow) == [
+        "tomorrow 09:00"
+      ])
   }
 
   @Test func minutesWinOverMidnight() {
@@ -125,11 +144,13 @@ import Testing
       berlin.relative(F.local(F.berlin, 2027, 1, 1, 9, 0), now: newYearsEve) == "tomorrow 09:00")
     #expect(berlin.relative(F.local(F.berlin, 2027, 1, 5, 9, 0), now: newYearsEve) == "Tue 09:00")
     #expect(
-      berlin.relative(F.local(F.berlin, 2027, 1, 10, 9, 0), now: newYearsEve) == "10 Jan 2027")
+      berlin.relative(F.local(F.berlin, 2027, 1, 10, 9, 0), now: newYearsEve) == "10 Jan 2027 09:00"
+    )
     let newYearsDay = F.local(F.berlin, 2027, 1, 1, 15, 0)
     #expect(berlin.relative(newYearsEve, now: newYearsDay) == "yesterday 15:00")
     #expect(
-      berlin.relative(F.local(F.berlin, 2026, 12, 20, 9, 0), now: newYearsDay) == "20 Dec 2026")
+      berlin.relative(F.local(F.berlin, 2026, 12, 20, 9, 0), now: newYearsDay)
+        == "20 Dec 2026 09:00")
   }
 
   @Test func relativeOnAClockChangeDay() {

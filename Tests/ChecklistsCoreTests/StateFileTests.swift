@@ -59,7 +59,8 @@ struct StateFileTests {
     let merged = ChecklistsState.merged(base: base, ours: ours, theirs: theirs)
     #expect(merged.snoozed == ["1@10": 150, "4@40": 400, "5@50": 500])
     // Unchanged on our side: theirs as it is.
-    #expect(ChecklistsState.merged(base: base, ours: base, theirs: theirs).snoozed == theirs.snoozed)
+    #expect(
+      ChecklistsState.merged(base: base, ours: base, theirs: theirs).snoozed == theirs.snoozed)
   }
 
   @Test func aMissingStateGivesTheDefaultsWithoutAWarning() throws {
@@ -110,6 +111,59 @@ struct StateFileTests {
     #expect(again.state.dataFile == folder.path + "/Checklists.plist")
     #expect(again.model.nextItemID == 42)
     #expect(again.state.nextItemID == 42)
+  }
+
+  /// The app's write of the state merges with what another writer wrote since its base, as
+  /// the data file merges: their reminders sent and sorted lists stay, our own changes win.
+  @Test func aMergingStateWriteKeepsWhatAnotherWriterRecorded() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    defer { store.close() }
+    var base = load.state
+    base.sortByDue = ["Trips"]
+    try store.saveState(base)
+    // Another writer (`due --notify`, another app) records a reminder and sorts a list.
+    var theirs = base
+    theirs.notified = ["3@1800000000"]
+    theirs.sortByDue = ["Trips", "Chores"]
+    theirs.nextItemID = 50
+    try store.saveState(theirs)
+    // Ours: another open list, Trips no longer sorted, Groceries sorted.
+    var ours = base
+    ours.checklistIndex = 1
+    ours.checklistName = "Chores"
+    ours.sortByDue = ["Groceries"]
+    ours.nextItemID = 7
+    let written = try store.saveState(ours, base: base, durable: false)
+    let onDisk = try #require(store.currentState())
+    #expect(written == onDisk)
+    #expect(onDisk.notified == ["3@1800000000"])
+    #expect(onDisk.sortByDue == ["Chores", "Groceries"])
+    #expect(onDisk.checklistName == "Chores" && onDisk.checklistIndex == 1)
+    #expect(onDisk.nextItemID == 50)
+    // A field we left alone takes theirs.
+    var again = written
+    again.openView = "today"
+    try store.saveState(again)
+    let next = try store.saveState(written, base: written)
+    #expect(next.openView == "today")
+  }
+
+  /// A line the app's form gives the conflicts log is stamped and names the file, on one line.
+  @Test func aFormsLineGoesToTheConflictsLog() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, _) = try ChecklistsStore.open(location: folder.location())
+    defer { store.close() }
+    store.appendToConflictLog("list \"Trips\", item \"Milk\": moved\nthere")
+    let log = String(
+      decoding: folder.bytes("Checklists.plist.conflicts.log") ?? Data(), as: UTF8.self)
+    #expect(
+      log.hasSuffix(" Checklists.plist: list \"Trips\", item \"Milk\": moved there\n"), "\(log)")
+    #expect(log.split(separator: "\n").count == 1)
   }
 
   @Test func missingKeysTakeTheirDefaults() throws {

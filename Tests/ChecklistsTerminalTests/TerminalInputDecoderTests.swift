@@ -36,6 +36,32 @@ import Testing
     #expect(events == [.key(.character("e\u{301}"))])
   }
 
+  @Test func everyMouseReportOfOneReadIsAnEvent() {
+    // A double click on a slow link: two presses and two releases in one read.
+    let events = decode("\u{1B}[<0;6;5M\u{1B}[<0;6;5m\u{1B}[<0;6;5M\u{1B}[<0;6;5mq")
+    let press = InputEvent.mouse(
+      MouseEvent(kind: .press, position: GridPosition(row: 4, column: 5)))
+    #expect(events == [press, press, .key(.character("q"))])
+  }
+
+  @Test func mouseReportsOfEveryKindAndForm() {
+    func at(_ kind: MouseEvent.Kind, _ row: Int, _ column: Int) -> InputEvent {
+      .mouse(MouseEvent(kind: kind, position: GridPosition(row: row, column: column)))
+    }
+    // The wheel, a press with Shift (4) or Ctrl (16) held; motions (32), the right button and
+    // releases are not events; nor are reports that are not numbers.
+    #expect(
+      decode("\u{1B}[<64;1;1M\u{1B}[<65;200;300M") == [
+        at(.wheelUp, 0, 0), at(.wheelDown, 299, 199),
+      ])
+    #expect(decode("\u{1B}[<4;2;3M\u{1B}[<16;2;3M") == [at(.press, 2, 1), at(.press, 2, 1)])
+    #expect(
+      decode("\u{1B}[<32;2;3M\u{1B}[<2;2;3M\u{1B}[<0;2;3m\u{1B}[<;2;3M\u{1B}[<0;2M\u{1B}[<0;0;3M")
+        .isEmpty)
+    // The older form: ESC [ M and three bytes, each 32 more than button, column and row.
+    #expect(decode("\u{1B}[M %$\u{1B}[M#%$\u{1B}[M`%$") == [at(.press, 3, 4), at(.wheelUp, 3, 4)])
+  }
+
   @Test func emojiSequencesStayOneCharacter() {
     #expect(decode("👍🏽🇫🇷") == [.key(.character("👍🏽")), .key(.character("🇫🇷"))])
   }
@@ -170,6 +196,21 @@ import Testing
     // A joined sequence keeps what comes before its first joiner, never a joiner at the end.
     #expect(CellText.scalars(for: "👨‍👩‍👧‍👦") == ["👨"])
     #expect(CellText.scalars(for: "🏳️‍🌈") == ["🏳", "\u{FE0F}"])
+    // Drawn whole where the terminal draws the kind of sequence in two columns.
+    #expect(CellText.wholeSequence("👩‍💻", drawn: .joined) == ["👩", "\u{200D}", "💻"])
+    #expect(CellText.wholeSequence("👩‍💻", drawn: .modifiers) == nil)
+    #expect(CellText.wholeSequence("👍🏽", drawn: .modifiers) == ["👍", "\u{1F3FD}"])
+    #expect(CellText.wholeSequence("👍🏽", drawn: .joined) == nil)
+    #expect(CellText.wholeSequence("👩🏽‍💻", drawn: .joined) == nil)
+    #expect(CellText.wholeSequence("👩🏽‍💻", drawn: [.joined, .modifiers])?.count == 4)
+    #expect(CellText.wholeSequence("👨‍👩‍👧‍👦", drawn: .joined) == nil)  // 7 scalars
+    #expect(CellText.wholeSequence("🇫🇷", drawn: [.joined, .modifiers]) == nil)
+    #expect(CellText.wholeSequence("e\u{301}", drawn: .joined) == nil)
+    #expect(
+      EmojiSequences.drawnWhole(environment: ["TMUX": "/tmp/s,1,0", "TERM": "xterm-kitty"])
+        == .joined)
+    #expect(EmojiSequences.drawnWhole(environment: ["TERM": "xterm-kitty"]) == .modifiers)
+    #expect(EmojiSequences.drawnWhole(environment: ["TERM": "xterm-256color"]).isEmpty)
   }
 
   /// The stack buffer a cell is written from holds what `scalars(for:)` gives, zero-terminated.

@@ -45,6 +45,31 @@ import Testing
     #expect(app.open?.browser.rows == [2, 1, 0])
   }
 
+  /// Two items on one day more than a week ahead show their times, in a list and under
+  /// Scheduled's day heading; a narrow terminal still fits a form with the time.
+  @Test func farItemsOnOneDayShowTheirTimes() {
+    let day = testNow.addingTimeInterval(8 * 86_400 - 8 * 3600 - 600)  // Sat 23 Jan 00:00
+    var early = item("Dentist", id: 1)
+    early.dueDate = day.addingTimeInterval(8 * 3600)
+    early.hasDueDate = true
+    var late = item("Flight", id: 2)
+    late.dueDate = day.addingTimeInterval(20 * 3600)
+    late.hasDueDate = true
+    let model = DataModel(lists: [Checklist(name: "Home", items: [early, late])])
+    let list = makeApp(model, checklistIndex: 0).grid()
+    #expect(list.trimmedRow(1).hasSuffix("Sat 23 Jan 08:00"))
+    #expect(list.trimmedRow(2).hasSuffix("Sat 23 Jan 20:00"))
+    let scheduled = makeApp(model, openView: "scheduled").screen()
+    #expect(scheduled.contains("Sat 23 Jan\n"), "\(scheduled)")
+    #expect(scheduled.contains("Sat 23 Jan 08:00") && scheduled.contains("Sat 23 Jan 20:00"))
+    // 30 columns: a third of the row is 10, so the weekday and then the time go.
+    let narrow = makeApp(model, openView: "scheduled", width: 30).grid()
+    let rows = (0..<narrow.height).map { narrow.trimmedRow($0) }
+    #expect(rows.contains { $0.hasSuffix("Sat 23 Jan") }, "\(rows)")
+    let medium = makeApp(model, checklistIndex: 0, width: 26).grid()
+    #expect(medium.trimmedRow(1).hasSuffix("23 Jan 08:00"), "\(medium.trimmedRow(1))")
+  }
+
   @Test func theHintsSayWhatTheKeysDoHere() {
     var app = makeApp(datedModel(), checklistIndex: 0, width: 200)
     // On the first row K has nothing to move past: the hint names J only.

@@ -161,11 +161,61 @@ import Testing
     let call = app.openList?.items.last
     #expect(call?.hasDueDate == true)
     #expect(call?.shouldRemind == true)
-    #expect(app.statusMessage == "Added \"Call\", due Mon 17:00")
+    #expect(app.statusMessage == "Added \"Call\", due Mon 17:00, reminds")
     // Clearing the field takes the due date away; the message says what changed.
     app.press(.enter, .tab, .tab, .character(" "), .tab, .control("u"), .enter)
     #expect(app.openList?.items.last?.showsDueDate == false)
     #expect(app.statusMessage == "\"Call\": no due date; reminder off")
+  }
+
+  @Test func typingIntoRemindMesDateReplacesItAndArrowsKeepIt() throws {
+    var app = makeApp(checklistIndex: 1)
+    app.press(.character("a"))
+    app.type("Call")
+    app.press(.tab, .tab, .character(" "), .tab)
+    #expect(itemForm(app)?.dueText.text == "2027-01-15 09:00")
+    // Drawn selected: the date's cells are reversed, the field after it is not.
+    let grid = app.grid()
+    let dueRow = (0..<grid.height).first { grid.rowText($0).contains("2027-01-15 09:00") }
+    let row = try #require(dueRow)
+    let line = Array(grid.rowText(row))
+    let start = try #require(line.indices.first { String(line[$0...]).hasPrefix("2027") })
+    #expect(grid[row, start].style.attributes.contains(.reverse))
+    #expect(!grid[row, start + 17].style.attributes.contains(.reverse))
+    app.type("tomorrow")
+    #expect(itemForm(app)?.dueText.text == "tomorrow")
+    #expect(itemForm(app)?.dueSelected == false)
+    // Typed after an arrow key, the text is added to the date, for editing.
+    app.press(.escape)
+    app.press(.character("a"))
+    app.type("Dentist")
+    app.press(.tab, .tab, .character(" "), .tab, .left, .backspace, .character("5"))
+    #expect(itemForm(app)?.dueText.text == "2027-01-15 09:50")
+    // Backspace clears it as a whole; a paste replaces it too.
+    app.press(.escape)
+    app.press(.character("a"))
+    app.type("Shop")
+    app.press(.tab, .tab, .character(" "), .tab, .backspace)
+    #expect(itemForm(app)?.dueText.text == "")
+    app.press(.escape, .character("a"))
+    app.type("Paste")
+    app.press(.tab, .tab, .character(" "), .tab)
+    _ = app.handle(.paste("fri 17:00"), now: testNow)
+    #expect(itemForm(app)?.dueText.text == "fri 17:00")
+  }
+
+  /// Control characters in a note are drawn made visible, as in the Text field, and Done
+  /// without an edit leaves the note as it was.
+  @Test func controlCharactersInANoteAreDrawnVisible() throws {
+    var boiler = item("Boiler", id: 9)
+    boiler.note = "code\u{1B}[31m red\tend"
+    let model = DataModel(lists: [Checklist(name: "Home", iconName: "Folder", items: [boiler])])
+    var app = makeApp(model, checklistIndex: 0)
+    app.press(.enter)
+    let screen = app.screen()
+    #expect(screen.contains("code␛[31m red␉end"), "\(screen)")
+    app.press(.enter)
+    #expect(app.openList?.items[0].note == "code\u{1B}[31m red\tend")
   }
 
   @Test func editingKeepsTheItemIDAndCheckedState() {
@@ -178,11 +228,13 @@ import Testing
   }
 
   /// Done writes only what the form changed: fields changed elsewhere while the form was open
-  /// (and merged in) stay; a field changed on both sides keeps the form's, and says so.
+  /// (and merged in) stay, and the form shows them at once; a field changed on both sides
+  /// keeps the form's, and says so.
   @Test func doneKeepsWhatWasChangedElsewhereWhileTheFormWasOpen() throws {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter)
     #expect(itemForm(app)?.original?.text == "Milk")
+    app.press(.character("!"))
     let due = testNow.addingTimeInterval(86_400)
     try changeFirstItemElsewhere(in: &app) { milk in
       milk.text = "Oat milk"
@@ -190,9 +242,13 @@ import Testing
       milk.hasDueDate = true
       milk.note = "from the corner shop"
     }
-    // The form still shows what it opened with; the text is changed there too.
-    #expect(itemForm(app)?.text.text == "Milk")
-    app.press(.character("!"), .enter)
+    // The fields the form left alone show what came; the text typed in stays.
+    #expect(itemForm(app)?.text.text == "Milk!")
+    #expect(itemForm(app)?.dueText.text == "2027-01-16 08:10")
+    #expect(itemForm(app)?.dueDate == due)
+    #expect(itemForm(app)?.note.text == "from the corner shop")
+    #expect(app.screen().contains("2027-01-16 08:10"))
+    app.press(.enter)
     let item = try #require(app.openList?.items[0])
     #expect(item.text == "Milk!")
     #expect(item.dueDate == due)
@@ -340,11 +396,37 @@ import Testing
     mergeFromElsewhere(model, into: &app)
     #expect(
       app.statusMessage == "merged; \"Milk\" was moved to \"Trips\" elsewhere: Done edits it there")
-    app.press(.enter)
+    let effects = app.press(.enter)
+    // The conflicts log keeps the story.
+    #expect(
+      effects.contains(
+        .logConflict(
+          "list \"Trips\", item \"Milk!\": moved there from \"Groceries\" elsewhere while its "
+            + "form was open here; the form's edit went with it")), "\(effects)")
     let all = app.dataModel.lists.flatMap(\.items)
     #expect(all.filter { $0.itemID == milk.itemID }.map(\.text) == ["Milk!"])
     #expect(app.dataModel.list(withID: trips)?.items.last?.text == "Milk!")
     #expect(app.openList?.items.map(\.text) == ["Bread", "Pay rent"])
+  }
+
+  /// The item is moved to another list elsewhere and its form's Done comes before the app saw
+  /// the move: the save's merge makes it one item, in the list it was moved to, with the edit.
+  @Test func doneBeforeAMoveElsewhereIsMergedIsOneItemInTheNewList() throws {
+    var app = makeApp(checklistIndex: 1)
+    let base = app.dataModel
+    app.press(.enter)
+    app.type("!")
+    app.press(.enter)
+    var theirs = base
+    let groceries = try #require(app.open?.listID)
+    let trips = try #require(theirs.lists.first { $0.name == "Trips" }?.id)
+    let milk = try #require(theirs.list(withID: groceries)?.items[0])
+    _ = theirs.apply(try #require(theirs.deleteItem(listID: groceries, at: 0)))
+    _ = theirs.apply(try #require(theirs.insertItem(milk, listID: trips)))
+    let merged = ModelMerge.merge(base: base, ours: app.dataModel, theirs: theirs.lists)
+    let all = merged.model.lists.flatMap(\.items)
+    #expect(all.filter { $0.itemID == milk.itemID }.map(\.text) == ["Milk!"])
+    #expect(merged.model.lists.first { $0.name == "Trips" }?.items.last?.text == "Milk!")
   }
 
   /// Another program changes the open list's first item with `edit`, and the app merges it in.
@@ -505,6 +587,37 @@ import Testing
     app.press(.enter)
     #expect(app.dataModel.lists.last?.name == "Trips")
     #expect(app.dataModel.lists.first { $0.name == "Holidays" }?.iconName == "Trips")
+  }
+
+  /// A new list, or a rename, to a name another list has (in any case) asks first: n keeps
+  /// the form open to change the name, y makes it.
+  @Test func aNameAnotherListHasAsksFirst() throws {
+    var app = makeApp()
+    app.press(.character("a"))
+    app.type("groceries")
+    app.press(.enter)
+    #expect(app.confirmation == .duplicateListName("Groceries"))
+    #expect(
+      app.screen().components(separatedBy: "\n").last
+        == "A list named \"Groceries\" exists: have two of that name? y/n")
+    app.press(.character("n"))
+    #expect(app.statusMessage == "Not saved: give the list another name")
+    #expect(listForm(app)?.name.text == "groceries")
+    app.press(.enter, .character("y"))
+    #expect(app.form == nil)
+    #expect(app.dataModel.lists.filter { $0.name.lowercased() == "groceries" }.count == 2)
+    // A rename to another list's name asks too; keeping the list's own name does not.
+    app = makeApp()
+    app.press(.down, .character("e"))
+    #expect(listForm(app)?.name.text == "Groceries")
+    app.press(.enter)
+    #expect(app.confirmation == nil && app.form == nil)
+    app.press(.character("e"), .control("u"))
+    app.type("trips")
+    app.press(.enter)
+    #expect(app.confirmation == .duplicateListName("Trips"))
+    app.press(.escape)
+    #expect(listForm(app) != nil)
   }
 
   /// The list is deleted elsewhere while its form is open: Done puts it back, renamed.

@@ -67,7 +67,7 @@ import Testing
     let added = app.openList?.items.last
     #expect(added?.text == "Call mum")
     #expect(added?.note == "Ask about\nthe trip")
-    #expect(app.statusMessage == "Added \"Call mum\"")
+    #expect(app.statusMessage == "Added \"Call mum\", with a note")
   }
 
   @Test func upAndDownMoveByLineAndLeaveTheNoteAtItsEnds() {
@@ -142,8 +142,8 @@ import Testing
     #expect(itemForm(app)?.note.text == "b")
   }
 
-  /// A note the field shows otherwise (a tab as a space, CR LF as one break, blank lines at the
-  /// end) is not rewritten by a form closed without touching it.
+  /// A note the field shows otherwise (a tab made visible, CR LF as one break, blank lines at
+  /// the end) is not rewritten by a form closed without touching it.
   @Test func aNoteTheFieldShowsOtherwiseStaysWhenLeftAlone() throws {
     let note = "x\ty\r\nz\n\n"
     var app = makeApp(homeModel(milkNote: note), checklistIndex: 0)
@@ -154,7 +154,7 @@ import Testing
     app.press(.character("e"), .tab)
     app.type("!")
     app.press(.control("d"), .enter)
-    #expect(app.openList?.items.last?.note == "x y\nz\n\n!")
+    #expect(app.openList?.items.last?.note == "x\ty\nz\n\n!")
   }
 
   @Test func editingAnExistingNote() throws {

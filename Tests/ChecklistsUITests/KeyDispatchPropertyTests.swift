@@ -129,6 +129,8 @@ import Testing
         #expect(after.help?.context == before.helpContext, "\(label)")
       }
     case .closeHelp: #expect(after.help == nil, "\(label)")
+    case .messages:
+      if before.confirmation == nil { #expect(after.help?.context == .messages, "\(label)") }
     case .quit:
       let stays = before.form != nil || before.listPicker != nil
       #expect(effects == (stays ? [] : [.quit]), "\(label)")
@@ -281,6 +283,8 @@ import Testing
         #expect(after.dataModel.lists.count == before.dataModel.lists.count - 1, "\(label)")
       case .clearChecked(let id):
         #expect(after.dataModel.list(withID: id)?.items.contains(where: \.checked) == false)
+      case .duplicateListName:
+        #expect(after.form == nil, "\(label)")
       case nil: break
       }
     case .moveToList:

@@ -108,6 +108,21 @@ import Testing
     KeyTable.configured(by: ConfigFile.parse(text))
   }
 
+  /// A key bound twice on one screen is a warning naming both lines; the later line is in
+  /// force; the same key on another screen is another binding.
+  @Test func aKeyBoundTwiceIsAWarningNamingBothLines() {
+    let (table, problems) = configured(
+      "bind checklist n add-item\nbind browse n filter\n# a comment\nbind checklist n toggle\n"
+        + "bind checklist <Space> none\nbind checklist <F2> sort\n")
+    #expect(
+      problems.map(\.description) == [
+        "config line 4: n on checklist is bound twice: line 1 binds it to add-item, line 4 to "
+          + "toggle (line 4 is in force)"
+      ])
+    #expect(table.action(for: .character("n"), on: .checklist) == .toggle)
+    #expect(table.action(for: .character("n"), on: .lists) == .filter)
+  }
+
   /// Ctrl-H, -I, -J and -M are Backspace, Tab and Enter to a terminal: binding them is refused
   /// with the key to write instead, and Enter keeps its action.
   @Test func chordsTheTerminalSendsAsOtherKeysAreRefused() {

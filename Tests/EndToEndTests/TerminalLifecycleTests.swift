@@ -280,6 +280,38 @@ extension EndToEndProcesses {
       try session.waitFor(text: "Renew passport")
     }
 
+    @Test func aDoubleClickInOneReadOpensTheList() throws {
+      let app = shellQuote(try BuiltBinary.existingPath())
+      let session = try TmuxSession(command: "\(app); echo $? > status", prepare: Self.copyFixture)
+      defer { session.close() }
+      let screen = try session.waitFor(text: "Groceries")
+      let lines = screen.components(separatedBy: "\n")
+      let row = try #require(lines.firstIndex { $0.contains("Trips") })
+      // Both clicks' four reports in one write, as a slow link delivers them: two presses.
+      let click = "\u{1B}[<0;6;\(row + 1)M\u{1B}[<0;6;\(row + 1)m"
+      try session.type(click + click)
+      try session.waitFor(text: "Renew passport")
+    }
+
+    /// Inside tmux (which joins ZWJ sequences in two columns) 👩‍💻 is drawn whole; elsewhere
+    /// as its first emoji, as the terminal would spread it over four columns.
+    @Test(arguments: [true, false])
+    func aZWJSequenceIsDrawnWholeWhereTheTerminalJoinsIt(inTmux: Bool) throws {
+      let app = shellQuote(try BuiltBinary.existingPath())
+      let session = try TmuxSession(
+        command: "\(app) new-list Work >/dev/null && \(app) add Work '👩‍💻 code review' >/dev/null"
+          + " && \(app) add Work '👍🏽 approved' >/dev/null && \(app)",
+        environment: inTmux ? ["TMUX": "/tmp/tmux-e2e,1,0"] : [:])
+      defer { session.close() }
+      try session.waitFor(text: "Work")
+      try session.sendKeys("G", "Enter")
+      let screen = try session.waitFor(text: "code review")
+      let row = screen.components(separatedBy: "\n").first { $0.contains("code review") } ?? ""
+      #expect(row.contains(inTmux ? "👩‍💻 code review" : " 👩 code review"), "\(row)")
+      // A skin tone, which tmux spreads over four columns, keeps its first emoji.
+      #expect(screen.contains("👍 approved"), "\(screen)")
+    }
+
     @Test(arguments: [["NO_COLOR": "1"], ["TERM": "vt100"]])
     func withoutColourRolesBecomeAttributes(environment: [String: String]) throws {
       let app = shellQuote(try BuiltBinary.existingPath())

@@ -47,28 +47,42 @@ public struct DueDateFormatter: Sendable {
   ///   "2 min ago" 1 min 30 s after
   /// - today, tomorrow, yesterday: "today 18:00", "tomorrow 09:00", "yesterday 18:00"
   /// - 2 to 6 days ahead: "Fri 17:00"
-  /// - otherwise "Fri 24 Dec" in the same year as `now`, else "24 Dec 2027".
+  /// - otherwise "Fri 24 Dec 18:00" in the same year as `now`, else "24 Dec 2027 18:00": two
+  ///   items on one day read apart.
   ///
   /// The text changes only at the instants `nextChange(of:after:)` names.
   public func relative(_ date: Date, now: Date) -> String {
+    relativeForms(date, now: now)[0]
+  }
+
+  /// The forms of `relative(_:now:)`, longest first, for a row too narrow for the first: a
+  /// far date drops its weekday before its time ("24 Dec 18:00"), and its time last
+  /// ("Fri 24 Dec"). Never empty.
+  public func relativeForms(_ date: Date, now: Date) -> [String] {
     let seconds = date.timeIntervalSince(now)
     if let minutes = Self.roundedMinutes(seconds) {
-      if minutes == 0 { return "now" }
-      return seconds > 0 ? "in \(minutes) min" : "\(minutes) min ago"
+      if minutes == 0 { return ["now"] }
+      return [seconds > 0 ? "in \(minutes) min" : "\(minutes) min ago"]
     }
     let clock = ZonedWallClock(timeZone: timeZone)
     let parts = WallParts(date, clock: clock)
     let today = clock.day(of: now)
     switch parts.days - today {
-    case 0: return "today \(parts.timeText)"
-    case 1: return "tomorrow \(parts.timeText)"
-    case -1: return "yesterday \(parts.timeText)"
-    case 2...6: return "\(parts.weekdayName) \(parts.timeText)"
+    case 0: return ["today \(parts.timeText)"]
+    case 1: return ["tomorrow \(parts.timeText)"]
+    case -1: return ["yesterday \(parts.timeText)"]
+    case 2...6: return ["\(parts.weekdayName) \(parts.timeText)"]
     default:
       if parts.year == GregorianDays.date(days: today).year {
-        return "\(parts.weekdayName) \(parts.dayMonth)"
+        return [
+          "\(parts.weekdayName) \(parts.dayMonth) \(parts.timeText)",
+          "\(parts.dayMonth) \(parts.timeText)", "\(parts.weekdayName) \(parts.dayMonth)",
+        ]
       }
-      return "\(parts.dayMonth) \(parts.yearText)"
+      return [
+        "\(parts.dayMonth) \(parts.yearText) \(parts.timeText)",
+        "\(parts.dayMonth) \(parts.yearText)",
+      ]
     }
   }
 

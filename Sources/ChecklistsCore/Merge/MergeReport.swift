@@ -113,7 +113,7 @@ public struct MergeReport: Equatable, Sendable {
   }
 
   /// Text in double quotes with line breaks and quotes escaped, for one-line log entries.
-  static func quote(_ text: String) -> String {
+  public static func quote(_ text: String) -> String {
     ChecklistsSchemaDecoder<PlistTreeSource>.quoted(text)
   }
 }

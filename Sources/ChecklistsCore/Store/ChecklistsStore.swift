@@ -603,7 +603,20 @@ public final class ChecklistsStore {
   func appendToLog(_ report: MergeReport) {
     guard report.hasLogEntries else { return }
     let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
-    let lines = report.logLines(stamp: stamp, file: location.fileName)
+    appendLogLines(report.logLines(stamp: stamp, file: location.fileName))
+  }
+
+  /// Appends one line to the conflict log, stamped and naming the file as a merge's lines are
+  /// (`2026-11-20 14:03:11 Checklists.plist: list "A", item "B": …`): what the app's form did
+  /// with an item changed elsewhere; line breaks in `line` become spaces (names in it are
+  /// quoted with `MergeReport.quote`). A log that cannot be written is let be.
+  public func appendToConflictLog(_ line: String) {
+    let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
+    let flat = String(line.map { $0.isNewline ? " " : $0 })
+    appendLogLines(["\(stamp) \(location.fileName): \(flat)"])
+  }
+
+  private func appendLogLines(_ lines: [String]) {
     let text = lines.joined(separator: "\n") + "\n"
     guard
       let fd = try? fileSystem.open(

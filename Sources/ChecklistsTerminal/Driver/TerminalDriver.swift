@@ -306,6 +306,8 @@ public final class TerminalDriver<Program: TerminalProgram> {
       case .work(let work):
         let inbox = inbox
         DispatchQueue.global(qos: .userInitiated).async { inbox.post(work.run()) }
+      case .logConflict(let line):
+        hooks.logConflict(line)
       case .quitWithRescueCopy:
         rescueChosen = true
         exitReason = exitReason ?? .quit

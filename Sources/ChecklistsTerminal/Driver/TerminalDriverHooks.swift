@@ -27,6 +27,8 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   /// nil: nothing to ask. It must end with the device attributes request (`ESC [ c`), which
   /// every terminal answers last.
   public var graphicsQuery: [UInt8]?
+  /// Adds a line to the conflicts log (what a form did with an item changed elsewhere).
+  public var logConflict: (String) -> Void
 
   /// Creates the hooks.
   public init(
@@ -41,8 +43,10 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
     loadPhoto: @escaping @Sendable (PhotoRequest, _ answers: [UInt8]) -> PhotoPicture = { _, _ in
       .text("photos are not shown here", isError: true)
     },
-    graphicsQuery: [UInt8]? = nil
+    graphicsQuery: [UInt8]? = nil,
+    logConflict: @escaping (String) -> Void = { _ in }
   ) {
+    self.logConflict = logConflict
     self.loadPhoto = loadPhoto
     self.graphicsQuery = graphicsQuery
     self.save = save

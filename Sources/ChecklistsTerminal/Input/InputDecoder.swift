@@ -15,7 +15,9 @@ public enum InputToken: Equatable, Sendable {
 ///
 /// It joins combining marks into one grapheme, maps control codes to chords, collects bracketed
 /// paste (`ESC [ 200 ~` … `ESC [ 201 ~`) into one `.paste`, reads focus reports (`ESC [ I`,
-/// `ESC [ O`), treats an Esc with nothing after it as `.escape`, and drops Alt chords and
+/// `ESC [ O`), reads every mouse report (SGR `ESC [ < b ; x ; y M`, and the older
+/// `ESC [ M` and three bytes), so two clicks that arrive in one read are two presses, treats
+/// an Esc with nothing after it as `.escape`, and drops Alt chords and
 /// escape sequences it does not know, so they never turn into text. The terminal's answers to
 /// queries (kitty's `ESC _ G … ESC \`, the device attributes `ESC [ ? … c`) are kept aside in
 /// `terminalAnswers`, never typed.
@@ -33,6 +35,8 @@ public struct InputDecoder: Sendable {
     /// Inside an application program command (`ESC _` … `ESC \\`), kitty's answers;
     /// `escaped`: the last byte was an Esc that may end it.
     case applicationString(escaped: Bool)
+    /// `ESC [ M`: an X10 mouse report, whose three bytes (button, column, row) so far.
+    case x10Mouse([UInt32])
   }
 
   /// The longest answer kept; a longer one is dropped.
@@ -67,7 +71,7 @@ public struct InputDecoder: Sendable {
   public var isWaitingForMore: Bool {
     switch state {
     case .ground, .escape: return false
-    case .controlSequence, .singleShift, .paste, .applicationString: return true
+    case .controlSequence, .singleShift, .paste, .applicationString, .x10Mouse: return true
     }
   }
 
@@ -131,7 +135,7 @@ public struct InputDecoder: Sendable {
       events.append(.paste(pasteText))
       pasteText = ""
       state = .ground
-    case .controlSequence, .singleShift, .applicationString:
+    case .controlSequence, .singleShift, .applicationString, .x10Mouse:
       state = .ground
     case .ground, .escape:
       break
@@ -161,6 +165,8 @@ public struct InputDecoder: Sendable {
       if (0x20...0x3F).contains(value) {
         let body = body + String(scalar)
         state = body.unicodeScalars.count > 32 ? .ground : .controlSequence(body)
+      } else if scalar == "M" && body.isEmpty {
+        state = .x10Mouse([])
       } else if scalar == "~" && body == Self.pasteStartParameter {
         pasteText = ""
         lastPastedWasCarriageReturn = false
@@ -174,6 +180,21 @@ public struct InputDecoder: Sendable {
     case .singleShift:
       state = .ground
       if let key = Self.singleShiftKey(scalar) { events.append(.key(key)) }
+    case .x10Mouse(let bytes):
+      let bytes = bytes + [scalar.value]
+      guard bytes.count == 3 else {
+        state = .x10Mouse(bytes)
+        return
+      }
+      state = .ground
+      // Each byte is 32 more than its value; positions count from 1.
+      let values = bytes.map { Int($0) - 32 }
+      if let mouse = MouseReport.event(
+        button: values[0], column: values[1] - 1, row: values[2] - 1,
+        released: values[0] & 3 == 3)
+      {
+        events.append(.mouse(mouse))
+      }
     case .paste, .applicationString:
       break  // handled by feedPaste and feedApplicationString
     }
@@ -258,6 +279,18 @@ public struct InputDecoder: Sendable {
   ) {
     state = .ground
     let first = parameters.split(separator: ";").first.map(String.init) ?? ""
+    if parameters.hasPrefix("<") {
+      // An SGR mouse report: `< button ; column ; row`, M pressed, m released.
+      guard final == "M" || final == "m" else { return }
+      let numbers = parameters.dropFirst().split(separator: ";").map { Int($0) }
+      guard numbers.count == 3, let button = numbers[0], let column = numbers[1],
+        let row = numbers[2],
+        let mouse = MouseReport.event(
+          button: button, column: column - 1, row: row - 1, released: final == "m")
+      else { return }
+      events.append(.mouse(mouse))
+      return
+    }
     if parameters.hasPrefix("?") {
       // Answers to queries, never keys: the device attributes are kept for the driver.
       if final == "c" {

@@ -43,5 +43,21 @@ enum CellText {
     return count
   }
 
+  /// The scalars of a cell drawn whole on a terminal that draws `sequences` whole: a ZWJ
+  /// sequence or a skin-toned emoji of at most `maximumScalars` scalars that starts with a wide
+  /// emoji and is only of kinds in `sequences`; nil for any other text (drawn as `fill` does).
+  static func wholeSequence(_ text: String, drawn sequences: EmojiSequences) -> [Unicode.Scalar]? {
+    // Most cells are not emoji: two looks and out, without counting.
+    guard !sequences.isEmpty, let first = text.unicodeScalars.first, first.value >= 0x1F000
+    else { return nil }
+    let scalars = Substring(text).unicodeScalars
+    guard scalars.count > 1, scalars.count <= maximumScalars,
+      !scalars.contains(where: { ControlCharacters.isControl($0.value) })
+    else { return nil }
+    let kinds = EmojiSequences.kinds(of: scalars)
+    guard !kinds.isEmpty, sequences.isSuperset(of: kinds) else { return nil }
+    return Array(scalars)
+  }
+
   private static let zeroWidthJoiner: UInt32 = 0x200D
 }

@@ -39,7 +39,8 @@ struct ScreenWriter {
           // Curses gets the glyph in plain colours; its colours are written after the update.
           exact.append((row, column, cell))
           write(
-            Cell(text: cell.text, style: .plain), row: row, column: column, &looks, palette, window)
+            Cell(text: cell.text, style: .plain), row: row, column: column, &looks, palette, window,
+            terminal.emojiSequences)
           continue
         }
         if cell.text.isEmpty {
@@ -48,10 +49,11 @@ struct ScreenWriter {
           let left = grid[row, column - 1]
           if column > 0, !left.text.isEmpty, Self.cursesWidth(of: left.text) >= 2 { continue }
           write(
-            Cell(text: " ", style: cell.style), row: row, column: column, &looks, palette, window)
+            Cell(text: " ", style: cell.style), row: row, column: column, &looks, palette, window,
+            terminal.emojiSequences)
           continue
         }
-        write(cell, row: row, column: column, &looks, palette, window)
+        write(cell, row: row, column: column, &looks, palette, window, terminal.emojiSequences)
       }
     }
     if let cursor = grid.cursor, cursor.row < rows, cursor.column < columns {
@@ -165,10 +167,26 @@ struct ScreenWriter {
   /// thousands of cells.
   private func write(
     _ cell: Cell, row: Int, column: Int, _ looks: inout LastLook, _ palette: Palette,
-    _ window: UnsafeMutablePointer<WINDOW>
+    _ window: UnsafeMutablePointer<WINDOW>, _ sequences: EmojiSequences
   ) {
     let (attributes, pair) = looks.of(cell.style, in: palette)
     var character = cchar_t()
+    if let whole = CellText.wholeSequence(cell.text, drawn: sequences) {
+      // setcchar keeps a cluster only up to its first spacing scalar (the 💻 of 👩‍💻, the
+      // skin tone): the first one sets the look, then the cell holds them all, which curses
+      // writes out as they are, in the columns of the first.
+      var first: [wchar_t] = [wchar_t(bitPattern: whole[0].value), 0]
+      if setcchar(&character, &first, attributes, pair, nil) == OK {
+        withUnsafeMutableBytes(of: &character.chars) { raw in
+          let chars = raw.bindMemory(to: wchar_t.self)
+          for (index, scalar) in whole.enumerated() where index < chars.count {
+            chars[index] = wchar_t(bitPattern: scalar.value)
+          }
+        }
+        mvwadd_wch(window, Int32(row), Int32(column), &character)
+        return
+      }
+    }
     withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: CellText.maximumScalars + 1) {
       wide in
       let count = CellText.fill(wide, with: cell.text)

@@ -18,7 +18,10 @@ public final class Terminal {
   let signalFD: Int32
   /// How roles and attributes become curses attributes and colour pairs.
   let palette: Palette
-  private let mouseMask: mmask_t
+  /// Whether the terminal reports the mouse (its terminfo entry names a mouse report).
+  private let hasMouse: Bool
+  /// The emoji sequences the terminal draws whole in two columns.
+  let emojiSequences: EmojiSequences
   private var isActive = true
   private var isSuspended = false
 
@@ -27,18 +30,26 @@ public final class Terminal {
   /// The terminal's size in cells.
   public private(set) var height: Int
 
-  private static let modesOn = "\u{1B}[?2004h\u{1B}[?1004h"
-  private static let modesOff = "\u{1B}[?2004l\u{1B}[?1004l"
+  private static let pasteAndFocusOn = "\u{1B}[?2004h\u{1B}[?1004h"
+  private static let pasteAndFocusOff = "\u{1B}[?2004l\u{1B}[?1004l"
+  /// Button presses and the wheel, reported in SGR form (`ESC [ < b ; x ; y M`); the decoder
+  /// reads them, every one (curses made one event of the reports of one read).
+  private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+  private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+
+  private var modesOn: String { Self.pasteAndFocusOn + (hasMouse ? Self.mouseOn : "") }
+  private var modesOff: String { (hasMouse ? Self.mouseOff : "") + Self.pasteAndFocusOff }
 
   private init(
     window: UnsafeMutablePointer<WINDOW>, screen: OpaquePointer, signalFD: Int32,
-    palette: Palette, mouseMask: mmask_t
+    palette: Palette, hasMouse: Bool, emojiSequences: EmojiSequences
   ) {
     self.window = window
     self.screen = screen
     self.signalFD = signalFD
     self.palette = palette
-    self.mouseMask = mouseMask
+    self.hasMouse = hasMouse
+    self.emojiSequences = emojiSequences
     self.width = Int(cn_getmaxx(window))
     self.height = Int(cn_getmaxy(window))
   }
@@ -87,15 +98,16 @@ public final class Terminal {
 
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     let palette = Palette.make(useColor: !noColor && has_colors())
-    let mask =
-      cn_button1_pressed() | cn_button1_clicked() | cn_button4_pressed()
-      | cn_button5_pressed()
-    mousemask(mask, nil)
-    mouseinterval(0)
+    // The mouse reports reach the decoder as the bytes they are: curses would take them for
+    // its key `kmous` and give one event for all the reports of one read.
+    let hasMouse = cn_has_string_capability("kmous") != 0
+    mousemask(0, nil)
+    keyok(KEY_MOUSE, false)
 
     let terminal = Terminal(
-      window: window, screen: screen, signalFD: signalFD, palette: palette, mouseMask: mask)
-    terminal.writeRaw(modesOn)
+      window: window, screen: screen, signalFD: signalFD, palette: palette, hasMouse: hasMouse,
+      emojiSequences: EmojiSequences.drawnWhole(environment: environment))
+    terminal.writeRaw(terminal.modesOn)
     ct_set_screen_active(1)
     terminal.readSize()
     return terminal
@@ -118,8 +130,7 @@ public final class Terminal {
       reset_prog_mode()
     }
     _ = ct_disable_flow_control(STDIN_FILENO)
-    mousemask(mouseMask, nil)
-    writeRaw(Self.modesOn)
+    writeRaw(modesOn)
     ct_set_screen_active(1)
     readSize()
     clearok(window, true)
@@ -137,8 +148,7 @@ public final class Terminal {
 
   private func leaveScreen() {
     ct_set_screen_active(0)
-    mousemask(0, nil)
-    writeRaw(Self.modesOff)
+    writeRaw(modesOff)
     curs_set(1)
     endwin()
     _ = ct_restore_termios()
@@ -187,12 +197,6 @@ public final class Terminal {
 
   private func read(keyCode code: Int32) -> Read {
     switch code {
-    case KEY_MOUSE:
-      var event = MEVENT()
-      guard getmouse(&event) == OK, let mouse = MouseTranslation.event(from: event) else {
-        return .ignored
-      }
-      return .token(.event(.mouse(mouse)))
     case KEY_RESIZE:
       readSize()
       return .token(.event(.resize(width: width, height: height)))

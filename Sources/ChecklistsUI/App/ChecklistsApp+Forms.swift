@@ -64,6 +64,29 @@ extension ChecklistsApp {
     form.dueText.setText(editableText(for: due))
     form.dueDate = due
     form.dueError = nil
+    form.dueSelected = true
+  }
+
+  /// A key typed into the Due Date field. While the field holds Remind Me's untouched date, a
+  /// character replaces it and Backspace or Delete clears it (as in a selected field); any other
+  /// key (arrows, Home, End, readline keys) keeps it for editing.
+  func typeInDueField(_ key: Key, form: inout ItemForm, now: Date) {
+    if form.dueSelected {
+      form.dueSelected = false
+      switch key {
+      case .character: form.dueText.setText("")
+      case .backspace, .delete, .control("h"), .control("d"):
+        form.dueText.setText("")
+        updateDue(&form, now: now)
+        return
+      default: break
+      }
+    }
+    let before = form.dueText
+    _ = form.dueText.handle(key)
+    if form.dueText != before && form.dueText.text != before.text {
+      updateDue(&form, now: now)
+    }
   }
 
   /// `day-later`/`day-earlier` (`+`/`-`) in the Due Date field: when the field holds a date that
@@ -171,12 +194,7 @@ extension ChecklistsApp {
       switch itemForm.focus {
       case .text: _ = itemForm.text.handle(key)
       case .note: _ = itemForm.note.handle(key)
-      case .due:
-        let before = itemForm.dueText
-        _ = itemForm.dueText.handle(key)
-        if itemForm.dueText != before && itemForm.dueText.text != before.text {
-          updateDue(&itemForm, now: now)
-        }
+      case .due: typeInDueField(key, form: &itemForm, now: now)
       case .remind, .repeat, .photo: break
       }
       form = .item(itemForm)
@@ -286,6 +304,15 @@ extension ChecklistsApp {
       }
       commit(change, now: now)
       if showsList { selectItem(index) }
+      if let from = form.movedFromList {
+        // One item, in the list it was moved to, with the form's edit: the log keeps the story.
+        let list = dataModel.lists[listIndex].name
+        queuedEffects.append(
+          .logConflict(
+            "list \(MergeReport.quote(list)), item \(MergeReport.quote(item.text)): moved "
+              + "there from \(MergeReport.quote(from)) elsewhere while its form was open here; "
+              + "the form's edit went with it"))
+      }
       var message = editMessage(from: current, to: item, now: now)
       if !overridden.isEmpty {
         message += " (kept yours: \(overridden.joined(separator: ", ")) also changed elsewhere)"
@@ -301,8 +328,11 @@ extension ChecklistsApp {
       commit(change, now: now)
       if showsList { selectItem(count) }
       var text = "Added \(quoted(item.text))"
+      // Every field set is named, as the CLI's `add` does ("reminds").
       if item.showsDueDate { text += ", due \(formatter.relative(item.dueDate, now: now))" }
+      if item.shouldRemind { text += ", reminds" }
       if let rule = item.repeatRule { text += ", \(Self.repeatPhrase(rule))" }
+      if !item.note.isEmpty { text += ", with a note" }
       if item.photo != nil { text += ", with a photo" }
       status = StatusMessage(text: text, isError: false)
     }
@@ -388,6 +418,16 @@ extension ChecklistsApp {
   mutating func finishListForm(_ form: ListForm, now: Date) {
     if form.name.isBlank {
       status = StatusMessage(text: "The list needs a name", isError: true)
+      return
+    }
+    // Two lists of one name (in any case) make the CLI's LIST ambiguous: asked first.
+    let typed = form.name.text.lowercased()
+    if !form.duplicateNameConfirmed, form.name.text != form.openedName,
+      let other = dataModel.lists.first(where: {
+        $0.id != form.listID && $0.name.lowercased() == typed
+      })
+    {
+      confirmation = .duplicateListName(other.name)
       return
     }
     self.form = nil

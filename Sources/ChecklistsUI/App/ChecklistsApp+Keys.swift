@@ -90,8 +90,11 @@ extension ChecklistsApp {
     case .quitPrompt, .help: break
     case .confirm:
       let kept = confirmation.map { question -> String in
-        if case .clearChecked = question { return "Kept the checked items" }
-        return "Kept the list"
+        switch question {
+        case .clearChecked: return "Kept the checked items"
+        case .duplicateListName: return "Not saved: give the list another name"
+        case .deleteList: return "Kept the list"
+        }
       }
       confirmation = nil
       status = StatusMessage(text: kept ?? "Kept the list", isError: false)
@@ -214,6 +217,9 @@ extension ChecklistsApp {
     case .lastReminder:
       jumpToLastReminder()
       return []
+    case .messages:
+      if confirmation == nil { help = HelpState(context: .messages) }
+      return []
     case .open, .addList, .editList, .deleteList:
       if planner != nil, form == nil, listPicker == nil {
         performInPlanner(action, key: key, now: now)
@@ -246,6 +252,12 @@ extension ChecklistsApp {
       confirmation = nil
       if case .clearChecked(let id) = question {
         clearChecked(listID: id, now: now)
+        return []
+      }
+      if case .duplicateListName = question, case .list(var listForm) = form {
+        listForm.duplicateNameConfirmed = true
+        form = .list(listForm)
+        finishListForm(listForm, now: now)
         return []
       }
       guard case .deleteList(let id) = question else { return [] }

@@ -61,6 +61,7 @@ extension ChecklistsApp {
       undoStack.append(.single(.deleteList(list)))
     }
     let formNote = followMerge(before: before)
+    refreshItemFormFields()
     refreshListPicker()
     reminders = ReminderTracker(model: dataModel, now: now, firedBefore: reminders.firedKeys)
     // The same list and item stay selected.
@@ -93,6 +94,52 @@ extension ChecklistsApp {
     let text = parts.compactMap { $0 }.joined(separator: "; ")
     status = StatusMessage(text: text, isError: false)
     untoldMerge = total.isEmpty ? nil : UntoldMerge(report: total, shown: status)
+  }
+
+  /// After a merge, the open item form shows what changed elsewhere in the fields it left as
+  /// they were (the text, the due date with Remind Me, the note, the repeat), as Done would
+  /// keep them; a field the user changed keeps the user's value (and Done says when it was
+  /// changed elsewhere too).
+  mutating func refreshItemFormFields() {
+    guard case .item(var itemForm) = form, var original = itemForm.original,
+      let hint = itemForm.itemIndex, let list = dataModel.list(withID: itemForm.listID),
+      let index = list.index(ofItemID: original.itemID, near: hint)
+    else { return }
+    let current = list.items[index]
+    guard current != original else { return }
+    if itemForm.text.text == original.text && current.text != original.text {
+      itemForm.text.setText(current.text)
+      original.text = current.text
+    }
+    let shownDue = original.showsDueDate ? original.dueDate : nil
+    let currentDue = current.showsDueDate ? current.dueDate : nil
+    if itemForm.dueDate == shownDue && itemForm.remind == original.shouldRemind
+      && itemForm.dueError == nil
+      && (currentDue != shownDue || current.shouldRemind != original.shouldRemind)
+    {
+      itemForm.remind = current.shouldRemind
+      itemForm.dueText.setText(currentDue.map(editableText(for:)) ?? "")
+      itemForm.dueDate = currentDue
+      itemForm.dueSelected = false
+      original.dueDate = current.dueDate
+      original.hasDueDate = current.hasDueDate
+      original.shouldRemind = current.shouldRemind
+    }
+    if itemForm.note.text == TextField(original.note, multiline: true).text
+      && current.note != original.note
+    {
+      itemForm.note.setText(current.note)
+      original.note = current.note
+    }
+    if itemForm.repeatRule == original.repeatRule && current.repeatRule != original.repeatRule
+      && itemForm.repeatPicker == nil
+    {
+      itemForm.repeatRule = current.repeatRule
+      itemForm.repeatChoices = ItemForm.repeatChoices(keeping: current.repeatRule)
+      original.repeatRule = current.repeatRule
+    }
+    itemForm.original = original
+    form = .item(itemForm)
   }
 
   /// Keeps the open list picker (`m`) to the lists there are after a merge: a list deleted
@@ -133,6 +180,9 @@ extension ChecklistsApp {
           note =
             "\(quoted(original.text)) was moved to \(quoted(list.name)) elsewhere: Done edits it "
             + "there"
+          if itemForm.movedFromList == nil {
+            itemForm.movedFromList = gone?.name ?? before.list(withID: itemForm.listID)?.name
+          }
         }
         itemForm.listID = list.id
         itemForm.itemIndex = itemIndex

@@ -21,6 +21,10 @@ extension ChecklistsApp {
       return dataModel.list(withID: id).map { deletePrompt(for: $0, width: width) }
     case .clearChecked(let id):
       return dataModel.list(withID: id).flatMap { clearPrompt(for: $0, width: width) }
+    case .duplicateListName(let name):
+      return self.question(naming: name, width: width) {
+        "A list named \($0) exists: have two of that name? y/n"
+      }
     }
   }
 

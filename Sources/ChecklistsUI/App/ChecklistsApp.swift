@@ -55,7 +55,13 @@ public struct ChecklistsApp: TerminalProgram {
   var plannerChanges: [ModelChange]? = []
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
-  var status: StatusMessage?
+  var status: StatusMessage? {
+    didSet {
+      if let status, status != oldValue { messageLog.record(status) }
+    }
+  }
+  /// Every message the status line showed, for the messages view.
+  var messageLog = MessageLog()
   /// The counts of merges from elsewhere on the status line now, not yet read (no key since):
   /// the next merge adds its own to them.
   var untoldMerge: UntoldMerge?
@@ -356,6 +362,8 @@ public struct ChecklistsApp: TerminalProgram {
       case .text: itemForm.text.insert(text)
       case .note: itemForm.note.insert(text)
       case .due:
+        if itemForm.dueSelected { itemForm.dueText.setText("") }
+        itemForm.dueSelected = false
         itemForm.dueText.insert(text)
         updateDue(&itemForm, now: now)
       case .remind, .repeat, .photo: break

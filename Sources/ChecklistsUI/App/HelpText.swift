@@ -35,12 +35,29 @@ extension ChecklistsApp {
       return [(.picker, .picker, nil), (.generic, .picker, "Everywhere")]
     case .photoPicker:
       return [(.photoPicker, .photoPicker, nil), (.generic, .photoPicker, "Everywhere")]
+    case .messages:
+      return []
     }
+  }
+
+  /// The messages view's lines: each message the status line showed, oldest first, wrapped to
+  /// `width` columns (a problem's lines start with `!`).
+  func messageLines(width: Int) -> [String] {
+    var lines = ["Messages, newest last"]
+    if messageLog.messages.isEmpty { lines += ["", "No messages yet"] }
+    let room = max(width - 2, 1)
+    for message in messageLog.messages {
+      for (number, part) in Self.wrap(message.text, width: room).enumerated() {
+        lines.append((number == 0 ? (message.isError ? "! " : "  ") : "  ") + part)
+      }
+    }
+    return lines
   }
 
   /// Every key of a screen, "keys  what they do", from the key table, wrapped to `width`
   /// columns; a heading starts each part of the screen with keys of its own.
   func helpLines(_ context: HelpContext, width: Int) -> [String] {
+    if context == .messages { return messageLines(width: width) }
     // Parts with a heading start a block; each block aligns its own key column.
     var blocks: [(heading: String?, entries: [(keys: String, what: String)])] = []
     for section in Self.helpSections(context) {
@@ -107,6 +124,7 @@ extension ChecklistsApp {
     case .listPicker: title = "Move to List"
     case .repeatPicker: title = "Repeat"
     case .photoPicker: title = "Photo picker"
+    case .messages: title = "Messages"
     }
     var lines = ["Keys: \(title)"]
     for block in blocks {
@@ -279,6 +297,7 @@ extension ChecklistsApp {
     case .sort:
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return open.dueOrder != nil || list.items.count > 1
+    case .messages: return !messageLog.messages.isEmpty
     default: return true
     }
   }
@@ -345,50 +364,55 @@ extension ChecklistsApp {
         }
         let undo = hint(.undo, "undo", 7)
         let back = hint(.back, "back", 3)
+        let messages = hint(.messages, "messages", 12)
         guard planner.selectedLine != nil else {
-          return [hint(.search, "search", 1), undo, back, hint(.help, "help", 0)]
+          return [hint(.search, "search", 1), undo, back, messages, hint(.help, "help", 0)]
         }
         if case .list = planner.selectedLine {
           return [
-            hint(.open, "open", 1), hint(.search, "search", 2), undo, back, hint(.help, "help", 0),
+            hint(.open, "open", 1), hint(.search, "search", 2), undo, back, messages,
+            hint(.help, "help", 0),
           ]
         }
         return [
           hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),
-          hint(.deleteItem, "delete", 5), hint(.moveToList, "move to list", 8),
-          hint(.search, "search", 6), undo, back, hint(.help, "help", 0),
+          hint(.deleteItem, "delete", 5), hint(.moveToList, "move", 6),
+          hint(.search, "search", 8), undo, back, messages, hint(.help, "help", 0),
         ]
       }
     }
     let undo = hint(.undo, "undo", 7)
+    let messages = hint(.messages, "messages", 12)
     if let open, let list = dataModel.list(withID: open.listID) {
       let escape = hint(.back, open.browser.filter != nil ? "clear filter" : "back", 3)
       guard open.browser.rowCount(total: list.items.count) > 0 else {
-        return [hint(.addItem, "add", 1), undo, escape, hint(.help, "help", 0)]
+        return [hint(.addItem, "add", 1), undo, escape, messages, hint(.help, "help", 0)]
       }
       return [
         hint(.toggle, "check", 1), hint(.addItem, "add", 2), hint(.editItem, "edit", 4),
         hint(.deleteItem, "delete", 5),
         Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
         hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
-        hint(.moveToList, "move to list", 11), hint(.clearChecked, "clear checked", 10),
-        hint(.filter, "filter", 6), undo, escape,
+        hint(.moveToList, "move to list", 6), hint(.clearChecked, "clear checked", 10),
+        hint(.filter, "filter", 7), undo, escape, messages,
         hint(.help, "help", 0),
       ]
     }
     guard allLists.rowCount(total: dataModel.lists.count) > 0 || smartSelected != nil else {
-      return [hint(.addList, "add", 1), undo, hint(.quit, "quit", 3), hint(.help, "help", 0)]
+      return [
+        hint(.addList, "add", 1), undo, hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
+      ]
     }
     if smartSelected != nil {
       return [
         hint(.open, "open", 1), hint(.addList, "add list", 2), hint(.search, "search", 6), undo,
-        hint(.quit, "quit", 3), hint(.help, "help", 0),
+        hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
       ]
     }
     return [
       hint(.open, "open", 1), hint(.addList, "add", 2), hint(.editList, "edit", 4),
       hint(.deleteList, "delete", 5), hint(.search, "search", 6), hint(.filter, "filter", 6),
-      undo, hint(.quit, "quit", 3), hint(.help, "help", 0),
+      undo, hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
     ]
   }
 }

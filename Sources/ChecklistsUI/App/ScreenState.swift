@@ -62,6 +62,8 @@ enum Confirmation: Equatable {
   case deleteList(Checklist.ID)
   /// Delete the list's checked items?
   case clearChecked(Checklist.ID)
+  /// Give the list form's list the name another list has (named as that list spells it)?
+  case duplicateListName(String)
 }
 
 struct ItemForm: Equatable {
@@ -82,6 +84,9 @@ struct ItemForm: Equatable {
   var dueText: TextField
   /// Whether the user typed in the Due Date field.
   var dueEdited = false
+  /// Whether the Due Date field holds the date Remind Me filled in, untouched: it shows as
+  /// selected, and the first character typed (or pasted) replaces it.
+  var dueSelected = false
   /// The due date as understood; nil when the typed text cannot be read.
   var dueDate: Date?
   /// Why the typed due date cannot be read.
@@ -108,6 +113,9 @@ struct ItemForm: Equatable {
   /// The item's list as it was when a merge took it away (deleted elsewhere while the form was
   /// open): Done puts it back, as a merge keeps a list changed on one side.
   var keptList: Checklist?
+  /// The list the item was in when it was moved to another one elsewhere while the form was
+  /// open (the form followed it): Done's edit goes there, and the conflicts log says so.
+  var movedFromList: String?
 
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
@@ -121,6 +129,9 @@ struct ItemForm: Equatable {
 struct ListForm: Equatable {
   /// The fields, in Tab order.
   enum Field: Int, CaseIterable { case name, icon }
+
+  /// Whether the user said yes to a name another list has (asked at Done).
+  var duplicateNameConfirmed = false
 
   /// The list being edited, nil when adding.
   var listID: Checklist.ID?
@@ -159,6 +170,8 @@ struct HelpState: Equatable {
 enum HelpContext: Equatable {
   case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker, repeatPicker
   case photoPicker
+  /// Not keys: the status line's messages so far (`M`), in the help screen's frame.
+  case messages
 }
 
 /// Choosing the list an item moves to (`m`): the other lists, in All Lists order.
@@ -188,4 +201,20 @@ struct UntoldMerge: Equatable {
   var report: MergeReport
   /// The status line that tells them: once it is gone (a key, another message), they were read.
   var shown: StatusMessage?
+}
+
+/// The status line's messages so far, oldest first, for the messages view (as vim's
+/// `:messages`): the status line shows one at a time and cuts a long one.
+struct MessageLog: Equatable {
+  /// How many are kept; older ones go.
+  static let limit = 200
+
+  /// The messages, oldest first.
+  private(set) var messages: [StatusMessage] = []
+
+  /// Keeps a message shown on the status line.
+  mutating func record(_ message: StatusMessage) {
+    messages.append(message)
+    if messages.count > Self.limit { messages.removeFirst(messages.count - Self.limit) }
+  }
 }

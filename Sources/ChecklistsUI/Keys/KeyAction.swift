@@ -8,6 +8,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   // All Lists and a Checklist.
   case quit, undo, redo, filter
   case lastReminder = "last-reminder"
+  case messages
   case previous, next
   case pageUp = "page-up"
   case pageDown = "page-down"
@@ -98,6 +99,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .redo: return "redo"
     case .filter: return "filter"
     case .lastReminder: return "reminder"
+    case .messages: return "messages"
     case .previous: return "up"
     case .next: return "down"
     case .pageUp: return "page up"
@@ -163,6 +165,8 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .redo: return "redo"
     case .filter: return "filter as you type"
     case .lastReminder: return "show the item of the latest reminder"
+    case .messages:
+      return "show the messages so far in full, newest last (the status line cuts long ones)"
     case .previous: return "previous row"
     case .next: return "next row"
     case .pageUp: return "a page up"

@@ -11,6 +11,8 @@ extension KeyTable {
   ) {
     var table = KeyTable.defaults
     var problems = config.problems
+    // The line that bound each key on each screen, to warn when a later line binds it again.
+    var boundAt: [BoundKey: ConfigFile.Binding] = [:]
     for binding in config.bindings {
       let before = table
       if let problem = table.apply(binding) {
@@ -23,10 +25,29 @@ extension KeyTable {
             line: binding.line,
             message: "\(binding.key) on \(binding.screen) would leave no key to \(lost) (bind "
               + "another key to it first)"))
+      } else if let screen = KeyScreen(rawValue: binding.screen),
+        let key = KeyNotation.parse(binding.key)
+      {
+        let place = BoundKey(screen: screen, key: key)
+        if let earlier = boundAt[place] {
+          problems.append(
+            ConfigProblem(
+              line: binding.line,
+              message: "\(binding.key) on \(binding.screen) is bound twice: line \(earlier.line) "
+                + "binds it to \(earlier.action), line \(binding.line) to \(binding.action) "
+                + "(line \(binding.line) is in force)"))
+        }
+        boundAt[place] = binding
       }
     }
     problems.sort { $0.line < $1.line }
     return (table, problems)
+  }
+
+  /// A key on a screen, as two `bind` lines may name it (`<Space>` and ` ` are one key).
+  private struct BoundKey: Hashable {
+    var screen: KeyScreen
+    var key: Key
   }
 
   /// What no key does any more of the ways out a user needs: quitting from All Lists (or

@@ -42,6 +42,7 @@ extension KeyTable {
       row(.browse, .undo, "u"),
       row(.browse, .redo, .control("r")),
       row(.browse, .lastReminder, "r"),
+      row(.browse, .messages, "M"),
     ] + motions(.browse)
       + [
         row(.filter, .keepFilter, .enter, .down, .up, .tab),

@@ -147,4 +147,7 @@ public enum Effect: Equatable, Sendable {
   case loadPhoto(PhotoRequest)
   /// Run this work off the key path; the driver handles its event when it is done.
   case work(BackgroundWork)
+  /// Add a line to the conflicts log beside the data file: what Done did with an item changed
+  /// elsewhere while its form was open (moved to another list), as a merge logs its conflicts.
+  case logConflict(String)
 }

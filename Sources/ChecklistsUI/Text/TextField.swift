@@ -22,9 +22,11 @@ struct TextField: Equatable, Sendable {
   /// Whether the text shows nothing: empty, white space, or invisible characters only.
   var isBlank: Bool { text.showsNothing }
 
-  /// Replaces the text and puts the cursor at its end.
+  /// Replaces the text and puts the cursor at its end. The text is kept as it is (control
+  /// characters are drawn made visible, as data), but for a multi-line field's line breaks
+  /// (CR LF, CR, LF…), each one `\n`.
   mutating func setText(_ text: String) {
-    characters = multiline ? Self.cleaned(text, multiline: true) : Array(text)
+    characters = multiline ? text.map { $0.isNewline ? "\n" : $0 } : Array(text)
     cursor = characters.count
   }
 

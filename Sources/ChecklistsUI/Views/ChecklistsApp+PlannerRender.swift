@@ -84,7 +84,7 @@ extension ChecklistsApp {
     for index in top..<min(top + max(rows, 0), view.lines.count) {
       guard let place = place(of: view.lines[index]) else { continue }
       let item = dataModel.lists[place.listIndex].items[place.itemIndex]
-      dueWidth = max(dueWidth, DisplayWidth.of(dueText(item, now: now)))
+      dueWidth = max(dueWidth, DisplayWidth.of(dueText(item, now: now, maxWidth: grid.width / 3)))
     }
     dueWidth = min(dueWidth, grid.width / 3)
     for screenRow in 0..<max(rows, 0) where top + screenRow < view.lines.count {
@@ -116,11 +116,15 @@ extension ChecklistsApp {
     }
   }
 
-  /// An item's due date as its row shows it ("↻ today 20:10"); empty without one.
-  func dueText(_ item: ChecklistItem, now: Date) -> String {
+  /// An item's due date as its row shows it ("↻ today 20:10"), in its longest form that fits
+  /// `maxWidth` columns (a far date keeps its time, "18 Dec 08:00", before its weekday); empty
+  /// without one.
+  func dueText(_ item: ChecklistItem, now: Date, maxWidth: Int = .max) -> String {
     guard item.showsDueDate else { return "" }
-    let due = formatter.relative(item.dueDate, now: now)
-    return item.repeats ? "\(glyphs.repeats) \(due)" : due
+    let forms = formatter.relativeForms(item.dueDate, now: now).map {
+      item.repeats ? "\(glyphs.repeats) \($0)" : $0
+    }
+    return forms.first { DisplayWidth.of($0) <= maxWidth } ?? forms[forms.count - 1]
   }
 
   /// An item's row outside its list: check mark, text, then the list's name and due date.
@@ -132,7 +136,8 @@ extension ChecklistsApp {
     var end = grid.width - 1
     if item.showsDueDate {
       grid.drawRightAligned(
-        dueText(item, now: now), row: y, end: end, maxWidth: dueWidth, style: style.due)
+        dueText(item, now: now, maxWidth: dueWidth), row: y, end: end, maxWidth: dueWidth,
+        style: style.due)
     }
     end -= dueWidth + (dueWidth > 0 ? 1 : 0)
     if showsList {

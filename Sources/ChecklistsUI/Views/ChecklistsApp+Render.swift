@@ -112,7 +112,18 @@ extension ChecklistsApp {
     if let status {
       let style = CellStyle(color: status.isError ? .error : .status)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw(status.text, row: row, column: 0, width: grid.width, style: style)
+      // A message too long for the line is cut, and says which key shows it whole.
+      let more = keys.keyName(.messages, on: keyScreen).map { " \($0) all of it" } ?? ""
+      let moreWidth = DisplayWidth.of(more)
+      if DisplayWidth.of(status.text) > grid.width, moreWidth > 0, moreWidth * 3 <= grid.width {
+        let used = grid.draw(
+          status.text, row: row, column: 0, width: grid.width - moreWidth, style: style)
+        grid.draw(
+          more, row: row, column: used, width: moreWidth,
+          style: CellStyle(color: .status, attributes: [.bold]))
+      } else {
+        grid.draw(status.text, row: row, column: 0, width: grid.width, style: style)
+      }
       return
     }
     let style = CellStyle(color: .status)
@@ -248,7 +259,8 @@ extension ChecklistsApp {
       if item.showsDueDate {
         textEnd =
           grid.drawRightAligned(
-            dueText(item, now: now), row: y, end: grid.width - 1, maxWidth: grid.width / 2,
+            dueText(item, now: now, maxWidth: grid.width / 2), row: y, end: grid.width - 1,
+            maxWidth: grid.width / 2,
             style: style.due) - 1
       }
       drawItemText(item, row: y, end: textEnd, style: style, into: &grid)
@@ -285,7 +297,7 @@ extension ChecklistsApp {
   func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
     // The first key that closes help here, as rebound (none: no hint).
     let close = keys.keyName(.closeHelp, on: .help).map { "\($0) closes" } ?? ""
-    renderTitle("Help", right: close, into: &grid)
+    renderTitle(state.context == .messages ? "Messages" : "Help", right: close, into: &grid)
     let lines = helpLines(state.context, width: grid.width - 2)
     let rows = grid.height - 2
     let top = min(max(state.top, 0), max(lines.count - rows, 0))

@@ -128,6 +128,12 @@ extension ChecklistsApp {
       grid.drawField(
         form.dueText, row: row, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
         focused: form.focus == .due)
+      if form.dueSelected && form.focus == .due {
+        // Remind Me's date, untouched: shown selected, as the first character typed replaces it.
+        grid.draw(
+          form.dueText.text, row: row, column: Self.labelWidth, width: fieldWidth,
+          style: CellStyle(color: .normal, attributes: [.underline, .reverse]))
+      }
       if count > 1 {
         if let date = form.dueDate {
           grid.draw(
