@@ -162,6 +162,7 @@ struct CommandSpec: Sendable {
       ItemCommands.uncheck, ItemCommands.remove, ListCommands.newList, ListCommands.editList,
       ListCommands.removeList,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
+      SyncCommand.merge,
       KeyCommands.keys, KeyCommands.config,
     ] + PlannerCommands.all + [PhotoCommands.photo]
 

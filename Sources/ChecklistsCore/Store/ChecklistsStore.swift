@@ -546,13 +546,36 @@ public final class ChecklistsStore {
   /// Appends what a merge must not lose to the conflict log; a log that cannot be written does
   /// not stop the save (the report is also on the status line).
   func appendToLog(_ report: MergeReport) {
+    Self.append(
+      report, toLog: conflictLogPath, fileName: location.fileName, now: clock(),
+      timeZone: timeZone, fileSystem: fileSystem)
+  }
+
+  /// Appends a merge's log entries to the conflict log of the data file at `location` without
+  /// opening the file (a merge of two vdir files by `sync-merge`); a log that cannot be written
+  /// is skipped (the entries are said on stderr too).
+  public static func appendToLog(
+    _ report: MergeReport, location: DataFileLocation, now: Date, timeZone: ZoneRules,
+    fileSystem: any FileSystem = SystemFileSystem()
+  ) {
+    let resolved =
+      (try? resolveLinks(location.dataFile, location: location, fileSystem: fileSystem))
+      ?? location.dataFile
+    append(
+      report, toLog: resolved + ".conflicts.log", fileName: location.fileName, now: now,
+      timeZone: timeZone, fileSystem: fileSystem)
+  }
+
+  private static func append(
+    _ report: MergeReport, toLog path: String, fileName: String, now: Date, timeZone: ZoneRules,
+    fileSystem: any FileSystem
+  ) {
     guard report.hasLogEntries else { return }
-    let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
-    let lines = report.logLines(stamp: stamp, file: location.fileName)
+    let stamp = DateStamp.string(now, timeZone: timeZone, format: DateStamp.seconds)
+    let lines = report.logLines(stamp: stamp, file: fileName)
     let text = lines.joined(separator: "\n") + "\n"
     guard
-      let fd = try? fileSystem.open(
-        conflictLogPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+      let fd = try? fileSystem.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
     else { return }
     defer { try? fileSystem.close(fd) }
     try? fileSystem.write(fd, Data(text.utf8))

@@ -1,0 +1,345 @@
+import ChecklistsCore
+import ChecklistsTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A time written as iCalendar's UTC form, e.g. "20261205T120000Z".
+func utcDate(_ text: String) throws -> Date {
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = TimeZone(identifier: "UTC")
+  formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+  return try #require(formatter.date(from: text), "not a UTC time: \(text)")
+}
+
+/// Inserts a line into a task's VTODO (before its first alarm or its end).
+func insertIntoTodo(_ line: String, _ lines: inout [String]) {
+  let index =
+    lines.firstIndex { $0 == "BEGIN:VALARM" } ?? lines.firstIndex { $0 == "END:VTODO" }
+    ?? lines.count
+  lines.insert(line, at: index)
+}
+
+extension EndToEndProcesses {
+  /// A laptop (our data file, its vdir and the documented vdirsyncer config) and a phone (a
+  /// second vdir and vdirsyncer) on one real Radicale: each interleaving of edits keeps every
+  /// change, with vdirsyncer calling `checklists sync-merge` on its conflicts.
+  @Suite("Sync: conflicts between the laptop and the phone", .serialized)
+  struct SyncConflictTests {
+    /// A rig with "Groceries" (Cheddar, Bread, Butter, Jam) synced to the server and the
+    /// phone.
+    static func groceries() throws -> SyncRig {
+      let rig = try SyncRig()
+      try rig.startServer()
+      try #require(rig.sandbox.run("new-list", "Groceries").status == 0)
+      for text in ["Cheddar", "Bread", "Butter", "Jam"] {
+        try #require(rig.sandbox.run("add", "Groceries", text).status == 0)
+      }
+      let first = try rig.firstRound()
+      try #require(first.status == 0, "\(first.stdout)\(first.stderr)")
+      try rig.vdirsyncer("sync")
+      try rig.startPhone()
+      try #require(Set(rig.phoneTasks().keys) == ["Cheddar", "Bread", "Butter", "Jam"])
+      return rig
+    }
+
+    @Test func everyInterleavingKeepsEachSidesChanges() throws {
+      let rig = try Self.groceries()
+      let conflictLog = rig.sandbox.dataFile + ".conflicts.log"
+
+      // The issue's case: the phone sets a due date, this computer checks the item and writes
+      // it to the vdir at once (as the app does at a save), then the documented cron line.
+      try rig.phoneEdit("Cheddar", stamp: "20261204T080000Z") {
+        insertIntoTodo("DUE:20261205T120000Z", &$0)
+      }
+      try rig.phoneSync()
+      try #require(rig.sandbox.run("check", "Groceries", "Cheddar").status == 0)
+      try #require(try rig.checklists("sync").status == 0)
+      let cron = try rig.documentedCronLine()
+      #expect(cron.status == 0, "\(cron.stdout)\(cron.stderr)")
+      #expect(cron.stderr.contains("Doing conflict resolution"), "vdirsyncer met the conflict")
+      let due = try utcDate("20261205T120000Z")
+      #expect(
+        try rig.item("Cheddar")
+          == ChecklistItemSnapshot(text: "Cheddar", checked: true, due: due, note: ""))
+      try rig.phoneSync()
+      let cheddar = try #require(rig.phoneTasks()["Cheddar"])
+      #expect(cheddar.contains("STATUS:COMPLETED") && cheddar.contains("DUE:20261205T120000Z"))
+      #expect(!FileManager.default.fileExists(atPath: conflictLog), "no conflict was logged")
+
+      // The same field on both sides: the vdir's value everywhere, the phone's in the log,
+      // said by sync-merge (within vdirsyncer's output) and by the next pass, which exits 1.
+      try rig.phoneEdit("Bread", stamp: "20261204T081000Z") {
+        $0 = $0.map { $0 == "SUMMARY:Bread" ? "SUMMARY:Sourdough" : $0 }
+      }
+      try rig.phoneSync()
+      try #require(
+        rig.sandbox.run("edit", "Groceries", "Bread", "--text", "Rye bread").status == 0)
+      try #require(try rig.checklists("sync").status == 0)
+      let engine = try BuiltBinary.run(
+        ["sync"], environment: rig.environment, executablePath: SyncTools.vdirsyncer)
+      #expect(engine.status == 0, "\(engine.stderr)")
+      #expect(engine.stderr.contains("kept \"Rye bread\" from the vdir"), "\(engine.stderr)")
+      let told = try rig.checklists("sync")
+      #expect(told.status == 1, "\(told.stdout)\(told.stderr)")
+      #expect(told.stderr.contains("\"Sourdough\""), "\(told.stderr)")
+      #expect(told.stdout.contains("1 conflict"))
+      try rig.vdirsyncer("sync")
+      #expect(try rig.checklists("sync").status == 0, "told once")
+      try rig.phoneSync()
+      #expect(rig.phoneTasks()["Rye bread"] != nil && rig.phoneTasks()["Sourdough"] == nil)
+      let log = try String(contentsOfFile: conflictLog, encoding: .utf8)
+      #expect(log.contains("\"Sourdough\"") && log.contains("Rye bread"), "\(log)")
+
+      // Deleted on the phone, changed here: it stays, changed, on every side.
+      try rig.phoneDelete("Butter")
+      try rig.phoneSync()
+      try #require(
+        rig.sandbox.run("edit", "Groceries", "Butter", "--text", "Salted butter").status == 0)
+      try #require(try rig.checklists("sync").status == 0)
+      try rig.documentedCronLine()
+      // Deleted here, changed on the phone: it comes back with the phone's change.
+      try rig.phoneEdit("Jam", stamp: "20261204T082000Z") {
+        insertIntoTodo("DESCRIPTION:Apricot\\, not strawberry", &$0)
+      }
+      try rig.phoneSync()
+      try #require(rig.sandbox.run("rm", "Groceries", "Jam").status == 0)
+      try #require(try rig.checklists("sync").status == 0)
+      try rig.documentedCronLine()
+      try rig.documentedCronLine()
+      #expect(try rig.item("Salted butter").text == "Salted butter")
+      #expect(try rig.item("Jam").note == "Apricot, not strawberry")
+
+      // New on both sides: each arrives once. The same text added on both sides is one item
+      // when both reach the same pass; two when this computer wrote its own to the vdir first.
+      try rig.phoneAdd(uid: "PHONE-APPLES", summary: "Apples", beside: "Cheddar")
+      try rig.phoneAdd(uid: "PHONE-FIGS", summary: "Figs", beside: "Cheddar")
+      try rig.phoneAdd(uid: "PHONE-PLUMS", summary: "Plums", beside: "Cheddar")
+      try rig.phoneSync()
+      for text in ["Pears", "Figs", "Plums"] {
+        try #require(rig.sandbox.run("add", "Groceries", text).status == 0)
+        if text == "Plums" { try #require(try rig.checklists("sync").status == 0) }
+      }
+      let round = try rig.documentedCronLine()
+      #expect(round.status == 0, "\(round.stdout)\(round.stderr)")
+      try rig.documentedCronLine()
+      let texts = try rig.sandbox.lists().flatMap(\.items).map(\.text)
+      for text in ["Apples", "Pears", "Figs"] {
+        #expect(texts.filter { $0 == text }.count == 1, "\(text): \(texts)")
+      }
+      #expect(texts.filter { $0 == "Plums" }.count == 2, "\(texts)")
+      try rig.phoneSync()
+      let phone = rig.phoneTasks()
+      #expect(
+        Set(phone.keys)
+          == ["Cheddar", "Rye bread", "Salted butter", "Jam", "Apples", "Pears", "Figs", "Plums"])
+      #expect(try rig.validate(rig.vdirFiles()) == "")
+      #expect(try rig.checklists("sync").stdout == "nothing to do, 0 conflicts\n")
+    }
+
+    /// A task `checklists sync` never recorded has no base: sync-merge refuses, vdirsyncer
+    /// leaves both sides as they are, and once a pass has recorded the task the next
+    /// `vdirsyncer sync` merges it. Two tasks, or a file that is no task, are refused too.
+    @Test func syncMergeRefusesWhatItCannotMergeSafely() throws {
+      let rig = try Self.groceries()
+      let folder = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: rig.vdir).first {
+          !$0.hasPrefix(".")
+        })
+      let local = rig.vdir + "/" + folder + "/LOCAL-1.ics"
+      try SyncRig.write(local, iosTask(uid: "LOCAL-1", summary: "Tea"))
+      try rig.vdirsyncer("sync")
+      try rig.phoneSync()
+      try rig.phoneEdit("Tea", stamp: "20261204T090000Z") {
+        $0 = $0.map { $0.hasPrefix("CATEGORIES:") ? "CATEGORIES:Drinks" : $0 }
+      }
+      try rig.phoneSync()
+      try SyncRig.write(
+        local,
+        iosTask(uid: "LOCAL-1", summary: "Tea").replacingOccurrences(
+          of: "SUMMARY:Tea", with: "SUMMARY:Green tea"))
+      let refused = try BuiltBinary.run(
+        ["sync"], environment: rig.environment, executablePath: SyncTools.vdirsyncer)
+      #expect(refused.status != 0)
+      #expect(refused.stderr.contains("not in the sync state"), "\(refused.stderr)")
+      #expect(try String(contentsOfFile: local, encoding: .utf8).contains("SUMMARY:Green tea"))
+      try rig.phoneSync()
+      #expect(rig.phoneTasks()["Tea"]?.contains("CATEGORIES:Drinks") == true)
+      // The documented round: our pass records the task, vdirsyncer merges it.
+      try rig.documentedCronLine()
+      try rig.documentedCronLine()
+      try rig.phoneSync()
+      let tea = try #require(rig.phoneTasks()["Green tea"])
+      #expect(tea.contains("CATEGORIES:Drinks"), "the phone's foreign property stayed: \(tea)")
+      #expect(try rig.item("Green tea").text == "Green tea")
+
+      let a = rig.root + "/lists_local"
+      let b = rig.root + "/lists_remote"
+      try SyncRig.write(a, iosTask(uid: "LOCAL-1", summary: "One"))
+      try SyncRig.write(b, iosTask(uid: "OTHER", summary: "Two"))
+      let two = try rig.checklists("sync-merge", a, b)
+      #expect(two.status == 1 && two.stderr.contains("different tasks"), "\(two.stderr)")
+      try SyncRig.write(b, "BEGIN:VCALENDAR\nBEGIN:VTODO\nSUMMARY:broken\n")
+      let broken = try rig.checklists("sync-merge", a, b)
+      #expect(broken.status == 1 && broken.stderr.contains(b), "\(broken.stderr)")
+      #expect(try String(contentsOfFile: a, encoding: .utf8).contains("SUMMARY:One"))
+    }
+
+    /// The app open on the laptop, as docs/sync.md suggests: the phone's due date survives the
+    /// app's save (which writes the vdir at once) and the documented cron line; a CLI edit while
+    /// the app is open and the phone's note on the same item both stay.
+    @Test func withTheAppOpenThePhonesEditsSurvive() throws {
+      let rig = try Self.groceries()
+      let shell = try AppFlowShell()
+      defer { shell.close() }
+      let session = shell.session
+      let environment = rig.environment
+      let exports = [
+        "HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "CHECKLISTS_VDIR",
+      ]
+      .map { "\($0)=\(shellQuote(environment[$0] ?? ""))" }
+      try session.type("export " + exports.joined(separator: " "))
+      try session.sendKeys("Enter")
+      try shell.launch(waitingFor: "Groceries")
+      try session.sendKeys("Enter")
+      try session.waitFor(text: "Butter")
+
+      try rig.phoneEdit("Cheddar", stamp: "20261204T100000Z") {
+        insertIntoTodo("DUE:20261205T120000Z", &$0)
+      }
+      try rig.phoneEdit("Bread", stamp: "20261204T100000Z") {
+        insertIntoTodo("DESCRIPTION:Wholemeal", &$0)
+      }
+      try rig.phoneSync()
+      try session.sendKeys("Space")  // check Cheddar
+      try session.sendKeys("C-s")
+      try session.waitFor(text: "Saved")
+      try session.waitUntil("the app wrote Cheddar to the vdir") {
+        SyncAppFlowTests.vdirTasks(rig.vdir)["Cheddar"]?.contains("STATUS:COMPLETED") == true
+      }
+      try #require(
+        rig.sandbox.run("edit", "Groceries", "Bread", "--text", "Bread rolls").status == 0)
+      try session.waitFor(text: "Bread rolls")
+      let cron = try rig.documentedCronLine()
+      #expect(cron.stderr.contains("Doing conflict resolution"), "\(cron.stderr)")
+      let due = try utcDate("20261205T120000Z")
+      try session.waitUntil("the phone's due date in the data file") {
+        (try? rig.item("Cheddar").due) == due
+      }
+      try rig.documentedCronLine()
+      try rig.phoneSync()
+      let phone = rig.phoneTasks()
+      let cheddar = try #require(phone["Cheddar"])
+      #expect(cheddar.contains("STATUS:COMPLETED") && cheddar.contains("DUE:20261205T120000Z"))
+      #expect(phone["Bread rolls"]?.contains("DESCRIPTION:Wholemeal") == true, "\(phone)")
+      #expect(try shell.quit() == "0")
+      #expect(
+        try rig.item("Cheddar")
+          == ChecklistItemSnapshot(text: "Cheddar", checked: true, due: due, note: ""))
+      #expect(try rig.item("Bread rolls").note == "Wholemeal")
+      #expect(!FileManager.default.fileExists(atPath: rig.sandbox.dataFile + ".conflicts.log"))
+    }
+
+    /// kill -9 of `checklists sync` and of sync-merge (under vdirsyncer) at random moments, 15
+    /// rounds of each while both sides change the same tasks: after the next full rounds
+    /// nothing is lost or duplicated, on any side.
+    @Test func killsOfTheSyncAndOfTheConflictCommandLoseNothing() throws {
+      let rig = try Self.groceries()
+      // vdirsyncer's conflict command, killed after a random delay (in the file merge-delay).
+      let wrapper = rig.root + "/killed-merge"
+      try SyncRig.write(
+        wrapper,
+        """
+        #!/bin/sh
+        checklists sync-merge "$@" &
+        pid=$!
+        sleep "$(cat \(rig.root)/merge-delay)"
+        kill -9 $pid 2>/dev/null
+        wait $pid
+
+        """)
+      try #require(chmod(wrapper, 0o755) == 0)
+      let config = try String(contentsOfFile: rig.root + "/vdirsyncer.conf", encoding: .utf8)
+      let killing = config.replacingOccurrences(
+        of: "[\"command\", \"checklists\", \"sync-merge\"]", with: "[\"command\", \"\(wrapper)\"]")
+      try #require(killing != config)
+      try SyncRig.write(rig.root + "/killing.conf", killing)
+      let killingEnvironment = rig.environment.merging([
+        "VDIRSYNCER_CONFIG": rig.root + "/killing.conf"
+      ]) { $1 }
+
+      var random = SeededGenerator(seed: 20_261_204)
+      let texts = ["Cheddar", "Bread", "Butter", "Jam"]
+      var expected: [String: (checked: Bool, note: String)] = [:]
+      for text in texts { expected[text] = (false, "") }
+      var window: UInt64 = 60_000
+      var killedSyncs = 0
+      let rounds = 15
+      for round in 1...rounds {
+        let text = texts[round % texts.count]
+        let note = "note \(round)"
+        try rig.phoneSync()
+        try rig.phoneEdit(text, stamp: String(format: "20261204T11%02d00Z", round)) { lines in
+          // Our items carry no alarm: the one DESCRIPTION is the note.
+          lines.removeAll { $0.hasPrefix("DESCRIPTION:") }
+          insertIntoTodo("DESCRIPTION:" + note, &lines)
+        }
+        try rig.phoneAdd(uid: "PHONE-\(round)", summary: "phone \(round)", beside: "Cheddar")
+        try rig.phoneSync()
+        expected["phone \(round)"] = (false, "")
+        let checked = !(expected[text]?.checked ?? false)
+        try #require(
+          rig.sandbox.run(checked ? "check" : "uncheck", "Groceries", text).status == 0)
+        try #require(rig.sandbox.run("add", "Groceries", "here \(round)").status == 0)
+        expected[text] = (checked, note)
+        expected["here \(round)"] = (false, "")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path())
+        process.arguments = ["sync"]
+        process.environment = rig.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(UInt32(random.next() % window))
+        if process.isRunning {
+          killedSyncs += 1
+          window = min(window * 11 / 10, 200_000)
+        } else {
+          window = max(window / 2, 1_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try SyncRig.write(
+          rig.root + "/merge-delay", String(format: "%.3f", Double(random.next() % 40) / 1000))
+        _ = try BuiltBinary.run(
+          ["sync"], environment: killingEnvironment, executablePath: SyncTools.vdirsyncer)
+      }
+      print("sync-merge kill test: \(killedSyncs) of \(rounds) syncs killed while running")
+
+      for _ in 0..<2 { try rig.documentedCronLine() }
+      try rig.phoneSync()
+      var data: [String: (checked: Bool, note: String)] = [:]
+      for item in try rig.sandbox.lists().flatMap(\.items) {
+        #expect(data[item.text] == nil, "the data file holds \(item.text) twice")
+        data[item.text] = (item.checked, item.note)
+      }
+      let phone = rig.phoneTasks()
+      #expect(Set(data.keys) == Set(expected.keys), "nothing lost or duplicated here")
+      #expect(Set(phone.keys) == Set(expected.keys), "nothing lost or duplicated on the phone")
+      #expect(rig.phoneFiles().count == expected.count)
+      for (text, want) in expected {
+        #expect(data[text]?.checked == want.checked && data[text]?.note == want.note, "\(text)")
+        let lines = phone[text] ?? []
+        #expect(lines.contains("STATUS:COMPLETED") == want.checked, "\(text) on the phone")
+        if !want.note.isEmpty {
+          #expect(lines.contains("DESCRIPTION:" + want.note), "\(text)'s note on the phone")
+        }
+      }
+    }
+  }
+}
