@@ -120,8 +120,9 @@ extension EndToEndProcesses {
       try rig.phoneAdd(uid: "PHONE-FIGS", summary: "Figs", beside: "Cheddar")
       try rig.phoneAdd(uid: "PHONE-PLUMS", summary: "Plums", beside: "Cheddar")
       try rig.phoneSync()
-      for text in ["Pears", "Figs", "Plums"] {
+      for text in ["Plums", "Pears", "Figs"] {
         try #require(rig.sandbox.run("add", "Groceries", text).status == 0)
+        // Plums reaches the vdir before the phone's does (the app open would do the same).
         if text == "Plums" { try #require(try rig.checklists("sync").status == 0) }
       }
       let round = try rig.documentedCronLine()
@@ -332,12 +333,32 @@ extension EndToEndProcesses {
       #expect(Set(data.keys) == Set(expected.keys), "nothing lost or duplicated here")
       #expect(Set(phone.keys) == Set(expected.keys), "nothing lost or duplicated on the phone")
       #expect(rig.phoneFiles().count == expected.count)
+      // Different fields on each side every time. A pass killed after it saved the data file
+      // and before it recorded the state leaves the values it brought in looking like this
+      // computer's own: if the phone changed them again meanwhile, that is a conflict a later
+      // pass logs (docs/sync.md, "What can still conflict"). So this computer's checks are
+      // all kept, and each of the phone's last notes is kept or named in the log: none is
+      // lost without a word.
+      let log =
+        (try? String(contentsOfFile: rig.sandbox.dataFile + ".conflicts.log", encoding: .utf8))
+        ?? ""
+      if !log.isEmpty { print("sync-merge kill test, the conflict log:\n\(log)") }
+      for line in log.split(separator: "\n") {
+        #expect(line.contains(", note: kept \"note "), "\(line)")
+      }
       for (text, want) in expected {
-        #expect(data[text]?.checked == want.checked && data[text]?.note == want.note, "\(text)")
         let lines = phone[text] ?? []
+        #expect(data[text]?.checked == want.checked, "\(text) here")
         #expect(lines.contains("STATUS:COMPLETED") == want.checked, "\(text) on the phone")
-        if !want.note.isEmpty {
-          #expect(lines.contains("DESCRIPTION:" + want.note), "\(text)'s note on the phone")
+        // One note on both sides (the phone's new tasks carry an alarm's DESCRIPTION).
+        let note = data[text]?.note ?? ""
+        if texts.contains(text) && note.isEmpty {
+          #expect(!lines.contains { $0.hasPrefix("DESCRIPTION:") }, "\(text) on the phone")
+        } else if !note.isEmpty {
+          #expect(lines.contains("DESCRIPTION:" + note), "\(text)'s note on the phone")
+        }
+        if !want.note.isEmpty && data[text]?.note != want.note {
+          #expect(log.contains("the other change was \"\(want.note)\""), "\(text): \(want.note)")
         }
       }
     }

@@ -746,15 +746,16 @@ private struct Planner {
           }
           continue
         }
-        // The file's versions since it last settled, for `sync-merge` (`SyncState.Item.earlier`):
-        // a file changed elsewhere since the last pass adds the version the pass recorded.
+        // The file's versions since it last came from elsewhere, for `sync-merge`
+        // (`SyncState.Item.earlier`): a file vdirsyncer wrote holds what the server held, so
+        // the versions before it are no base any more.
         let record = entry.stateRecord
         let fromElsewhere =
-          record.map { $0.pending == nil && $0.fingerprint != entry.fingerprint } ?? false
+          record.map { $0.pending == nil && $0.fingerprint != entry.fingerprint } ?? true
         func history(now: TaskFields, writing: Bool) -> [TaskFields] {
-          guard let record else { return writing && entry.fields != now ? [entry.fields] : [] }
-          let versions = (writing ? [entry.fields] : []) + (fromElsewhere ? [record.fields] : [])
-          return record.earlier(adding: versions, now: now)
+          let pending = writing && entry.fields != now ? [entry.fields] : []
+          guard let record, !fromElsewhere else { return pending }
+          return record.earlier(adding: pending, now: now)
         }
         let movesHere = entry.folder != folder
         let contentChanged = !entry.fields.sameContent(as: desired)

@@ -54,9 +54,10 @@ public struct SyncState: Equatable, Sendable {
     public var fields: TaskFields
     /// Set while a pass is writing the file: the record tells what it is about to write.
     public var pending: Pending?
-    /// What the file said before, newest first (at most `historyLength`): the versions the
-    /// file held since it last settled, one of which vdirsyncer's copy on the server may still
-    /// be. `sync-merge` tells by them which side changed a field when vdirsyncer meets a
+    /// What the file said before, newest first (at most `historyLength`): the versions this
+    /// computer wrote since the file last came from elsewhere (vdirsyncer bringing the
+    /// server's), and that one; vdirsyncer's copy on the server is one of them until its next
+    /// run. `sync-merge` tells by them which side changed a field when vdirsyncer meets a
     /// conflict (see `ConflictMerge`).
     public var earlier: [TaskFields]
     /// vdirsyncer met a conflict on the task before any pass recorded it: the first recorded

@@ -121,6 +121,8 @@ public enum VdirSync {
     warnings += load.warnings
     // A first run syncs no lists of its own: the app's first "List" is not made here.
     let ours = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
+    // What a pass killed after its save brought in is no change of ours.
+    state = IncomingNote.applied(to: state, ours: ours, statePath: statePath)
     var plan = SyncEngine.plan(
       ours: ours, state: state, snapshot: snapshot, root: vdir, options: options)
     // Tasks vdirsyncer met in a conflict before they were recorded (noted by sync-merge).
@@ -142,6 +144,7 @@ public enum VdirSync {
     var save: SaveResult?
     var model = plan.model
     if plan.modelChanged {
+      IncomingNote.write(merged: plan.model, ours: ours, statePath: statePath)
       do {
         let result = try store.save(plan.model)
         save = result
@@ -171,6 +174,7 @@ public enum VdirSync {
     // A pass that found nothing to do (a first run with no data file yet) writes nothing.
     if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
     if !unsure.isEmpty { unlink(MergedConflictsNote.unsurePath(statePath: statePath)) }
+    IncomingNote.remove(statePath: statePath)
     var outcome = SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
     if skipped > 0 && retries > 0 {
       // A file changed between the reading and the writing (vdirsyncer brought the server's
