@@ -125,6 +125,14 @@ enum SyncBenchmarks {
     guard FileManager.default.isExecutableFile(atPath: binary) else { return }
     var environment = ProcessInfo.processInfo.environment
     environment["CHECKLISTS_VDIR"] = vdir
+    environment["XDG_STATE_HOME"] = folder + "/xdg-state"
+    // The command finds the state beside its own state file: the same state, copied there.
+    let shown = try DataFileLocation.resolve(environment: environment, filePath: location.dataFile)
+    let copy = VdirSync.statePath(location: shown, vdir: vdir)
+    try FileManager.default.createDirectory(
+      atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(atPath: copy)
+    try FileManager.default.copyItem(atPath: statePath, toPath: copy)
     var process: [Double] = []
     for _ in 0..<max(runs * 4, 11) {
       try prepare()

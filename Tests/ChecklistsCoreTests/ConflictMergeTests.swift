@@ -171,7 +171,9 @@ struct ConflictMergeTests {
   /// The state keeps a record's earlier versions and the unsure mark.
   @Test func theStateKeepsEarlierVersionsAndTheUnsureMark() throws {
     var item = SyncState.Item(
-      item: ChecklistItem(text: "Milk", itemID: 1), href: "a.ics", uid: "A",
+      item: ChecklistItem(
+        text: "Milk", dueDate: Date(timeIntervalSince1970: 1_796_000_000), itemID: 1),
+      href: "a.ics", uid: "A",
       fingerprint: FileFingerprint(inode: 1, size: 2, modified: 3),
       fields: TaskFields(text: "Milk", itemID: 1),
       earlier: [TaskFields(text: "Mil\tk", due: 5), TaskFields(text: "M", note: "n\nx")])

@@ -35,8 +35,8 @@ public enum ConflictResolution {
     let b = try ConflictMerge.read(secondBytes, file: second, timeZone: timeZone)
     guard a.uid == b.uid else { throw .differentUIDs(a.uid, b.uid) }
     let statePath = VdirSync.statePath(location: location, vdir: vdir)
-    guard let stateBytes = try? Vdir.read(statePath), let state = SyncState.decode(stateBytes),
-      let (collection, record) = find(uid: a.uid, in: state)
+    guard let stateBytes = try? Vdir.read(statePath),
+      let (collection, record) = find(uid: a.uid, inState: stateBytes)
     else {
       // The next pass records it as unsure: the version it reads may not be the server's base.
       let lock = try? DataFileLock.acquire(
@@ -99,6 +99,58 @@ public enum ConflictResolution {
   static func find(uid: String, in state: SyncState) -> (SyncState.Collection, SyncState.Item)? {
     for collection in state.collections where !collection.deleted {
       if let item = collection.items.first(where: { $0.uid == uid }) { return (collection, item) }
+    }
+    return nil
+  }
+
+  /// The same, from the state's text without decoding all of it (10,000 items take tens of
+  /// milliseconds): the item lines holding the UID as a field, with their list's line and the
+  /// lines that belong to them, decoded as a state of their own.
+  static func find(uid: String, inState bytes: [UInt8]) -> (
+    SyncState.Collection, SyncState.Item
+  )? {
+    let needle = Array(("\t" + SyncState.escape(uid) + "\t").utf8)
+    guard let first = needle.first, bytes.count >= needle.count else { return nil }
+    var start = 0
+    while start + needle.count <= bytes.count {
+      guard let hit = bytes[start...].firstIndex(of: first) else { return nil }
+      start = hit + 1
+      guard hit + needle.count <= bytes.count,
+        bytes[hit..<(hit + needle.count)].elementsEqual(needle)
+      else { continue }
+      var lineStart = hit
+      while lineStart > 0 && bytes[lineStart - 1] != 10 { lineStart -= 1 }
+      guard bytes[lineStart...].starts(with: Array("item\t".utf8)) else { continue }
+      // The list line before it.
+      var listStart = lineStart
+      repeat {
+        var previous = listStart - 1
+        guard previous > 0 else { return nil }
+        while previous > 0 && bytes[previous - 1] != 10 { previous -= 1 }
+        listStart = previous
+      } while !bytes[listStart...].starts(with: Array("list\t".utf8))
+      var listEnd = listStart
+      while listEnd < bytes.count && bytes[listEnd] != 10 { listEnd += 1 }
+      // The item line and its own lines after it (prev, base, new, unsure).
+      var end = lineStart
+      while end < bytes.count && bytes[end] != 10 { end += 1 }
+      while end + 1 < bytes.count {
+        let next = end + 1
+        guard
+          ["prev\t", "base\t", "new", "unsure"].contains(where: {
+            bytes[next...].starts(with: Array($0.utf8))
+          }), !bytes[next...].starts(with: Array("item\t".utf8))
+        else { break }
+        end = next
+        while end < bytes.count && bytes[end] != 10 { end += 1 }
+      }
+      let text =
+        Array((SyncState.magic + "\n").utf8) + bytes[listStart..<listEnd] + [10]
+        + bytes[lineStart..<end] + [10]
+      guard let state = SyncState.decode(text), let found = find(uid: uid, in: state) else {
+        continue
+      }
+      return found
     }
     return nil
   }

@@ -177,7 +177,7 @@ public struct SyncState: Equatable, Sendable {
 
   // MARK: - Text form
 
-  private static let magic = "checklists-sync-state 1"
+  static let magic = "checklists-sync-state 1"
 
   /// The state as text.
   public func encoded(dataFilePath: String, vdir: String) -> String {
