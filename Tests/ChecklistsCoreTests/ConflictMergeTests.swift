@@ -187,3 +187,37 @@ struct ConflictMergeTests {
     #expect(decoded == state)
   }
 }
+
+/// A pass killed after it recorded its pending state and before it wrote the vdir, then the
+/// phone's version of the file brought by vdirsyncer: the next pass keeps this computer's change
+/// (the pass's unwritten one) and takes the phone's. The check was lost: the file's unchanged
+/// field read as the check undone there.
+@Suite("Sync: a pass killed before its vdir writes")
+struct SyncKilledBeforeWritingTests {
+  @Test func thePhonesVersionArrivingAfterwardsUndoesNothingOfOurs() throws {
+    let fixture = try ConflictMergeTests.groceries()
+    defer { fixture.remove() }
+    let path = try #require(fixture.file(summary: "Milk"))
+    try ConflictMergeTests.change(fixture, item: 0) { $0.checked = true }
+    // The pass as far as its pending state: planned, recorded, killed.
+    let statePath = VdirSync.statePath(location: fixture.location, vdir: fixture.vdir)
+    let state = try #require(
+      SyncState.decode(Array(try Data(contentsOf: URL(fileURLWithPath: statePath)))))
+    let (_, load) = try ChecklistsStore.open(location: fixture.location)
+    let plan = SyncEngine.plan(
+      ours: load.model, state: state, snapshot: Vdir.scan(fixture.vdir), root: fixture.vdir,
+      options: SyncOptions(timeZone: .utc, now: fixture.now))
+    try Vdir.writeAtomically(
+      Array(plan.state.encoded(dataFilePath: fixture.location.dataFile, vdir: fixture.vdir).utf8),
+      to: statePath)
+    // vdirsyncer brings the phone's note into the file.
+    try fixture.replace(in: path, "END:VTODO", with: "DESCRIPTION:Oat\r\nEND:VTODO")
+    try fixture.sync()
+    let (_, after) = try ChecklistsStore.open(location: fixture.location)
+    let milk = try #require(after.model.lists[0].items.first { $0.text == "Milk" })
+    #expect(milk.checked && milk.note == "Oat")
+    let lines = unfoldedLines(
+      try String(contentsOfFile: fixture.vdir + "/" + path, encoding: .utf8))
+    #expect(lines.contains("STATUS:COMPLETED") && lines.contains("DESCRIPTION:Oat"))
+  }
+}

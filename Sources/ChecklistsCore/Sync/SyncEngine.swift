@@ -558,10 +558,13 @@ private struct Planner {
         let item: ChecklistItem
         if let record = entry.stateRecord {
           // Unchanged files are the record's item; changed ones change what the file changed
-          // (a file an interrupted pass did not rewrite still says what it said before).
+          // (a file an interrupted pass did not rewrite still says what it said before; one
+          // rewritten elsewhere since, by vdirsyncer bringing the phone's version, changed
+          // what it said before, not what the pass meant to write: else the pass's own change,
+          // not in the file, would read as undone there).
           let base = baseItemByID[itemID] ?? record.item
           var since = record.fields
-          if case .rewrite(let previous) = record.pending, entry.fields == previous {
+          if case .rewrite(let previous) = record.pending, entry.fields != record.fields {
             since = previous
           }
           item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: since)
