@@ -166,6 +166,7 @@ struct CommandSpec: Sendable {
       ListCommands.removeList,
       UndoCommand.undo,
       TransferCommands.export, TransferCommands.importFile, DueCommand.due, SyncCommand.sync,
+      SyncCommand.merge,
       KeyCommands.keys, KeyCommands.config, RemindersCommand.reminders, SnoozeCommand.snooze,
     ] + PlannerCommands.all + [PhotoCommands.photo]
 

@@ -64,6 +64,12 @@ enum SyncCommand {
           "conflict: \(conflict.place), \(conflict.field): kept \(conflict.kept) here, the "
             + "vdir had \(conflict.other) (in \(context.location.fileName).conflicts.log)")
       }
+      for conflict in report.settledByVdirsyncer {
+        context.output.error(
+          "conflict: \(conflict.place), \(conflict.field): kept \(conflict.kept) from the vdir, "
+            + "the server had \(conflict.other) (merged by sync-merge when vdirsyncer met it; in "
+            + "\(context.location.fileName).conflicts.log)")
+      }
       if report.refused != nil {
         context.output.error(report.summary)
       } else {
@@ -72,6 +78,50 @@ enum SyncCommand {
     }
     if let save = outcome.save, case .conflictCopy = save.outcome { return 1 }
     return report.needsUser ? 1 : 0
+  }
+}
+
+extension SyncCommand {
+  /// `sync-merge A B`: vdirsyncer's conflict command for the task pair.
+  static let merge = CommandSpec(
+    name: "sync-merge", positionals: ["A", "B"], valueOptions: [(.vdir, "DIR")],
+    summary: "Merge two versions of a task for vdirsyncer (its conflict_resolution command).",
+    details: """
+      vdirsyncer calls it with the two versions of a task changed on both sides since it last
+      ran: conflict_resolution = ["command", "checklists", "sync-merge"] in the task pair
+      (docs/sync.md). Field by field against what the last `checklists sync` recorded: a field
+      changed on one side takes that side's value; one changed on both sides keeps the vdir's,
+      and the other value goes to the conflict log and stderr. Every property checklists does
+      not map stays as the server has it. The merged task is written to both files.
+      The vdir is found as for `sync`: --vdir DIR, $CHECKLISTS_VDIR or `set vdir`.
+      Exit status: 0 merged (conflicts included), 1 not merged (a task `checklists sync` has
+      not synced, two different tasks, a file that is not a task: vdirsyncer then leaves both
+      sides as they are), 2 usage.
+      """
+  ) { arguments, context throws(CLIError) in
+    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
+    guard
+      let vdir = VdirSync.vdirPath(
+        option: arguments.value(.vdir), environment: context.environment, config: config)
+    else {
+      throw .usage(
+        "no vdir: give --vdir DIR, set CHECKLISTS_VDIR, or add `set vdir = PATH` to "
+          + ConfigFile.defaultPath(environment: context.environment))
+    }
+    let outcome: ConflictResolution.Outcome
+    do throws(ConflictMergeError) {
+      outcome = try ConflictResolution.resolve(
+        first: arguments.positionals[0], second: arguments.positionals[1],
+        location: context.location, vdir: vdir, now: context.now, timeZone: context.timeZone)
+    } catch {
+      throw .failure("sync-merge: \(error)")
+    }
+    for conflict in outcome.merge.conflicts {
+      context.output.error(
+        "conflict: \(conflict.place), \(conflict.field): kept \(conflict.kept) from the vdir, "
+          + "the server had \(conflict.other) (in \(context.location.fileName).conflicts.log)")
+    }
+    return 0
   }
 }
 
@@ -95,6 +145,7 @@ private struct SyncJSON: Encodable {
   var deletedHere: Int
   var newListsHere: Int
   var conflicts: [Conflict]
+  var settledByVdirsyncer: [Conflict]
   var problems: [String]
   var refused: String?
 
@@ -111,6 +162,9 @@ private struct SyncJSON: Encodable {
     deletedHere = report.deletedHere
     newListsHere = report.newListsHere
     conflicts = report.merge.conflicts.map {
+      Conflict(place: $0.place, field: $0.field, kept: $0.kept, other: $0.other)
+    }
+    settledByVdirsyncer = report.settledByVdirsyncer.map {
       Conflict(place: $0.place, field: $0.field, kept: $0.kept, other: $0.other)
     }
     problems = report.problems

@@ -77,6 +77,7 @@ enum SyncBenchmarks {
         guard outcome.report.changedHere == 1 else { return 1 }
       }
       print("| one item checked here | \(Summary(one).text) |")
+      try conflictMerge(location: location, vdir: vdir, runs: runs, folder: folder)
     } catch {
       FileHandle.standardError.write(Data("sync: \(error)\n".utf8))
       return 1
@@ -84,4 +85,79 @@ enum SyncBenchmarks {
     print(String(format: "peak RSS of this process: %.1f MB", Measure.peakRSSMegabytes()))
     return 0
   }
+
+  /// `sync-merge`'s work for vdirsyncer at 10,000 synced items: one task changed on both sides
+  /// (the text here, a note on the server), merged against the state's record; in-process, and
+  /// as the `checklists sync-merge` process vdirsyncer starts (when the binary is beside this
+  /// one).
+  static func conflictMerge(location: DataFileLocation, vdir: String, runs: Int, folder: String)
+    throws
+  {
+    let statePath = VdirSync.statePath(location: location, vdir: vdir)
+    guard let state = SyncState.decode(Array(try Data(contentsOf: URL(fileURLWithPath: statePath))))
+    else { throw BenchError(description: "no sync state") }
+    let collection = state.collections[3]
+    let record = collection.items[8]
+    let original = try String(
+      contentsOfFile: vdir + "/" + collection.folder + "/" + record.href, encoding: .utf8)
+    guard let summary = original.range(of: "SUMMARY:"), let end = original.range(of: "END:VTODO")
+    else { throw BenchError(description: "no SUMMARY in \(record.href)") }
+    let ours = original.replacingCharacters(in: summary, with: "SUMMARY:Changed here ")
+    let theirs = original.replacingCharacters(
+      in: end, with: "DESCRIPTION:Written on the phone\r\nEND:VTODO")
+    let first = folder + "/lists_local"
+    let second = folder + "/lists_remote"
+    func prepare() throws {
+      try ours.write(toFile: first, atomically: false, encoding: .utf8)
+      try theirs.write(toFile: second, atomically: false, encoding: .utf8)
+    }
+    var inProcess: [Double] = []
+    for _ in 0..<max(runs * 4, 11) {
+      try prepare()
+      let start = Measure.now()
+      let outcome = try ConflictResolution.resolve(
+        first: first, second: second, location: location, vdir: vdir, now: Date(),
+        timeZone: .current)
+      inProcess.append((Measure.now() - start) * 1000)
+      guard outcome.merge.conflicts.isEmpty, outcome.merge.fields.note == "Written on the phone"
+      else { throw BenchError(description: "sync-merge did not merge both changes") }
+    }
+    print("| vdirsyncer's conflict, merged (in-process) | \(Summary(inProcess).text) |")
+    let binary =
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+      + "/checklists"
+    guard FileManager.default.isExecutableFile(atPath: binary) else { return }
+    var environment = ProcessInfo.processInfo.environment
+    environment["CHECKLISTS_VDIR"] = vdir
+    environment["XDG_STATE_HOME"] = folder + "/xdg-state"
+    // The command finds the state beside its own state file: the same state, copied there.
+    let shown = try DataFileLocation.resolve(environment: environment, filePath: location.dataFile)
+    let copy = VdirSync.statePath(location: shown, vdir: vdir)
+    try FileManager.default.createDirectory(
+      atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(atPath: copy)
+    try FileManager.default.copyItem(atPath: statePath, toPath: copy)
+    var process: [Double] = []
+    for _ in 0..<max(runs * 4, 11) {
+      try prepare()
+      let task = Process()
+      task.executableURL = URL(fileURLWithPath: binary)
+      task.arguments = ["--file", location.dataFile, "sync-merge", first, second]
+      task.environment = environment
+      let start = Measure.now()
+      try task.run()
+      task.waitUntilExit()
+      process.append((Measure.now() - start) * 1000)
+      guard task.terminationStatus == 0 else {
+        throw BenchError(description: "checklists sync-merge exited \(task.terminationStatus)")
+      }
+    }
+    print("| `checklists sync-merge A B`, the process | \(Summary(process).text) |")
+  }
+}
+
+/// A benchmark that could not run as planned.
+struct BenchError: Error, CustomStringConvertible {
+  /// What went wrong.
+  var description: String
 }

@@ -601,9 +601,33 @@ public final class ChecklistsStore {
   /// Appends what a merge must not lose to the conflict log; a log that cannot be written does
   /// not stop the save (the report is also on the status line).
   func appendToLog(_ report: MergeReport) {
+    Self.append(
+      report, toLog: conflictLogPath, fileName: location.fileName, now: clock(),
+      timeZone: timeZone, fileSystem: fileSystem)
+  }
+
+  /// Appends a merge's log entries to the conflict log of the data file at `location` without
+  /// opening the file (a merge of two vdir files by `sync-merge`); a log that cannot be written
+  /// is skipped (the entries are said on stderr too).
+  public static func appendToLog(
+    _ report: MergeReport, location: DataFileLocation, now: Date, timeZone: ZoneRules,
+    fileSystem: any FileSystem = SystemFileSystem()
+  ) {
+    let resolved =
+      (try? resolveLinks(location.dataFile, location: location, fileSystem: fileSystem))
+      ?? location.dataFile
+    append(
+      report, toLog: resolved + ".conflicts.log", fileName: location.fileName, now: now,
+      timeZone: timeZone, fileSystem: fileSystem)
+  }
+
+  private static func append(
+    _ report: MergeReport, toLog path: String, fileName: String, now: Date, timeZone: ZoneRules,
+    fileSystem: any FileSystem
+  ) {
     guard report.hasLogEntries else { return }
-    let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
-    appendLogLines(report.logLines(stamp: stamp, file: location.fileName))
+    let stamp = DateStamp.string(now, timeZone: timeZone, format: DateStamp.seconds)
+    appendLines(report.logLines(stamp: stamp, file: fileName), toLog: path, fileSystem: fileSystem)
   }
 
   /// Appends one line to the conflict log, stamped and naming the file as a merge's lines are
@@ -613,14 +637,15 @@ public final class ChecklistsStore {
   public func appendToConflictLog(_ line: String) {
     let stamp = DateStamp.string(clock(), timeZone: timeZone, format: DateStamp.seconds)
     let flat = String(line.map { $0.isNewline ? " " : $0 })
-    appendLogLines(["\(stamp) \(location.fileName): \(flat)"])
+    Self.appendLines(
+      ["\(stamp) \(location.fileName): \(flat)"], toLog: conflictLogPath, fileSystem: fileSystem)
   }
 
-  private func appendLogLines(_ lines: [String]) {
+  private static func appendLines(_ lines: [String], toLog path: String, fileSystem: any FileSystem)
+  {
     let text = lines.joined(separator: "\n") + "\n"
     guard
-      let fd = try? fileSystem.open(
-        conflictLogPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+      let fd = try? fileSystem.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
     else { return }
     defer { try? fileSystem.close(fd) }
     try? fileSystem.write(fd, Data(text.utf8))

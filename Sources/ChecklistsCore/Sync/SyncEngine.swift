@@ -30,6 +30,9 @@ public struct SyncReport: Equatable, Sendable {
   public var merge = MergeReport()
   /// Files skipped, with why (malformed files, duplicate UIDs, files changed during the pass).
   public var problems: [String] = []
+  /// Conflicts `sync-merge` settled for vdirsyncer since the last pass (ours kept, theirs
+  /// already in the conflict log), told by this pass.
+  public var settledByVdirsyncer: [MergeConflict] = []
   /// Why the pass changed nothing at all (the vdir suddenly empty), or nil.
   public var refused: String?
 
@@ -39,6 +42,26 @@ public struct SyncReport: Equatable, Sendable {
   /// Whether something needs the user: a refused pass, conflicts, skipped files.
   public var needsUser: Bool {
     refused != nil || !merge.conflicts.isEmpty || !problems.isEmpty
+      || !settledByVdirsyncer.isEmpty
+  }
+
+  /// Adds a second pass's counts, conflicts and problems (a pass run again at once).
+  mutating func add(_ other: SyncReport) {
+    newFromVdir += other.newFromVdir
+    changedFromVdir += other.changedFromVdir
+    deletedFromVdir += other.deletedFromVdir
+    newListsFromVdir += other.newListsFromVdir
+    newHere += other.newHere
+    changedHere += other.changedHere
+    deletedHere += other.deletedHere
+    newListsHere += other.newListsHere
+    merge.changesFromElsewhere += other.merge.changesFromElsewhere
+    merge.deletionsFromElsewhere += other.merge.deletionsFromElsewhere
+    merge.conflicts += other.merge.conflicts
+    merge.keptItems += other.merge.keptItems
+    merge.keptLists += other.merge.keptLists
+    problems += other.problems
+    refused = refused ?? other.refused
   }
 
   /// Whether the pass changed nothing on either side.
@@ -78,7 +101,7 @@ public struct SyncReport: Equatable, Sendable {
     add(changedHere, "changed here")
     add(deletedHere, "deleted here")
     if parts.isEmpty { parts.append("nothing to do") }
-    let conflicts = merge.conflicts.count
+    let conflicts = merge.conflicts.count + settledByVdirsyncer.count
     parts.append("\(conflicts) \(conflicts == 1 ? "conflict" : "conflicts")")
     return parts.joined(separator: ", ")
   }
@@ -233,6 +256,14 @@ public enum SyncEngine {
   /// files' fingerprints). A file changed by another program during the pass is left alone and
   /// recorded as it was, so the next pass merges it.
   public static func apply(_ plan: SyncPlan, root: String) throws(SyncError) -> SyncState {
+    try applyCounting(plan, root: root).state
+  }
+
+  /// `apply`, also saying how many writes it left out because the file changed meanwhile.
+  static func applyCounting(_ plan: SyncPlan, root: String) throws(SyncError) -> (
+    state: SyncState, skipped: Int
+  ) {
+    var skipped = 0
     var state = plan.state
     var dropped: [(collection: Int, item: Int)] = []
     var touchedFolders = Set<String>()
@@ -252,6 +283,7 @@ public enum SyncEngine {
           // the one read (one `stat` less per new file on a first sync).
           if let expected, FileFingerprint.of(path) != expected {
             // Changed meanwhile: recorded as it was before, so the next pass merges both.
+            skipped += 1
             if case .rewrite(let previous) = state.collections[c].items[i].pending {
               state.collections[c].items[i].fields = previous
               state.collections[c].items[i].fingerprint = expected
@@ -279,7 +311,7 @@ public enum SyncEngine {
     }
     state.pendingDeletions = []
     for folder in touchedFolders { Vdir.syncFolder(folder == root ? root : root + "/" + folder) }
-    return state
+    return (state, skipped)
   }
 }
 
@@ -606,10 +638,13 @@ private struct Planner {
         let item: ChecklistItem
         if let record = entry.stateRecord {
           // Unchanged files are the record's item; changed ones change what the file changed
-          // (a file an interrupted pass did not rewrite still says what it said before).
+          // (a file an interrupted pass did not rewrite still says what it said before; one
+          // rewritten elsewhere since, by vdirsyncer bringing the phone's version, changed
+          // what it said before, not what the pass meant to write: else the pass's own change,
+          // not in the file, would read as undone there).
           let base = baseItemByID[itemID] ?? record.item
           var since = record.fields
-          if case .rewrite(let previous) = record.pending, entry.fields == previous {
+          if case .rewrite(let previous) = record.pending, entry.fields != record.fields {
             since = previous
           }
           item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: since)
@@ -819,9 +854,20 @@ private struct Planner {
             newState.collections[collectionIndex].items.append(
               SyncState.Item(
                 item: item, href: record.href, uid: record.uid, fingerprint: record.fingerprint,
-                fields: record.fields))
+                fields: record.fields, earlier: record.earlier))
           }
           continue
+        }
+        // The file's versions since it last came from elsewhere, for `sync-merge`
+        // (`SyncState.Item.earlier`): a file vdirsyncer wrote holds what the server held, so
+        // the versions before it are no base any more.
+        let record = entry.stateRecord
+        let fromElsewhere =
+          record.map { $0.pending == nil && $0.fingerprint != entry.fingerprint } ?? true
+        func history(now: TaskFields, writing: Bool) -> [TaskFields] {
+          let pending = writing && entry.fields != now ? [entry.fields] : []
+          guard let record, !fromElsewhere else { return pending }
+          return record.earlier(adding: pending, now: now)
         }
         let movesHere = entry.folder != folder
         let contentChanged = !entry.fields.sameContent(as: desired)
@@ -843,7 +889,9 @@ private struct Planner {
           newState.collections[collectionIndex].items.append(
             SyncState.Item(
               item: item, href: entry.href, uid: entry.uid, fingerprint: entry.fingerprint,
-              fields: entry.fields))
+              fields: entry.fields, earlier: history(now: entry.fields, writing: false)))
+          newState.collections[collectionIndex].items[itemIndex].unsure =
+            record?.unsure == true && !fromElsewhere
           continue
         }
         if desired.sortOrder == nil { desired.sortOrder = entry.fields.sortOrder }
@@ -855,7 +903,7 @@ private struct Planner {
             newState.collections[collectionIndex].items.append(
               SyncState.Item(
                 item: item, href: record.href, uid: record.uid, fingerprint: record.fingerprint,
-                fields: record.fields))
+                fields: record.fields, earlier: record.earlier))
           }
           continue
         }
@@ -876,7 +924,10 @@ private struct Planner {
         newState.collections[collectionIndex].items.append(
           SyncState.Item(
             item: item, href: href, uid: entry.uid, fingerprint: SyncState.unwritten,
-            fields: written, pending: movesHere ? .newFile : .rewrite(previous: entry.fields)))
+            fields: written, pending: movesHere ? .newFile : .rewrite(previous: entry.fields),
+            earlier: movesHere ? [] : history(now: written, writing: true)))
+        newState.collections[collectionIndex].items[itemIndex].unsure =
+          record?.unsure == true && !fromElsewhere && !movesHere
         operations.append(
           .writeItem(
             folder: folder, href: href, bytes: Array(ICalendar.serialize([calendar]).utf8),

@@ -54,11 +54,22 @@ public struct SyncState: Equatable, Sendable {
     public var fields: TaskFields
     /// Set while a pass is writing the file: the record tells what it is about to write.
     public var pending: Pending?
+    /// What the file said before, newest first (at most `historyLength`): the versions this
+    /// computer wrote since the file last came from elsewhere (vdirsyncer bringing the
+    /// server's), and that one; vdirsyncer's copy on the server is one of them until its next
+    /// run. `sync-merge` tells by them which side changed a field when vdirsyncer meets a
+    /// conflict (see `ConflictMerge`).
+    public var earlier: [TaskFields]
+    /// vdirsyncer met a conflict on the task before any pass recorded it: the first recorded
+    /// version may hold another program's edit the server never had, so `sync-merge` cannot
+    /// tell who changed a field and treats each difference as a conflict (until the file
+    /// changes elsewhere again: a merge written back by vdirsyncer).
+    public var unsure = false
 
     /// Creates an item record.
     public init(
       item: ChecklistItem, href: String, uid: String, fingerprint: FileFingerprint,
-      fields: TaskFields, pending: Pending? = nil
+      fields: TaskFields, pending: Pending? = nil, earlier: [TaskFields] = []
     ) {
       self.item = item
       self.href = href
@@ -66,6 +77,24 @@ public struct SyncState: Equatable, Sendable {
       self.fingerprint = fingerprint
       self.fields = fields
       self.pending = pending
+      self.earlier = earlier
+    }
+
+    /// The versions the file held, newest first: `fields`, then `earlier`.
+    public var history: [TaskFields] { [fields] + earlier }
+
+    /// How many earlier versions a record keeps.
+    public static let historyLength = 3
+
+    /// `earlier` after the file's version became `now`, having been each of `versions`
+    /// (newest first) since: those that differ from `now`, then the old ones, each once.
+    public func earlier(adding versions: [TaskFields], now: TaskFields) -> [TaskFields] {
+      var result: [TaskFields] = []
+      for version in versions + earlier where version != now && !result.contains(version) {
+        result.append(version)
+        if result.count == Self.historyLength { break }
+      }
+      return result
     }
   }
 
@@ -148,7 +177,7 @@ public struct SyncState: Equatable, Sendable {
 
   // MARK: - Text form
 
-  private static let magic = "checklists-sync-state 1"
+  static let magic = "checklists-sync-state 1"
 
   /// The state as text.
   public func encoded(dataFilePath: String, vdir: String) -> String {
@@ -186,15 +215,10 @@ public struct SyncState: Equatable, Sendable {
         switch entry.pending {
         case nil: break
         case .newFile: lines.append("new")
-        case .rewrite(let previous):
-          lines.append(
-            "prev\t\(previous.checked ? 1 : 0)\t\(previous.due.map(String.init) ?? "-")\t"
-              + "\(previous.dueIsDay ? 1 : 0)\t\(previous.remind ? 1 : 0)\t"
-              + "\(previous.sortOrder.map(String.init) ?? "-")\t"
-              + "\(previous.itemID.map(String.init) ?? "-")\t\(Self.escape(previous.text))\t"
-              + "\(Self.escape(previous.note))\t\(previous.repeatRule?.text ?? "")\t"
-              + "\(previous.repeatDay.map(String.init) ?? "-")")
+        case .rewrite(let previous): lines.append("prev\t" + Self.fieldsLine(previous))
         }
+        for earlier in entry.earlier { lines.append("base\t" + Self.fieldsLine(earlier)) }
+        if entry.unsure { lines.append("unsure") }
       }
     }
     for deletion in pendingDeletions {
@@ -204,6 +228,17 @@ public struct SyncState: Equatable, Sendable {
           + "\(print.size)\t\(print.modified)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A record of fields on one line (after its word): checked, due, day, remind, sort order,
+  /// item id, text, note, repeat rule, repeat day.
+  private static func fieldsLine(_ fields: TaskFields) -> String {
+    "\(fields.checked ? 1 : 0)\t\(fields.due.map(String.init) ?? "-")\t"
+      + "\(fields.dueIsDay ? 1 : 0)\t\(fields.remind ? 1 : 0)\t"
+      + "\(fields.sortOrder.map(String.init) ?? "-")\t"
+      + "\(fields.itemID.map(String.init) ?? "-")\t\(Self.escape(fields.text))\t"
+      + "\(Self.escape(fields.note))\t\(fields.repeatRule?.text ?? "")\t"
+      + "\(fields.repeatDay.map(String.init) ?? "-")"
   }
 
   /// Reads the text form; nil when it is not a state file of this version.
@@ -289,12 +324,17 @@ public struct SyncState: Equatable, Sendable {
           Item(
             item: item, href: text(6), uid: text(7), fingerprint: fingerprint,
             fields: taskFields))
+      case "unsure":
+        guard let c = state.collections.indices.last, !state.collections[c].items.isEmpty else {
+          return nil
+        }
+        state.collections[c].items[state.collections[c].items.count - 1].unsure = true
       case "new":
         guard let c = state.collections.indices.last, !state.collections[c].items.isEmpty else {
           return nil
         }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
-      case "prev":
+      case "prev", "base":
         guard ranges.count == 8 || ranges.count == 11, let c = state.collections.indices.last,
           !state.collections[c].items.isEmpty
         else { return nil }
@@ -306,8 +346,12 @@ public struct SyncState: Equatable, Sendable {
           previous.repeatRule = RepeatRule(parsing: text(9))
           previous.repeatDay = number(10).map { Int($0) }
         }
-        state.collections[c].items[state.collections[c].items.count - 1].pending = .rewrite(
-          previous: previous)
+        let last = state.collections[c].items.count - 1
+        if word(0) == "base" {
+          state.collections[c].items[last].earlier.append(previous)
+        } else {
+          state.collections[c].items[last].pending = .rewrite(previous: previous)
+        }
       case "del":
         guard ranges.count == 6, let inode = number(3), let size = number(4),
           let modified = number(5)

@@ -57,6 +57,9 @@ public enum VdirSync {
   }
 
   /// Runs one pass. With `dryRun` nothing is written: the report says what would be done.
+  ///
+  /// The pass also tells the conflicts `sync-merge` settled for vdirsyncer since the last
+  /// pass (and then forgets them, unless it is a dry run).
   public static func run(
     location: DataFileLocation, vdir: String, options: SyncOptions, dryRun: Bool = false
   ) throws(SyncError) -> SyncOutcome {
@@ -70,6 +73,21 @@ public enum VdirSync {
       throw SyncError(message: "another sync of this file and vdir is running (\(error.message))")
     }
     defer { lock.release() }
+    let settled = MergedConflictsNote.read(statePath: statePath)
+    var outcome = try pass(
+      location: location, vdir: vdir, statePath: statePath, options: options, dryRun: dryRun)
+    if !settled.isEmpty {
+      outcome.report.settledByVdirsyncer = settled
+      if !dryRun { MergedConflictsNote.remove(statePath: statePath) }
+    }
+    return outcome
+  }
+
+  /// The pass, under the lock.
+  private static func pass(
+    location: DataFileLocation, vdir: String, statePath: String, options: SyncOptions,
+    dryRun: Bool, retries: Int = 2
+  ) throws(SyncError) -> SyncOutcome {
     // The fast first look: only fingerprints, no state to read, no folder to list.
     if SyncIndex.isUnchanged(statePath: statePath, dataFile: location.dataFile, vdir: vdir) {
       return SyncOutcome(report: SyncReport(), save: nil, model: nil, warnings: [])
@@ -104,8 +122,20 @@ public enum VdirSync {
     warnings += load.warnings
     // A first run syncs no lists of its own: the app's first "List" is not made here.
     let ours = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
-    let plan = SyncEngine.plan(
+    // What a pass killed after its save brought in is no change of ours.
+    state = IncomingNote.applied(to: state, ours: ours, statePath: statePath)
+    var plan = SyncEngine.plan(
       ours: ours, state: state, snapshot: snapshot, root: vdir, options: options)
+    // Tasks vdirsyncer met in a conflict before they were recorded (noted by sync-merge).
+    let unsure = MergedConflictsNote.unsure(statePath: statePath)
+    if !unsure.isEmpty {
+      for c in plan.state.collections.indices {
+        for i in plan.state.collections[c].items.indices
+        where unsure.contains(plan.state.collections[c].items[i].uid) {
+          plan.state.collections[c].items[i].unsure = true
+        }
+      }
+    }
     if dryRun || plan.report.refused != nil {
       return SyncOutcome(report: plan.report, save: nil, model: nil, warnings: warnings)
     }
@@ -115,6 +145,7 @@ public enum VdirSync {
     var save: SaveResult?
     var model = plan.model
     if plan.modelChanged {
+      IncomingNote.write(merged: plan.model, ours: ours, statePath: statePath)
       do {
         let result = try store.save(plan.model)
         save = result
@@ -139,11 +170,25 @@ public enum VdirSync {
     if !plan.operations.isEmpty {
       try writeState(pending, to: statePath, location: location, vdir: vdir)
     }
-    var done = try SyncEngine.apply(plan, root: vdir)
+    var (done, skipped) = try SyncEngine.applyCounting(plan, root: vdir)
     done.dataFile = pending.dataFile
     // A pass that found nothing to do (a first run with no data file yet) writes nothing.
     if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
-    return SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
+    if !unsure.isEmpty { unlink(MergedConflictsNote.unsurePath(statePath: statePath)) }
+    IncomingNote.remove(statePath: statePath)
+    var outcome = SyncOutcome(report: plan.report, save: save, model: model, warnings: warnings)
+    if skipped > 0 && retries > 0 {
+      // A file changed between the reading and the writing (vdirsyncer brought the server's
+      // version): merged now, so that our change goes out with the next `vdirsyncer sync`.
+      let again = try pass(
+        location: location, vdir: vdir, statePath: statePath, options: options, dryRun: false,
+        retries: retries - 1)
+      outcome.report.add(again.report)
+      outcome.save = again.save ?? outcome.save
+      outcome.model = again.model ?? outcome.model
+      outcome.warnings += again.warnings
+    }
+    return outcome
   }
 
   /// Throws `missingVdir` when `vdir` is not a folder: a pass never makes one it was not told

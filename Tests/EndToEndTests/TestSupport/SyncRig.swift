@@ -33,7 +33,8 @@ enum SyncTools {
 final class SyncRig {
   let sandbox = CLITestSandbox()
   var root: String { sandbox.root }
-  var vdir: String { root + "/vdir" }
+  /// The vdir of the documented config (`~` is the sandbox).
+  var vdir: String { root + "/.local/share/vdir/lists" }
   private(set) var port: Int32 = 0
   private var server: Process?
 
@@ -57,6 +58,8 @@ final class SyncRig {
     sandbox.environment.merging([
       "XDG_CONFIG_HOME": root + "/config", "VDIRSYNCER_CONFIG": root + "/vdirsyncer.conf",
       "CHECKLISTS_VDIR": vdir,
+      // The documented conflict command is `checklists`, found on the PATH.
+      "PATH": BuiltBinary.binFolder + ":/usr/bin:/bin",
     ]) { $1 }
   }
 
@@ -95,31 +98,30 @@ final class SyncRig {
       try #require(Date() < deadline, "radicale did not answer on port \(port) within 20 s")
       usleep(20_000)
     }
-    let vdirsyncer = """
-      [general]
-      status_path = "\(root)/status/"
+    try Self.write(root + "/vdirsyncer.conf", try Self.documentedVdirsyncerConfig(port: port))
+    // The password file the documented config reads (any password does for this Radicale).
+    try Self.write(root + "/.config/vdirsyncer/password", "x\n")
+  }
 
-      [pair lists]
-      a = "lists_local"
-      b = "lists_remote"
-      collections = ["from a", "from b"]
-      metadata = ["displayname", "color"]
-      conflict_resolution = "a wins"
-
-      [storage lists_local]
-      type = "filesystem"
-      path = "\(vdir)/"
-      fileext = ".ics"
-
-      [storage lists_remote]
-      type = "caldav"
-      url = "http://127.0.0.1:\(port)/"
-      username = "test"
-      password = "x"
-      item_types = ["VTODO"]
-
-      """
-    try Self.write(root + "/vdirsyncer.conf", vdirsyncer)
+  /// The vdirsyncer config docs/sync.md shows, for this server: only the port and the user
+  /// are changed (`~` is the sandbox, where the rig puts the vdir, the status and the password
+  /// file), so the documented config is the tested one.
+  static func documentedVdirsyncerConfig(port: Int32) throws -> String {
+    let doc = try String(
+      contentsOfFile: BuiltBinary.repositoryRoot + "/docs/sync.md", encoding: .utf8)
+    let marker = "`~/.config/vdirsyncer/config`:\n\n```ini\n"
+    let start = try #require(doc.range(of: marker), "docs/sync.md: no vdirsyncer config block")
+    let end = try #require(
+      doc.range(of: "\n```\n", range: start.upperBound..<doc.endIndex),
+      "docs/sync.md: the vdirsyncer config block does not end")
+    var config = String(doc[start.upperBound..<end.lowerBound]) + "\n"
+    for (documented, tested) in [
+      ("127.0.0.1:5232", "127.0.0.1:\(port)"), ("username = \"you\"", "username = \"test\""),
+    ] {
+      try #require(config.contains(documented), "docs/sync.md's config lacks \(documented)")
+      config = config.replacingOccurrences(of: documented, with: tested)
+    }
+    return config
   }
 
   /// `checklists ARGS`.
