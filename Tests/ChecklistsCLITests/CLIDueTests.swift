@@ -292,9 +292,10 @@ extension CLITests {
     }
 
     /// The state file's `notified` record in the sandbox (empty when there is no state file).
-    /// Another writer changes the state file while `due --notify` sends (holding the data
-    /// file's lock, as every writer of the state now does): the reminders sent are merged into
-    /// what it wrote, after it let go, and not written over it, nor while it held the lock.
+    /// Another writer changes the state file while `due --notify` is about to send (holding the
+    /// data file's lock, as every writer of the state does): `due` claims each reminder in the
+    /// state file under the lock before it sends it, so it sends nothing while the other writer
+    /// holds the lock, and then records its reminders onto what that writer wrote.
     @Test func notifyMergesTheStateFileWithAWriterThatHeldTheLock() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
@@ -311,15 +312,12 @@ extension CLITests {
         run = sandbox.call("due", "--notify", extra: environment)
         finished.signal()
       }
-      // The three reminders are out: `due` is about to record them.
-      let deadline = Date().addingTimeInterval(30)
-      while fake.calls().count < 3 && Date() < deadline { usleep(1000) }
-      #expect(fake.calls().count == 3)
-      #expect(try notified(sandbox) == [], "written while another writer held the lock")
-      // It waits for the lock (up to the store's 5 s) rather than write past it.
+      // It waits for the lock (up to the store's 5 s) rather than send or write past it.
       #expect(
         finished.wait(timeout: .now() + 1) == .timedOut,
         "due --notify finished while another writer held the lock")
+      #expect(fake.calls().isEmpty, "sent before the reminder was claimed")
+      #expect(try notified(sandbox) == [], "written while another writer held the lock")
       var theirs = try JSONDecoder().decode(
         ChecklistsState.self,
         from: try #require(FileManager.default.contents(atPath: location.stateFile)))
@@ -329,6 +327,7 @@ extension CLITests {
       try JSONEncoder().encode(theirs).write(to: URL(fileURLWithPath: location.stateFile))
       lock.release()
       #expect(finished.wait(timeout: .now() + 30) == .success)
+      #expect(fake.calls().count == 3)
       #expect(run?.status == 0)
       #expect(run?.stderr == "")
       let after = try JSONDecoder().decode(

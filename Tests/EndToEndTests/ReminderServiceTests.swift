@@ -122,7 +122,7 @@ extension EndToEndProcesses {
       defer { service.stop() }
       let id = try #require(service.waitForDelivery("Water plants"))
       try setup.rig.press("done", on: id)
-      #expect(service.child.waitForOutput("Checked \"Water plants\" in Home. Next:", deadline: 5))
+      #expect(service.child.waitForOutput("Done \"Water plants\" in Home; next due", deadline: 5))
       let item = try #require(try setup.items().first)
       #expect(item["checked"] as? Bool == false)
       #expect(item["dueDate"] as? Date == due.addingTimeInterval(86_400))
