@@ -216,11 +216,15 @@ extension EndToEndProcesses {
       try rig.vdirsyncer("sync")
 
       // The second computer: the same vdirsyncer set-up with its own vdir and status.
-      let config = try String(contentsOfFile: rig.root + "/vdirsyncer.conf", encoding: .utf8)
-      try SyncRig.write(
-        rig.root + "/vdirsyncer2.conf",
-        config.replacingOccurrences(of: rig.root + "/status/", with: rig.root + "/status2/")
-          .replacingOccurrences(of: rig.vdir + "/", with: rig.root + "/vdir2/"))
+      var config = try String(contentsOfFile: rig.root + "/vdirsyncer.conf", encoding: .utf8)
+      for (first, second) in [
+        ("~/.local/share/vdirsyncer/status/", rig.root + "/status2/"),
+        ("~/.local/share/vdir/lists/", rig.root + "/vdir2/"),
+      ] {
+        try #require(config.contains(first), "the documented config lacks \(first)")
+        config = config.replacingOccurrences(of: first, with: second)
+      }
+      try SyncRig.write(rig.root + "/vdirsyncer2.conf", config)
       var second = rig.environment
       second["VDIRSYNCER_CONFIG"] = rig.root + "/vdirsyncer2.conf"
       second["CHECKLISTS_VDIR"] = rig.root + "/vdir2"
@@ -312,7 +316,8 @@ extension EndToEndProcesses {
       #expect(none.status == 2)
       #expect(none.stderr.contains("set vdir = PATH"))
       // The config file's `set vdir` (with ~), reported as JSON by a dry run.
-      try SyncRig.write(rig.root + "/config/checklists/config", "# sync\nset vdir = ~/vdir\n")
+      try SyncRig.write(
+        rig.root + "/config/checklists/config", "# sync\nset vdir = ~/.local/share/vdir/lists\n")
       let dry = try BuiltBinary.run(["sync", "--dry-run", "--json"], environment: environment)
       #expect(dry.status == 0, "\(dry.stderr)")
       let report = try #require(
