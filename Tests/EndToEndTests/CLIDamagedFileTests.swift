@@ -3,7 +3,7 @@ import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   @Suite("CLI: a damaged file names its .bak and how to restore it", .serialized)
   struct CLIDamagedFileTests {
     @Test func theHintsCopyCommandBringsBackTheLastVersion() throws {

@@ -3,7 +3,7 @@ import ChecklistsTestSupport
 import Foundation
 import Testing
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   @Suite("CLI: short locks shared with the app and other commands", .serialized)
   struct CLILockTests {
     @Test func aCommandWaitsForAnotherWriterAndThenMerges() throws {

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   /// The CLI against power loss (system call order), concurrent writers and hostile files.
   @Suite("Durability: the CLI's save order, races and hostile files", .serialized)
   struct DurabilityCLITests {

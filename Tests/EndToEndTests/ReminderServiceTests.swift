@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   /// `checklists reminders` against a real notification server (dunst on Xvfb, on a private
   /// session bus): delivery on time, Done and Snooze pressed in dunst's menu, catch-up, the
   /// summary, one delivery with `due --notify` and the app running, no bus, no CPU while idle.
@@ -245,7 +245,7 @@ extension EndToEndProcesses {
   }
 }
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   /// `reminders --install` / `--uninstall` and the unit they write, checked by systemd.
   @Suite(.serialized) struct ReminderUnitTests {
     @Test func installWritesAUnitSystemdAcceptsAndUninstallRemovesIt() throws {

@@ -24,7 +24,7 @@ func insertIntoTodo(_ line: String, _ lines: inout [String]) {
   lines.insert(line, at: index)
 }
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   /// A laptop (our data file, its vdir and the documented vdirsyncer config) and a phone (a
   /// second vdir and vdirsyncer) on one real Radicale: each interleaving of edits keeps every
   /// change, with vdirsyncer calling `checklists sync-merge` on its conflicts.
@@ -220,7 +220,8 @@ extension EndToEndProcesses {
       try session.sendKeys("C-s")
       try session.waitFor(text: "Saved")
       try session.waitUntil("the app wrote Cheddar to the vdir") {
-        SyncAppFlowTests.vdirTasks(rig.vdir)["Cheddar"]?.contains("STATUS:COMPLETED") == true
+        EndToEndProcesses.SyncAppFlowTests.vdirTasks(rig.vdir)["Cheddar"]?.contains(
+          "STATUS:COMPLETED") == true
       }
       try #require(
         rig.sandbox.run("edit", "Groceries", "Bread", "--text", "Bread rolls").status == 0)

@@ -7,7 +7,7 @@ import Testing
   import Glibc
 #endif
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   @Suite("Sync: kill -9 during a sync", .serialized)
   struct SyncKillTests {
     static let rounds = 50

@@ -47,7 +47,7 @@ func storedLines(_ text: String?) -> [String] {
   return lines
 }
 
-extension EndToEndProcesses {
+extension ServerAndCLIProcesses {
   @Suite("Sync: against real Radicale, vdirsyncer and todoman", .serialized)
   struct SyncRealEngineTests {
     @Test func listsAndItemsTravelBothWaysThroughRadicale() throws {
