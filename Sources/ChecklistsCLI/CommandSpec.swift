@@ -215,10 +215,11 @@ struct CommandSpec: Sendable {
         --help       show help (also after a command)
         --version    print the version
 
-      LIST is a list's number in `checklists lists` or its name (any case); ITEM is
-      an item's number in `checklists show LIST` or its text (any case when only one
-      item matches). A number always means the number. A text that starts with -
-      goes after --.
+      LIST is a list's number in `checklists lists` or its name; ITEM is an item's
+      number in `checklists show LIST` or its text. A name or text is found as
+      search finds it (any case and accent), or by a unique start; when several
+      match, the command names them. A number always means the number. A text that
+      starts with - goes after --.
 
       """
   }
