@@ -195,3 +195,54 @@ struct SyncAlarmLeadTests {
     #expect(decoded.pending == .rewrite(previous: TaskFields(text: "Old", remind: true)))
   }
 }
+
+/// `ACKNOWLEDGED` (RFC 9074) on our alarm: a reminder dismissed on another device counts as
+/// delivered here.
+@Suite("Sync: reminders acknowledged elsewhere", .serialized)
+struct SyncAcknowledgedTests {
+  /// 3 December 2026, 09:00 UTC.
+  static let due = Date(timeIntervalSince1970: 1_796_288_400)
+
+  static func model() -> DataModel {
+    var dentist = ChecklistItem(
+      text: "Dentist", dueDate: due, shouldRemind: true, hasDueDate: true, itemID: 1)
+    dentist.reminderLead = ReminderLead(minutes: 15)
+    let call = ChecklistItem(
+      text: "Call", dueDate: due, shouldRemind: true, hasDueDate: true, itemID: 2)
+    return DataModel(lists: [Checklist(name: "Home", items: [dentist, call])])
+  }
+
+  func notified(_ fixture: SyncFixture) throws -> [String] {
+    let (store, _) = try ChecklistsStore.open(location: fixture.location)
+    return store.currentState()?.notified ?? []
+  }
+
+  @Test func anAlarmAcknowledgedSinceItsTimeIsRecordedAsDelivered() throws {
+    let fixture = try SyncFixture(Self.model())
+    defer { fixture.remove() }
+    try fixture.sync()
+    let dentist = try #require(fixture.file(summary: "Dentist"))
+    let call = try #require(fixture.file(summary: "Call"))
+    // Dismissed on the phone at 08:46, after its early time (08:45); "Call" (due 09:00)
+    // acknowledged at 08:59, before its time: an older occurrence's, not this one's.
+    try fixture.replace(
+      in: dentist, "TRIGGER;VALUE=DATE-TIME:20261203T084500Z\r\n",
+      with: "TRIGGER;VALUE=DATE-TIME:20261203T084500Z\r\nACKNOWLEDGED:20261203T084600Z\r\n")
+    try fixture.replace(
+      in: call, "TRIGGER;VALUE=DATE-TIME:20261203T090000Z\r\n",
+      with: "TRIGGER;VALUE=DATE-TIME:20261203T090000Z\r\nACKNOWLEDGED:20261203T085900Z\r\n")
+    #expect(try notified(fixture).isEmpty)
+    let report = try fixture.sync()
+    #expect(report.changedFromVdir == 0, "an acknowledgement is no change to the item")
+    #expect(try notified(fixture) == ["1@1796288400-15m"])
+    // The record is what every deliverer reads: nothing is due to the desktop now.
+    let (store, load) = try ChecklistsStore.open(location: fixture.location)
+    let agenda = ReminderAgenda(
+      model: load.model, record: DeliveredReminders(store.currentState() ?? load.state),
+      now: Self.due)
+    #expect(agenda.due.map(\.text) == ["Call"])
+    // A second pass writes nothing more.
+    try fixture.sync()
+    #expect(try notified(fixture) == ["1@1796288400-15m"])
+  }
+}

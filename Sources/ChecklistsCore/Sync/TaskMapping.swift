@@ -34,14 +34,20 @@ public struct TaskFields: Equatable, Sendable {
   /// The early reminder's lead time in minutes: how long before `DUE` our `VALARM` triggers
   /// (see `TaskAlarmLead`); 0 at the due time, and without a reminder.
   public var lead: Int = 0
+  /// When one of our alarms was last acknowledged on another device (`ACKNOWLEDGED`, RFC
+  /// 9074), to the second; nil when none was. Not content: never compared, not kept in the
+  /// sync state (see `AcknowledgedAlarms`).
+  public var acknowledged: Int64?
 
   /// Creates fields.
   public init(
     text: String, checked: Bool = false, due: Int64? = nil, dueIsDay: Bool = false,
     remind: Bool = false, sortOrder: Int? = nil, itemID: Int? = nil, note: String = "",
-    repeatRule: RepeatRule? = nil, repeatDay: Int? = nil, lead: Int = 0
+    repeatRule: RepeatRule? = nil, repeatDay: Int? = nil, lead: Int = 0,
+    acknowledged: Int64? = nil
   ) {
     self.lead = lead
+    self.acknowledged = acknowledged
     self.text = text
     self.checked = checked
     self.due = due
@@ -76,6 +82,12 @@ public struct TaskFields: Equatable, Sendable {
           rule: $0, due: item.dueDate, keptDay: item.repeatAnchorDay, timeZone: timeZone)
       },
       lead: dated && item.shouldRemind ? item.reminderLead.minutes : 0)
+  }
+
+  /// Equal in everything but `acknowledged`, which is no content of the task.
+  public static func == (left: TaskFields, right: TaskFields) -> Bool {
+    left.sameContent(as: right) && left.dueIsDay == right.dueIsDay
+      && left.sortOrder == right.sortOrder && left.itemID == right.itemID
   }
 
   /// Whether the parts our items hold (text, done, due, reminder, note, repeat) are equal.
@@ -189,7 +201,10 @@ public enum TaskMapping {
       text: text, checked: checked, due: due, dueIsDay: dueIsDay, remind: remind,
       sortOrder: sortOrder, itemID: itemID, note: note, repeatRule: repeats?.rule,
       repeatDay: repeats?.keptDay,
-      lead: TaskAlarmLead.lead(of: todo, reading: reading, timeZone: timeZone, zones: zones))
+      lead: TaskAlarmLead.lead(of: todo, reading: reading, timeZone: timeZone, zones: zones),
+      acknowledged: AcknowledgedAlarms.latest(
+        in: todo, alarms: TaskDueReading.entries(of: reading.ownedAlarms, in: todo),
+        timeZone: timeZone))
   }
 
   /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
