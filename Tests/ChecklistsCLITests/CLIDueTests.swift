@@ -292,9 +292,11 @@ extension CLITests {
     }
 
     /// The state file's `notified` record in the sandbox (empty when there is no state file).
-    /// Another writer changes the state file while `due --notify` sends (holding the data
-    /// file's lock, as every writer of the state now does): the reminders sent are merged into
-    /// what it wrote, after it let go, and not written over it, nor while it held the lock.
+    /// Another writer changes the state file while `due --notify` is about to claim its
+    /// reminders (holding the data file's lock, as every writer of the state does): nothing is
+    /// sent or recorded while it holds the lock (a reminder is claimed under the lock before it
+    /// is sent); once it lets go, the reminders are sent and merged into what it wrote, not
+    /// written over it.
     @Test func notifyMergesTheStateFileWithAWriterThatHeldTheLock() throws {
       let sandbox = CLITestSandbox()
       defer { sandbox.remove() }
@@ -311,15 +313,12 @@ extension CLITests {
         run = sandbox.call("due", "--notify", extra: environment)
         finished.signal()
       }
-      // The three reminders are out: `due` is about to record them.
-      let deadline = Date().addingTimeInterval(30)
-      while fake.calls().count < 3 && Date() < deadline { usleep(1000) }
-      #expect(fake.calls().count == 3)
-      #expect(try notified(sandbox) == [], "written while another writer held the lock")
-      // It waits for the lock (up to the store's 5 s) rather than write past it.
+      // It waits for the lock (up to the store's 5 s) rather than claim past it.
       #expect(
         finished.wait(timeout: .now() + 1) == .timedOut,
         "due --notify finished while another writer held the lock")
+      #expect(fake.calls().isEmpty, "sent before it was claimed under the lock")
+      #expect(try notified(sandbox) == [], "written while another writer held the lock")
       var theirs = try JSONDecoder().decode(
         ChecklistsState.self,
         from: try #require(FileManager.default.contents(atPath: location.stateFile)))
@@ -331,6 +330,7 @@ extension CLITests {
       #expect(finished.wait(timeout: .now() + 30) == .success)
       #expect(run?.status == 0)
       #expect(run?.stderr == "")
+      #expect(fake.calls().count == 3)
       let after = try JSONDecoder().decode(
         ChecklistsState.self,
         from: try #require(FileManager.default.contents(atPath: location.stateFile)))
