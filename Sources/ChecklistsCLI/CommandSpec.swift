@@ -25,6 +25,7 @@ enum OptionName: String, CaseIterable, Sendable {
   case note = "--note"
   case notify = "--notify"
   case remind = "--remind"
+  case remindBefore = "--remind-before"
   case photo = "--photo"
   case remove = "--remove"
   case `repeat` = "--repeat"

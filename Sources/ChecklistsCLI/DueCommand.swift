@@ -57,7 +57,8 @@ enum DueCommand {
     // Desktop notifications go out even while the app is open (it rings its bell on its own
     // screen, which may not be in view); each item is notified once.
     if arguments.has(.notify) {
-      notify(found, store: store, load: load, context: context)
+      let reminding = DueItems.reminding(load.model, now: context.now, within: window)
+      notify(reminding, store: store, load: load, context: context)
     }
     return found.isEmpty ? 1 : 0
   }
@@ -75,7 +76,8 @@ enum DueCommand {
     for due in found where due.item.hasArmedReminder && !delivered.contains(due.item) {
       let reminder = DesktopReminder(
         key: DeliveredReminders.key(due.item), itemID: due.item.itemID,
-        dueDate: due.item.dueDate, text: due.item.text, listName: due.listName, snoozed: false)
+        dueDate: due.item.dueDate, reminderDate: due.item.reminderDate, text: due.item.text,
+        listName: due.listName, snoozed: false)
       do throws(StoreError) {
         guard sender.executable != nil else {
           // Said once, and only when there is something to send.

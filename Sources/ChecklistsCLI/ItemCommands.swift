@@ -20,6 +20,9 @@ enum ItemCommands {
       + " --photo FILE attaches a copy of an image, as the photo command does."
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
+    if arguments.value(.remindBefore) != nil && arguments.value(.due) == nil {
+      throw .usage("--remind-before needs --due DATE")
+    }
     guard !text.showsNothing else {
       throw .usage("the item text is empty")
     }
@@ -77,7 +80,9 @@ enum ItemCommands {
       newText != nil || arguments.value(.due) != nil || remind || noRemind || noDue
         || PlannerCommands.hasItemOptions(arguments)
     else {
-      throw .usage("edit needs --text, --due, --no-due, --remind, --no-remind, --note or --repeat")
+      throw .usage(
+        "edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat or "
+          + "--remind-before")
     }
     if let newText, newText.showsNothing {
       throw .usage("the item text is empty")
@@ -102,8 +107,12 @@ enum ItemCommands {
     if remind || noRemind { item.shouldRemind = remind }
     if remind { item.hasDueDate = true }
     if noDue {
+      guard arguments.value(.remindBefore) == nil else {
+        throw .usage("--no-due cannot go with --remind-before")
+      }
       item.hasDueDate = false
       item.shouldRemind = false
+      item.reminderLead = .none
       if item.repeatRule != nil { item.repeatRule = nil }
     }
     try PlannerCommands.applyItemOptions(arguments, to: &item)
@@ -128,6 +137,7 @@ enum ItemCommands {
   static func dueNote(_ item: ChecklistItem, formatter: DueDateFormatter) -> String {
     guard item.showsDueDate else { return "" }
     return ", due \(formatter.full(item.dueDate))" + (item.shouldRemind ? ", reminds" : "")
+      + (item.shouldRemind && !item.reminderLead.isNone ? " \(item.reminderLead.phrase)" : "")
   }
 
   /// Reads a `--due` value with the app's date parser; a bad date is a usage error.

@@ -20,6 +20,9 @@ enum JSONOutput {
     var note: String?
     /// The item's repeat rule (`RepeatRule.text`); absent when it does not repeat.
     var `repeat`: String?
+    /// How long before the due date it reminds (`ReminderLead.text`: "15m", "1h", "1d"; the
+    /// plist's `remindBefore` in minutes); absent for at the due time.
+    var remindBefore: String?
     /// The day of the month a repeating item keeps (the plist's `repeatDay`), when it has one.
     var repeatDay: Int?
     /// The time of day a repeating item keeps (the plist's `repeatMinute`), when it has one.
@@ -38,6 +41,7 @@ enum JSONOutput {
       itemID = item.itemID
       note = item.note.isEmpty ? nil : item.note
       `repeat` = item.repeatRule?.text
+      remindBefore = item.reminderLead.isNone ? nil : item.reminderLead.text
       repeatDay = item.repeatAnchorDay
       repeatMinute = item.repeatAnchorMinute
       if let photos, let name = item.photo { photo = photos.path(of: name) }

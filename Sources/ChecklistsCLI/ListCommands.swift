@@ -39,7 +39,8 @@ enum ListCommands {
     name: "show", positionals: ["LIST"], flags: [.json],
     summary: "Show a list's items with their numbers.",
     details: "Each line: number, [x] when checked, the text, and the due date when it has one "
-      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, \"repeats RULE\"), "
+      + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, with \"15 min before\" "
+      + "for an early reminder, \"repeats RULE\"), "
       + "then [photo] when it has a photo; an item's note follows on indented lines. With "
       + "--json, an item's photo is the absolute path of its copy."
   ) { arguments, context throws(CLIError) in
@@ -58,7 +59,10 @@ enum ListCommands {
       if item.showsDueDate {
         var notes = ["due \(PlainDate.string(item.dueDate, timeZone: context.timeZone))"]
         if !item.checked && item.dueDate <= context.now { notes.append("overdue") }
-        if item.shouldRemind { notes.append("reminds") }
+        if item.shouldRemind {
+          notes.append(
+            item.reminderLead.isNone ? "reminds" : "reminds \(item.reminderLead.phrase)")
+        }
         if let rule = item.repeatRule { notes.append("repeats \(rule.text)") }
         due = "  (\(notes.joined(separator: ", ")))"
       }

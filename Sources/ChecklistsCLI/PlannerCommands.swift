@@ -142,14 +142,19 @@ enum PlannerCommands {
   // MARK: - --note and --repeat
 
   /// The options `add` and `edit` take besides their own.
-  static let itemOptions: [(OptionName, String)] = [(.note, "TEXT"), (.repeat, "RULE")]
+  static let itemOptions: [(OptionName, String)] = [
+    (.note, "TEXT"), (.repeat, "RULE"), (.remindBefore, "LEAD"),
+  ]
 
   /// The words `add --help` and `edit --help` add about them.
   static let itemOptionsHelp =
     " --note TEXT sets the item's note (several lines: $'line 1\\nline 2'; \"\" removes it). "
     + "--repeat RULE makes an item with a due date repeat: daily, weekdays, weekly, monthly, "
     + "yearly, \"every 3 days\", \"every 2 weeks\", \"every 6 months\", \"every 2 years\"; "
-    + "none stops it. Checking a repeating item moves its due date to the next time instead."
+    + "none stops it. Checking a repeating item moves its due date to the next time instead. "
+    + "--remind-before LEAD reminds that long before the due time (5m, 15m, 30m, 1h, 1d, any "
+    + "Nm, Nh or Nd up to 365d) and turns the reminder on; --remind-before 0 reminds at the due "
+    + "time."
 
   /// The repeat rule in `--repeat`: `.some(nil)` for "none", nil when the option is absent.
   static func repeatOption(_ arguments: ParsedArguments) throws(CLIError) -> RepeatRule?? {
@@ -164,7 +169,19 @@ enum PlannerCommands {
     return .some(rule)
   }
 
-  /// Applies `--note` and `--repeat` to `item`; a rule needs a due date.
+  /// The lead time in `--remind-before`, nil when the option is absent.
+  static func leadOption(_ arguments: ParsedArguments) throws(CLIError) -> ReminderLead? {
+    guard let text = arguments.value(.remindBefore) else { return nil }
+    guard let lead = ReminderLead(parsing: text) else {
+      throw .usage(
+        "--remind-before takes a lead time like 5m, 15m, 30m, 1h, 1d (up to 365d) or 0, "
+          + "not \"\(text)\"")
+    }
+    return lead
+  }
+
+  /// Applies `--note`, `--repeat` and `--remind-before` to `item`; a rule and a lead time need
+  /// a due date, and a lead time other than 0 turns the reminder on.
   static func applyItemOptions(_ arguments: ParsedArguments, to item: inout ChecklistItem)
     throws(CLIError)
   {
@@ -175,11 +192,19 @@ enum PlannerCommands {
     if item.repeatRule != nil && !item.showsDueDate {
       throw .usage("--repeat needs a due date: give --due DATE too")
     }
+    if let lead = try leadOption(arguments) {
+      guard item.showsDueDate else {
+        throw .usage("--remind-before needs a due date: give --due DATE too")
+      }
+      item.reminderLead = lead
+      if !lead.isNone { item.shouldRemind = true }
+    }
   }
 
   /// Whether the arguments hold `--note` or `--repeat`.
   static func hasItemOptions(_ arguments: ParsedArguments) -> Bool {
     arguments.value(.note) != nil || arguments.value(.repeat) != nil
+      || arguments.value(.remindBefore) != nil
   }
 
   /// What an edit changed in the note and the repeat rule, in words.
@@ -188,6 +213,9 @@ enum PlannerCommands {
     if old.note != new.note { changes.append(new.note.isEmpty ? "note removed" : "note set") }
     if old.repeatRule != new.repeatRule {
       changes.append(new.repeatRule.map { "repeats \($0.text)" } ?? "no repeat")
+    }
+    if old.reminderLead != new.reminderLead {
+      changes.append("reminds \(new.reminderLead.phrase)")
     }
     return changes
   }
@@ -210,6 +238,7 @@ struct PlannerRowJSON: Codable {
   var overdue: Bool
   var note: String?
   var `repeat`: String?
+  var remindBefore: String?
 
   init(_ row: PlannerRow, now: Date) {
     list = row.listName
@@ -219,6 +248,7 @@ struct PlannerRowJSON: Codable {
     overdue = row.item.dueDate < now
     note = row.item.note.isEmpty ? nil : row.item.note
     `repeat` = row.item.repeatRule?.text
+    remindBefore = row.item.reminderLead.isNone ? nil : row.item.reminderLead.text
   }
 }
 

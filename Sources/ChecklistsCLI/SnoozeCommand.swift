@@ -40,9 +40,9 @@ enum SnoozeCommand {
       )
     }
     let formatter = context.dueDateFormatter
-    guard item.dueDate <= context.now else {
+    guard item.reminderDate <= context.now else {
       throw .failure(
-        "the reminder of \(named) has not come yet (\(formatter.full(item.dueDate))); "
+        "the reminder of \(named) has not come yet (\(formatter.full(item.reminderDate))); "
           + "nothing to snooze")
     }
     let until = context.now.addingTimeInterval(duration)

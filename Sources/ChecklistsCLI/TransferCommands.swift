@@ -42,7 +42,8 @@ enum TransferCommands {
       + "XML cannot hold them).",
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
-      + "date (one was given, or it reminds), and note, repeat, repeatDay, repeatMinute and photo "
+      + "date (one was given, or it reminds), and note, repeat, repeatDay, repeatMinute, "
+      + "remindBefore (the early reminder's lead time: 15m, 1h, 1d) and photo "
       + "(the absolute path of its copy) when the item has them. A binary plist is not written "
       + "to a terminal."
   ) { arguments, context throws(CLIError) in
@@ -304,6 +305,18 @@ enum ImportedLists {
           imported.repeatAnchorDay = try integer(item, "repeatDay", itemPath, in: 1...31)
           imported.repeatAnchorMinute = try integer(item, "repeatMinute", itemPath, in: 0...1439)
         }
+        if let leadText: String = try field(item, "remindBefore", itemPath) {
+          guard let lead = ReminderLead(parsing: leadText) else {
+            throw FileFormatError(
+              "\(itemPath): \"remindBefore\" should be a lead time such as \"15m\", \"1h\" or "
+                + "\"1d\" but is \"\(leadText)\"")
+          }
+          guard dated || remind else {
+            throw FileFormatError(
+              "\(itemPath): \"remindBefore\" needs a due date: give \"dueDate\" too")
+          }
+          imported.reminderLead = lead
+        }
         listPhotos.append(try field(item, "photo", itemPath))
         list.insertItem(imported)
       }
@@ -320,7 +333,8 @@ enum ImportedLists {
     for (left, right) in zip(lhs.items, rhs.items) {
       guard left.text == right.text, left.checked == right.checked,
         left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate,
-        left.note == right.note, left.repeatRule == right.repeatRule
+        left.note == right.note, left.repeatRule == right.repeatRule,
+        left.reminderLead == right.reminderLead
       else { return false }
       if left.showsDueDate && wholeSeconds(left.dueDate) != wholeSeconds(right.dueDate) {
         return false

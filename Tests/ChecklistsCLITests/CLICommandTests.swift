@@ -22,7 +22,7 @@ extension CLITests {
       #expect(
         addHelp.stdout.hasPrefix(
           "usage: checklists add LIST TEXT [--due DATE] [--note TEXT] [--repeat RULE] "
-            + "[--photo FILE] [--remind]\n")
+            + "[--remind-before LEAD] [--photo FILE] [--remind]\n")
       )
       #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
     }

@@ -92,7 +92,8 @@ extension CLITests {
     @Test(arguments: [
       (
         ["edit", "Groceries", "1"],
-        "checklists: edit needs --text, --due, --no-due, --remind, --no-remind, --note or --repeat"
+        "checklists: edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat "
+          + "or --remind-before"
       ),
       (
         ["edit", "Groceries", "1", "--remind", "--no-remind"],

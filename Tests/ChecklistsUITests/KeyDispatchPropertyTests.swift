@@ -254,7 +254,8 @@ import Testing
       #expect(moved || new.dueText.text.count == old.dueText.text.count + 1, "\(label)")
     case .chooseIcon:
       if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
-    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat:
+    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat,
+      .nextLead, .previousLead:
       checkItemField(action, before: before, after: after, label: label)
     case .choosePhoto:
       // The picker opens, or the status line says why not (no photos in this session).
@@ -389,6 +390,9 @@ import Testing
     case .nextRepeat, .previousRepeat:
       #expect(new.repeatRule != old.repeatRule, "\(label)")
       #expect(new.repeatChoices.contains(new.repeatRule), "\(label)")
+    case .nextLead, .previousLead:
+      #expect(new.reminderLead != old.reminderLead, "\(label)")
+      #expect(new.remind, "\(label)")
     default: break
     }
   }

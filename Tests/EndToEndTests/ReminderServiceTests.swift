@@ -98,6 +98,22 @@ extension ServerAndCLIProcesses {
       #expect(shown.allSatisfy { $0.summary == "Reminder" && $0.body == "Pay rent\nHome" })
     }
 
+    @Test func anEarlyReminderComesItsLeadTimeBeforeTheDueTime() throws {
+      let setup = try Setup()
+      defer { setup.close() }
+      // Due in 15 minutes and 2 seconds, reminding 15 minutes early: in 2 s.
+      let early = Self.wholeSecond(in: 2)
+      try setup.write([("Dentist", early + 900, true, nil)])
+      let edited = try setup.sandbox.run("edit", "Home", "Dentist", "--remind-before", "15m")
+      #expect(edited.status == 0, "\(edited.stderr)")
+      let service = try ReminderServiceProcess(environment: setup.environment)
+      defer { service.stop() }
+      #expect(service.waitForDelivery("Dentist", deadline: 10) != nil)
+      let arrived = Date()
+      #expect(arrived >= early)
+      #expect(arrived.timeIntervalSince(early) < 1)
+    }
+
     @Test func aReminderSnoozedWithTheCommandComesBack() throws {
       let setup = try Setup()
       defer { setup.close() }

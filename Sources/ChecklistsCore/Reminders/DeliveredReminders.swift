@@ -5,10 +5,11 @@ import FoundationEssentials
 #endif
 
 /// The reminders already delivered to the desktop, shared by the reminder service, `due
-/// --notify` and the app through the state file (`notified`, as "itemID@dueDateEpoch"), and the
+/// --notify` and the app through the state file (`notified`, as "itemID@dueDateEpoch", "-15m" after it for an early reminder), and the
 /// snoozed ones (`snoozed`: the same key, and when it comes again).
 ///
-/// A reminder is one item at one due date: giving the item a new date makes a new key, which is
+/// A reminder is one item at one due date and lead time: giving the item a new date or lead
+/// time makes a new key, which is
 /// delivered again. Keys of items that were deleted, checked, or given another date can never
 /// match again and are dropped (`prune`), so the record stays as small as the armed reminders.
 public struct DeliveredReminders: Equatable, Sendable {
@@ -29,14 +30,17 @@ public struct DeliveredReminders: Equatable, Sendable {
     snoozed = [:]
   }
 
-  /// The key of an item's reminder at its current due date.
+  /// The key of an item's reminder at its current due date and lead time.
   public static func key(_ item: ChecklistItem) -> String {
-    key(itemID: item.itemID, dueDate: item.dueDate)
+    key(itemID: item.itemID, dueDate: item.dueDate, lead: item.reminderLead)
   }
 
-  /// The key of the reminder of item `itemID` due at `dueDate`.
-  public static func key(itemID: Int, dueDate: Date) -> String {
-    "\(itemID)@\(DateLimits.wholeSecondsSince1970(dueDate))"
+  /// The key of the reminder of item `itemID` due at `dueDate`, `lead` before it:
+  /// "itemID@dueDateEpoch", with "-15m" after it for an early reminder (so a key written
+  /// before lead times existed still matches a reminder at the due time).
+  public static func key(itemID: Int, dueDate: Date, lead: ReminderLead = .none) -> String {
+    let base = "\(itemID)@\(DateLimits.wholeSecondsSince1970(dueDate))"
+    return lead.isNone ? base : base + "-" + lead.text
   }
 
   /// Whether the item's reminder at its current due date was delivered.

@@ -42,4 +42,25 @@ public enum DueItems {
       ($0.item.dueDate, $0.listIndex, $0.itemIndex) < ($1.item.dueDate, $1.listIndex, $1.itemIndex)
     }
   }
+
+  /// The unchecked items with Remind Me on whose reminder time (due date less lead time) has
+  /// come by `now`, or whose due date is at or before `now + within`: what `due --notify`
+  /// sends. Oldest reminder time first (ties in list and item order).
+  public static func reminding(_ model: DataModel, now: Date, within: TimeInterval = 0)
+    -> [DueItem]
+  {
+    let limit = now.addingTimeInterval(max(within, 0))
+    var found: [(DueItem, Date)] = []
+    for (listIndex, list) in model.lists.enumerated() {
+      for (itemIndex, item) in list.items.enumerated()
+      where item.hasArmedReminder && (item.reminderDate <= now || item.dueDate <= limit) {
+        let due = DueItem(
+          listName: list.name, listIndex: listIndex, itemIndex: itemIndex, item: item)
+        found.append((due, item.reminderDate))
+      }
+    }
+    return found.sorted {
+      ($0.1, $0.0.listIndex, $0.0.itemIndex) < ($1.1, $1.0.listIndex, $1.0.itemIndex)
+    }.map(\.0)
+  }
 }

@@ -10,8 +10,10 @@ public struct DesktopReminder: Equatable, Sendable {
   public var key: String
   /// The item's `itemID`.
   public var itemID: Int
-  /// The item's due date (the reminder's time).
+  /// The item's due date.
   public var dueDate: Date
+  /// When the reminder comes: the due date less the item's lead time.
+  public var reminderDate: Date
   /// The item's text.
   public var text: String
   /// The name of the item's list.
@@ -21,11 +23,13 @@ public struct DesktopReminder: Equatable, Sendable {
 
   /// Creates a reminder.
   public init(
-    key: String, itemID: Int, dueDate: Date, text: String, listName: String, snoozed: Bool
+    key: String, itemID: Int, dueDate: Date, reminderDate: Date? = nil, text: String,
+    listName: String, snoozed: Bool
   ) {
     self.key = key
     self.itemID = itemID
     self.dueDate = dueDate
+    self.reminderDate = reminderDate ?? dueDate
     self.text = text
     self.listName = listName
     self.snoozed = snoozed
@@ -56,12 +60,13 @@ public struct ReminderAgenda: Equatable, Sendable {
           when = until
           snoozed = true
         } else if !record.contains(key: key) {
-          when = item.dueDate
+          when = item.reminderDate
         }
         guard let when else { continue }
         if DateLimits.secondsSince1970(when) <= nowSeconds {
           let reminder = DesktopReminder(
-            key: key, itemID: item.itemID, dueDate: item.dueDate, text: item.text,
+            key: key, itemID: item.itemID, dueDate: item.dueDate, reminderDate: item.reminderDate,
+            text: item.text,
             listName: list.name, snoozed: snoozed)
           due.append((reminder, listIndex, itemIndex))
         } else if next.map({ when < $0 }) ?? true {
@@ -70,7 +75,7 @@ public struct ReminderAgenda: Equatable, Sendable {
       }
     }
     self.due = due.sorted {
-      ($0.0.dueDate, $0.1, $0.2) < ($1.0.dueDate, $1.1, $1.2)
+      ($0.0.reminderDate, $0.1, $0.2) < ($1.0.reminderDate, $1.1, $1.2)
     }.map(\.0)
     self.next = next
   }

@@ -4,23 +4,30 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// One reminder: an item at one due date. Editing the date makes a new key, which re-arms it.
+/// One reminder: an item at one due date and lead time. Editing the date or the lead time
+/// makes a new key, which re-arms it.
 public struct ReminderKey: Hashable, Sendable {
   /// The item's `itemID`.
   public var itemID: Int
   /// The due date the reminder is for.
   public var dueDate: Date
+  /// How long before the due date it comes.
+  public var lead: ReminderLead
 
   /// Creates a key.
-  public init(itemID: Int, dueDate: Date) {
+  public init(itemID: Int, dueDate: Date, lead: ReminderLead = .none) {
     self.itemID = itemID
     self.dueDate = dueDate
+    self.lead = lead
   }
 
-  /// The key of an item's reminder at its current due date.
+  /// The key of an item's reminder at its current due date and lead time.
   public init(_ item: ChecklistItem) {
-    self.init(itemID: item.itemID, dueDate: item.dueDate)
+    self.init(itemID: item.itemID, dueDate: item.dueDate, lead: item.reminderLead)
   }
+
+  /// When the reminder comes: the due date less the lead time.
+  public var fireDate: Date { lead.reminderDate(dueDate: dueDate) }
 }
 
 /// A reminder that is due: what a bell or notification shows.

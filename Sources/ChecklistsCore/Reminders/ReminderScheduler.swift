@@ -44,7 +44,7 @@ public struct ReminderScheduler: Sendable {
       list.items.withUnsafeBufferPointer { items in
         for index in items.indices where items[index].shouldRemind {
           if !items[index].checked { arming += 1 }
-          if items[index].dueDate <= now { firing += 1 }
+          if items[index].reminderDate <= now { firing += 1 }
         }
       }
     }
@@ -55,10 +55,7 @@ public struct ReminderScheduler: Sendable {
       list.items.withUnsafeBufferPointer { items in
         for index in items.indices where items[index].shouldRemind {
           if !items[index].checked { arm(items[index], listID: list.id) }
-          if items[index].dueDate <= now {
-            firedKeys.insert(
-              ReminderKey(itemID: items[index].itemID, dueDate: items[index].dueDate))
-          }
+          if items[index].reminderDate <= now { firedKeys.insert(ReminderKey(items[index])) }
         }
       }
     }
@@ -103,8 +100,8 @@ public struct ReminderScheduler: Sendable {
     armed.values
       .lazy
       .map(\.reminder)
-      .filter { $0.key.dueDate <= now && !firedKeys.contains($0.key) }
-      .sorted { ($0.key.dueDate, $0.key.itemID) < ($1.key.dueDate, $1.key.itemID) }
+      .filter { $0.key.fireDate <= now && !firedKeys.contains($0.key) }
+      .sorted { ($0.key.fireDate, $0.key.itemID) < ($1.key.fireDate, $1.key.itemID) }
   }
 
   /// The reminders to ring at `now` (see `pending(now:)`); they will not be returned again.
@@ -120,11 +117,11 @@ public struct ReminderScheduler: Sendable {
     firedKeys.formUnion(keys)
   }
 
-  /// The earliest due date after `now` of an armed reminder: when to wake up next, or nil.
+  /// The earliest reminder time (due date less lead time) after `now` of an armed reminder: when to wake up next, or nil.
   public func nextWakeUp(after now: Date) -> Date? {
     var earliest: Date?
-    for key in armed.keys where key.dueDate > now && key.dueDate < (earliest ?? .distantFuture) {
-      earliest = key.dueDate
+    for key in armed.keys where key.fireDate > now && key.fireDate < (earliest ?? .distantFuture) {
+      earliest = key.fireDate
     }
     return earliest
   }

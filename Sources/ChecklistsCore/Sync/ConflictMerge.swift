@@ -140,6 +140,9 @@ public enum ConflictMerge {
     merged.remind = pick.pick(o.remind, t.remind, of: \.remind, field: "remind me") {
       $0 ? "on" : "off"
     }
+    merged.lead = pick.pick(o.lead, t.lead, of: \.lead, field: "remind before") {
+      ReminderLead(minutes: $0).phrase
+    }
     merged.note = pick.pick(o.note, t.note, of: \.note, field: "note") { MergeReport.quote($0) }
     let rule = pick.pick(
       RuleValue(o), RuleValue(t), of: RuleValue.init, field: "repeat", describe: \.words)

@@ -211,6 +211,8 @@ public struct SyncState: Equatable, Sendable {
         line += "\(item.repeatAnchorDay.map(String.init) ?? "-")\t"
         line += fields.note == item.note ? "=" : "~" + Self.escape(fields.note)
         line += "\t\(fields.repeatRule?.text ?? "")\t\(fields.repeatDay.map(String.init) ?? "-")"
+        // The early reminder's lead time (minutes): the item's, the file's.
+        line += "\t\(item.reminderLead.minutes)\t\(fields.lead)"
         lines.append(line)
         switch entry.pending {
         case nil: break
@@ -238,7 +240,7 @@ public struct SyncState: Equatable, Sendable {
       + "\(fields.sortOrder.map(String.init) ?? "-")\t"
       + "\(fields.itemID.map(String.init) ?? "-")\t\(Self.escape(fields.text))\t"
       + "\(Self.escape(fields.note))\t\(fields.repeatRule?.text ?? "")\t"
-      + "\(fields.repeatDay.map(String.init) ?? "-")"
+      + "\(fields.repeatDay.map(String.init) ?? "-")\t\(fields.lead)"
   }
 
   /// Reads the text form; nil when it is not a state file of this version.
@@ -285,8 +287,9 @@ public struct SyncState: Equatable, Sendable {
           Collection(
             folder: text(1), deleted: flag(2), name: text(3), icon: text(4), items: []))
       case "item":
-        // 19 fields before notes and repeats were synced, 25 since.
-        guard ranges.count == 19 || ranges.count == 25, !state.collections.isEmpty,
+        // 19 fields before notes and repeats were synced, 25 since, 27 with lead times.
+        guard ranges.count == 19 || ranges.count == 25 || ranges.count == 27,
+          !state.collections.isEmpty,
           let itemID = number(1),
           let due = Double(word(5)), let inode = number(8), let size = number(9),
           let modified = number(10)
@@ -307,7 +310,7 @@ public struct SyncState: Equatable, Sendable {
           dueIsDay: flag(13), remind: flag(14), sortOrder: number(15).map { Int($0) },
           itemID: number(16).map { Int($0) })
         var fingerprint = FileFingerprint(inode: UInt64(inode), size: size, modified: modified)
-        if ranges.count == 25 {
+        if ranges.count >= 25 {
           item.note = text(19)
           let repeatText = text(20)
           if !repeatText.isEmpty { item.unknownFields[.repeatRule] = .string(repeatText) }
@@ -315,6 +318,10 @@ public struct SyncState: Equatable, Sendable {
           taskFields.note = marked(22, same: item.note)
           taskFields.repeatRule = RepeatRule(parsing: text(23))
           taskFields.repeatDay = number(24).map { Int($0) }
+          if ranges.count == 27 {
+            item.reminderLead = ReminderLead(minutes: Int(clamping: number(25) ?? 0))
+            taskFields.lead = Int(clamping: number(26) ?? 0)
+          }
         } else {
           // Recorded before notes and repeats were synced: the file is read again, so that a
           // DESCRIPTION or RRULE already there is taken in rather than overwritten.
@@ -335,16 +342,18 @@ public struct SyncState: Equatable, Sendable {
         }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
       case "prev", "base":
-        guard ranges.count == 8 || ranges.count == 11, let c = state.collections.indices.last,
+        guard ranges.count == 8 || ranges.count == 11 || ranges.count == 12,
+          let c = state.collections.indices.last,
           !state.collections[c].items.isEmpty
         else { return nil }
         var previous = TaskFields(
           text: text(7), checked: flag(1), due: number(2), dueIsDay: flag(3), remind: flag(4),
           sortOrder: number(5).map { Int($0) }, itemID: number(6).map { Int($0) })
-        if ranges.count == 11 {
+        if ranges.count >= 11 {
           previous.note = text(8)
           previous.repeatRule = RepeatRule(parsing: text(9))
           previous.repeatDay = number(10).map { Int($0) }
+          if ranges.count == 12 { previous.lead = Int(clamping: number(11) ?? 0) }
         }
         let last = state.collections[c].items.count - 1
         if word(0) == "base" {

@@ -87,15 +87,20 @@ struct TaskDueReading {
   }
 
   /// Whether an alarm of a task with a due time is the kind Remind Me stands for: at an
-  /// absolute time, or at the due time itself (a zero offset from `DUE`, or from a `DTSTART`
-  /// that is the due time). Proximity alarms and every other relative one are foreign.
+  /// absolute time, or at or before the due time itself (a zero or negative offset from `DUE`,
+  /// or from a `DTSTART` that is the due time; one before it must be a display alarm: an early
+  /// reminder, see `TaskAlarmLead`).
+  /// Proximity alarms and every other relative one are foreign.
   private func isOwnedWithDue(_ alarm: ICSComponent) -> Bool {
     guard let trigger = alarm.property("TRIGGER"), !Self.isProximity(alarm) else { return false }
     if Self.isAbsolute(alarm) { return true }
     let value = trigger.value.trimmingSpaces().uppercased()
     let digits = value.filter(\.isNumber)
     guard value.hasPrefix("P") || value.hasPrefix("-P") || value.hasPrefix("+P"),
-      !digits.isEmpty, digits.allSatisfy({ $0 == "0" })
+      !digits.isEmpty,
+      digits.allSatisfy({ $0 == "0" })
+        || (TaskAlarmLead.isBefore(value)
+          && alarm.property("ACTION")?.value.trimmingSpaces().uppercased() == "DISPLAY")
     else { return false }
     if trigger.parameter("RELATED")?.uppercased() == "END" { return true }
     // Relative to the start (the default): at the due time only when the task starts then.

@@ -31,13 +31,23 @@ public struct TaskFields: Equatable, Sendable {
   /// The day of the month (29–31) a monthly or yearly series keeps beyond the due date's own
   /// day (`BYMONTHDAY=-1` on 30 April: 31); nil when it keeps the due date's day.
   public var repeatDay: Int?
+  /// The early reminder's lead time in minutes: how long before `DUE` our `VALARM` triggers
+  /// (see `TaskAlarmLead`); 0 at the due time, and without a reminder.
+  public var lead: Int = 0
+  /// When one of our alarms was last acknowledged on another device (`ACKNOWLEDGED`, RFC
+  /// 9074), to the second; nil when none was. Not content: never compared, not kept in the
+  /// sync state (see `AcknowledgedAlarms`).
+  public var acknowledged: Int64?
 
   /// Creates fields.
   public init(
     text: String, checked: Bool = false, due: Int64? = nil, dueIsDay: Bool = false,
     remind: Bool = false, sortOrder: Int? = nil, itemID: Int? = nil, note: String = "",
-    repeatRule: RepeatRule? = nil, repeatDay: Int? = nil
+    repeatRule: RepeatRule? = nil, repeatDay: Int? = nil, lead: Int = 0,
+    acknowledged: Int64? = nil
   ) {
+    self.lead = lead
+    self.acknowledged = acknowledged
     self.text = text
     self.checked = checked
     self.due = due
@@ -70,13 +80,21 @@ public struct TaskFields: Equatable, Sendable {
       repeatDay: rule.flatMap {
         TaskRecurrence.keptDay(
           rule: $0, due: item.dueDate, keptDay: item.repeatAnchorDay, timeZone: timeZone)
-      })
+      },
+      lead: dated && item.shouldRemind ? item.reminderLead.minutes : 0)
+  }
+
+  /// Equal in everything but `acknowledged`, which is no content of the task.
+  public static func == (left: TaskFields, right: TaskFields) -> Bool {
+    left.sameContent(as: right) && left.dueIsDay == right.dueIsDay
+      && left.sortOrder == right.sortOrder && left.itemID == right.itemID
   }
 
   /// Whether the parts our items hold (text, done, due, reminder, note, repeat) are equal.
   public func sameContent(as other: TaskFields) -> Bool {
     text == other.text && checked == other.checked && due == other.due && remind == other.remind
       && note == other.note && repeatRule == other.repeatRule && repeatDay == other.repeatDay
+      && lead == other.lead
   }
 
   /// `base` with what these fields say differently from `old` (what the vdir said before): the
@@ -99,6 +117,7 @@ public struct TaskFields: Equatable, Sendable {
       item.shouldRemind = remind && due != nil
     }
     if note != old.note { item.note = note }
+    if lead != old.lead { item.reminderLead = ReminderLead(minutes: lead) }
     if repeatRule != old.repeatRule {
       item.repeatRule = repeatRule
       item.repeatAnchorDay = repeatDay
@@ -115,6 +134,7 @@ public struct TaskFields: Equatable, Sendable {
       dueDate: due.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? defaultDate,
       shouldRemind: remind && due != nil, hasDueDate: due != nil, itemID: itemID)
     item.note = note
+    if due != nil && remind { item.reminderLead = ReminderLead(minutes: lead) }
     if due != nil, let repeatRule {
       item.repeatRule = repeatRule
       item.repeatAnchorDay = repeatDay
@@ -180,7 +200,11 @@ public enum TaskMapping {
     return TaskFields(
       text: text, checked: checked, due: due, dueIsDay: dueIsDay, remind: remind,
       sortOrder: sortOrder, itemID: itemID, note: note, repeatRule: repeats?.rule,
-      repeatDay: repeats?.keptDay)
+      repeatDay: repeats?.keptDay,
+      lead: TaskAlarmLead.lead(of: todo, reading: reading, timeZone: timeZone, zones: zones),
+      acknowledged: AcknowledgedAlarms.latest(
+        in: todo, alarms: TaskDueReading.entries(of: reading.ownedAlarms, in: todo),
+        timeZone: timeZone))
   }
 
   /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
@@ -395,15 +419,16 @@ public enum TaskMapping {
     }
     let ownedAlarms = TaskDueReading.entries(of: reading.ownedAlarms, in: todo)
     let hasAlarm = !ownedAlarms.isEmpty
-    if wantsAlarm && (!hasAlarm || dueChanged), let due = fields.due {
-      let trigger = ICalendarDate.utcString(Date(timeIntervalSince1970: TimeInterval(due)))
+    let leadChanged = fields.lead != current.lead
+    if wantsAlarm && (!hasAlarm || dueChanged || leadChanged), let due = fields.due {
+      let trigger = TaskAlarmLead.trigger(for: nil, due: due, lead: fields.lead)
       if hasAlarm {
-        // Move our alarm's absolute trigger; one relative to DUE follows DUE by itself.
+        // Move our alarm's absolute trigger to due − lead; one relative to DUE follows DUE by
+        // itself and is rewritten only for a new lead time.
         for index in ownedAlarms {
           guard case .component(var alarm) = todo.entries[index] else { continue }
-          if alarm.property("TRIGGER")?.parameter("VALUE")?.uppercased() == "DATE-TIME" {
-            alarm.set(
-              ICSProperty(name: "TRIGGER", parameters: [("VALUE", "DATE-TIME")], value: trigger))
+          if TaskDueReading.isAbsolute(alarm) || leadChanged {
+            alarm.set(TaskAlarmLead.trigger(for: alarm, due: due, lead: fields.lead))
             todo.entries[index] = .component(alarm)
           }
           break
@@ -414,8 +439,7 @@ public enum TaskMapping {
           entries: [
             .property(ICSProperty(name: "ACTION", value: "DISPLAY")),
             .property(ICSProperty(name: "DESCRIPTION", value: ICalendar.escapeText(fields.text))),
-            .property(
-              ICSProperty(name: "TRIGGER", parameters: [("VALUE", "DATE-TIME")], value: trigger)),
+            .property(trigger),
           ])
         todo.entries.append(.component(alarm))
       }

@@ -172,6 +172,8 @@ public enum VdirSync {
     }
     var (done, skipped) = try SyncEngine.applyCounting(plan, root: vdir)
     done.dataFile = pending.dataFile
+    // Reminders dismissed on another device count as delivered here.
+    AcknowledgedAlarms.record(state: done, model: model, store: store, base: load.state)
     // A pass that found nothing to do (a first run with no data file yet) writes nothing.
     if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
     if !unsure.isEmpty { unlink(MergedConflictsNote.unsurePath(statePath: statePath)) }

@@ -25,6 +25,8 @@ extension ChecklistsApp {
     form.note = TextField(item.note, multiline: true)
     form.repeatRule = item.repeatRule
     form.repeatChoices = ItemForm.repeatChoices(keeping: item.repeatRule)
+    form.reminderLead = item.reminderLead
+    form.leadChoices = ItemForm.leadChoices(keeping: item.reminderLead)
     if let photo = item.photo { form.photoCaption = options.photos?.caption(photo) }
     return form
   }
@@ -65,6 +67,16 @@ extension ChecklistsApp {
     form.dueDate = due
     form.dueError = nil
     form.dueSelected = true
+  }
+
+  /// Steps Remind Me's lead time through `leadChoices` (wrapping); a lead time turns Remind Me
+  /// on (filling in a due date as Space does).
+  func stepLead(by step: Int, form: inout ItemForm, now: Date) {
+    let count = form.leadChoices.count
+    guard count > 0 else { return }
+    let position = form.leadChoices.firstIndex(of: form.reminderLead) ?? 0
+    form.reminderLead = form.leadChoices[((position + step) % count + count) % count]
+    if !form.remind { setRemind(true, form: &form, now: now) }
   }
 
   /// A key typed into the Due Date field. While the field holds Remind Me's untouched date, a
@@ -151,6 +163,9 @@ extension ChecklistsApp {
     case .nextField: form.focus = form.focus.cycled(by: 1)
     case .previousField: form.focus = form.focus.cycled(by: -1)
     case .toggleRemind: setRemind(!form.remind, form: &form, now: now)
+    case .nextLead, .previousLead:
+      guard form.focus == .remind else { return .stay }
+      stepLead(by: action == .nextLead ? 1 : -1, form: &form, now: now)
     case .dayLater, .dayEarlier:
       guard form.focus == .due,
         moveDueDate(days: action == .dayLater ? 1 : -1, key: key, form: &form, now: now)

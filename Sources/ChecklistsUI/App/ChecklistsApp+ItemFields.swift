@@ -62,6 +62,9 @@ extension ChecklistsApp {
     if form.repeatRule != form.original?.repeatRule {
       item.repeatRule = form.repeatRule
     }
+    if form.reminderLead != (form.original?.reminderLead ?? .none) {
+      item.reminderLead = form.reminderLead
+    }
   }
 
   /// A note as saved: without the empty lines (and trailing blanks) it ends with; "" when it
@@ -72,8 +75,9 @@ extension ChecklistsApp {
     return lines.joined(separator: "\n")
   }
 
-  /// The parts of an edit message for the note and the repeat rule: "note added", "note
-  /// changed", "note removed", "repeats weekly", "no longer repeats".
+  /// The parts of an edit message for the note, the repeat rule and the lead time: "note
+  /// added", "note changed", "note removed", "repeats weekly", "no longer repeats", "reminds
+  /// 15 min before".
   static func itemFieldChanges(from old: ChecklistItem, to new: ChecklistItem) -> [String] {
     var parts: [String] = []
     if old.note != new.note {
@@ -85,6 +89,9 @@ extension ChecklistsApp {
     }
     if old.repeatRule != new.repeatRule {
       parts.append(new.repeatRule.map(repeatPhrase) ?? "no longer repeats")
+    }
+    if old.reminderLead != new.reminderLead && new.shouldRemind {
+      parts.append("reminds \(new.reminderLead.phrase)")
     }
     return parts
   }

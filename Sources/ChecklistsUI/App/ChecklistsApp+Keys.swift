@@ -237,7 +237,8 @@ extension ChecklistsApp {
       return []
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
-      .nextRepeat, .previousRepeat, .choosePhoto, .removePhoto, .parentFolder, .completePath:
+      .nextRepeat, .previousRepeat, .nextLead, .previousLead, .choosePhoto, .removePhoto,
+      .parentFolder, .completePath:
       if form == nil, listPicker != nil, action == .pick || action == .closePicker {
         if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
         return []

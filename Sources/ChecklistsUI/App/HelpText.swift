@@ -320,7 +320,8 @@ extension ChecklistsApp {
       case .remind:
         return [
           hint(.toggleRemind, "switch", 0), hint(.done, "done", 0), hint(.cancel, "cancel", 0),
-          hint(.nextField, "next field", 2), hint(.help, "help", 1),
+          Hint(actions: [.nextLead, .previousLead], label: "earlier/later", dropRank: 1),
+          hint(.nextField, "next field", 3), hint(.help, "help", 2),
         ]
       case .due:
         return [

@@ -5,8 +5,8 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// Rings reminders through `ReminderScheduler` (which decides what fires: once per item and due
-/// date, unchecked items with Remind Me on, nothing already due at launch), while keeping the
+/// Rings reminders through `ReminderScheduler` (which decides what fires: once per item, due
+/// date and lead time, at the due date less the lead time, unchecked items with Remind Me on, nothing already due at launch), while keeping the
 /// cost per key press constant.
 ///
 /// `nextDue` is a lower bound of the next time anything can fire: the scheduler's own queries
@@ -107,8 +107,8 @@ struct ReminderTracker {
 
   private mutating func consider(_ item: ChecklistItem) {
     guard item.hasArmedReminder else { return }
-    if let next = nextDue, next <= item.dueDate { return }
-    nextDue = item.dueDate
+    if let next = nextDue, next <= item.reminderDate { return }
+    nextDue = item.reminderDate
   }
 }
 

@@ -80,6 +80,11 @@ struct ItemForm: Equatable {
   var text: TextField
   /// Remind Me.
   var remind: Bool
+  /// How long before the due date Remind Me reminds.
+  var reminderLead = ReminderLead.none
+  /// The lead times `+` and `-` step through on the Remind Me row: `ReminderLead.choices`, and
+  /// the item's own when it is another one (set with the CLI).
+  var leadChoices = ReminderLead.choices
   /// The Due Date field.
   var dueText: TextField
   /// Whether the user typed in the Due Date field.
@@ -116,6 +121,16 @@ struct ItemForm: Equatable {
   /// The list the item was in when it was moved to another one elsewhere while the form was
   /// open (the form followed it): Done's edit goes there, and the conflicts log says so.
   var movedFromList: String?
+
+  /// `ReminderLead.choices`, and `lead` among them in order when it is another one.
+  static func leadChoices(keeping lead: ReminderLead) -> [ReminderLead] {
+    var choices = ReminderLead.choices
+    if !choices.contains(lead) {
+      choices.append(lead)
+      choices.sort()
+    }
+    return choices
+  }
 
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {

@@ -48,6 +48,8 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   case chooseRepeat = "choose-repeat"
   case nextRepeat = "next-repeat"
   case previousRepeat = "previous-repeat"
+  case nextLead = "next-lead"
+  case previousLead = "previous-lead"
   case choosePhoto = "choose-photo"
   case removePhoto = "remove-photo"
   case parentFolder = "parent-folder"
@@ -135,6 +137,8 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .chooseRepeat: return "choose"
     case .nextRepeat: return "next repeat"
     case .previousRepeat: return "previous repeat"
+    case .nextLead: return "earlier"
+    case .previousLead: return "later"
     case .choosePhoto: return "choose photo"
     case .removePhoto: return "remove photo"
     case .parentFolder: return "parent folder"
@@ -213,6 +217,10 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .chooseRepeat: return "choose how the item repeats (Never, daily, weekly…)"
     case .nextRepeat: return "the next choice of Repeat, without the picker"
     case .previousRepeat: return "the previous choice of Repeat, without the picker"
+    case .nextLead:
+      return
+        "remind earlier: the next lead time (at the due time, 5, 15, 30 min, 1 h, 1 day before)"
+    case .previousLead: return "remind later: the previous lead time"
     case .choosePhoto: return "choose a photo in the file picker (again: replace it)"
     case .removePhoto: return "remove the photo (when you save the item; undo brings it back)"
     case .parentFolder: return "the parent folder (while nothing is typed)"

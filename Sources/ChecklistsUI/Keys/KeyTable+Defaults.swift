@@ -53,6 +53,8 @@ extension KeyTable {
         row(.form, .nextField, .tab, .down),
         row(.form, .previousField, .backTab, .up),
         row(.remind, .toggleRemind, " ", "x"),
+        row(.remind, .nextLead, .right, "+"),
+        row(.remind, .previousLead, .left, "-"),
         row(.remind, .help, "?"),
         row(.remind, .quit, "q"),
         row(.due, .dayLater, "+"),

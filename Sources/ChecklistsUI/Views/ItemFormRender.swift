@@ -119,9 +119,16 @@ extension ChecklistsApp {
       drawLabel("Remind Me", row: row, focused: form.focus == .remind, into: &grid)
       let style = CellStyle(
         color: form.remind ? .accent : .normal, attributes: form.focus == .remind ? [.reverse] : [])
-      grid.draw(
+      let used = grid.draw(
         glyphs.toggle(form.remind), row: row, column: Self.labelWidth, width: fieldWidth,
         style: style)
+      // The lead time beside the switch: "15 min before", "at the due time".
+      let room = fieldWidth - used - 2
+      if form.remind || !form.reminderLead.isNone, room > 4 {
+        grid.draw(
+          form.reminderLead.phrase, row: row, column: Self.labelWidth + used + 2, width: room,
+          style: CellStyle(color: form.reminderLead.isNone ? .dim : .accent))
+      }
     }
     if let (row, count) = rows(.due) {
       drawLabel("Due Date", row: row, focused: form.focus == .due, into: &grid)
