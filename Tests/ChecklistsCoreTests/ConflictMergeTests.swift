@@ -53,6 +53,35 @@ struct ConflictMergeTests {
       timeZone: .utc)
   }
 
+  /// An early reminder set here and the text changed on the server: both kept. The lead is a
+  /// field of its own; taking the server's version whole put the reminder back at the due time.
+  @Test func aLeadTimeSetHereStaysBesideTheServersText() throws {
+    let due = Date(timeIntervalSince1970: 1_796_472_000)
+    let fixture = try SyncFixture(
+      DataModel(lists: [
+        Checklist(
+          name: "Groceries",
+          items: [
+            ChecklistItem(
+              text: "Milk", dueDate: due, shouldRemind: true, hasDueDate: true, itemID: 1)
+          ])
+      ]))
+    defer { fixture.remove() }
+    try fixture.sync()
+    let path = try #require(fixture.file(summary: "Milk"))
+    let original = try String(contentsOfFile: fixture.vdir + "/" + path, encoding: .utf8)
+    try Self.change(fixture, item: 0) { $0.reminderLead = ReminderLead(minutes: 15) }
+    try fixture.sync()
+    let server = original.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Whole milk")
+    #expect(server != original)
+    let (a, b) = try Self.conflictFiles(fixture, path: path, server: server)
+    let outcome = try resolve(fixture, a, b)
+    #expect(outcome.merge.conflicts.isEmpty)
+    #expect(outcome.merge.fields.text == "Whole milk")
+    #expect(outcome.merge.fields.lead == 15)
+    #expect(outcome.merge.fields.remind)
+  }
+
   /// Two saves here (text, then checked) before vdirsyncer ran, a due date and a category on
   /// the server: all four kept, the server's foreign line byte for byte, both files equal. A
   /// base of the last pass alone would take the server's old text back.
