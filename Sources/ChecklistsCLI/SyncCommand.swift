@@ -26,15 +26,7 @@ enum SyncCommand {
       """,
     failureStatus: 3
   ) { arguments, context throws(CLIError) in
-    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
-    guard
-      let vdir = VdirSync.vdirPath(
-        option: arguments.value(.vdir), environment: context.environment, config: config)
-    else {
-      throw .usage(
-        "no vdir: give --vdir DIR, set CHECKLISTS_VDIR, or add `set vdir = PATH` to "
-          + ConfigFile.defaultPath(environment: context.environment))
-    }
+    let vdir = try vdirPath(arguments, context)
     let options = SyncOptions(
       forceDelete: arguments.has(.forceDelete), timeZone: context.timeZone,
       now: context.now, createsVdir: arguments.has(.initialize))
@@ -82,6 +74,25 @@ enum SyncCommand {
 }
 
 extension SyncCommand {
+  /// The vdir `sync` and `sync-merge` work on: `--vdir DIR`, else `$CHECKLISTS_VDIR`, else the
+  /// config file's `set vdir`; none of them is a usage error that says how to give one.
+  static func vdirPath(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError)
+    -> String
+  {
+    let configPath = ConfigFile.defaultPath(environment: context.environment)
+    guard
+      let vdir = VdirSync.vdirPath(
+        option: arguments.value(.vdir), environment: context.environment,
+        config: ConfigFile.load(path: configPath))
+    else {
+      throw .usage(
+        "no vdir: give --vdir DIR, set CHECKLISTS_VDIR, or add `set vdir = PATH` to " + configPath)
+    }
+    return vdir
+  }
+}
+
+extension SyncCommand {
   /// `sync-merge A B`: vdirsyncer's conflict command for the task pair.
   static let merge = CommandSpec(
     name: "sync-merge", positionals: ["A", "B"], valueOptions: [(.vdir, "DIR")],
@@ -99,15 +110,7 @@ extension SyncCommand {
       sides as they are), 2 usage.
       """
   ) { arguments, context throws(CLIError) in
-    let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
-    guard
-      let vdir = VdirSync.vdirPath(
-        option: arguments.value(.vdir), environment: context.environment, config: config)
-    else {
-      throw .usage(
-        "no vdir: give --vdir DIR, set CHECKLISTS_VDIR, or add `set vdir = PATH` to "
-          + ConfigFile.defaultPath(environment: context.environment))
-    }
+    let vdir = try vdirPath(arguments, context)
     let outcome: ConflictResolution.Outcome
     do throws(ConflictMergeError) {
       outcome = try ConflictResolution.resolve(

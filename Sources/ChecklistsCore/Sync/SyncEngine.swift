@@ -55,12 +55,11 @@ public struct SyncReport: Equatable, Sendable {
     changedHere += other.changedHere
     deletedHere += other.deletedHere
     newListsHere += other.newListsHere
-    merge.changesFromElsewhere += other.merge.changesFromElsewhere
-    merge.deletionsFromElsewhere += other.merge.deletionsFromElsewhere
-    merge.conflicts += other.merge.conflicts
-    merge.keptItems += other.merge.keptItems
-    merge.keptLists += other.merge.keptLists
+    deletedListsFromVdir += other.deletedListsFromVdir
+    itemsOfDeletedListsFromVdir += other.itemsOfDeletedListsFromVdir
+    merge.add(other.merge)
     problems += other.problems
+    settledByVdirsyncer += other.settledByVdirsyncer
     refused = refused ?? other.refused
   }
 
