@@ -20,17 +20,15 @@ enum ItemCommands {
       + " --photo FILE attaches a copy of an image, as the photo command does."
   ) { arguments, context throws(CLIError) in
     let text = arguments.positionals[1]
-    if arguments.value(.remindBefore) != nil && arguments.value(.due) == nil {
-      throw .usage("--remind-before needs --due DATE")
-    }
-    guard !text.showsNothing else {
-      throw .usage("the item text is empty")
-    }
+    let repeatRule = try PlannerCommands.repeatOption(arguments)
+    try PlannerCommands.check(
+      ItemValidity(
+        text: text, hasDueDate: arguments.value(.due) != nil, remind: arguments.has(.remind),
+        repeats: repeatRule.flatMap { $0 } != nil, lead: arguments.value(.remindBefore) != nil),
+      source: .addCommand)
     var dueDate = DefaultDueDate.nextWholeHour(after: context.now)
     if let dueText = arguments.value(.due) {
       dueDate = try parseDue(dueText, context: context)
-    } else if arguments.has(.remind) {
-      throw .usage("--remind needs --due DATE")
     }
     let photo = try arguments.value(.photo).map { path throws(CLIError) in
       try PhotoCommands.readPhoto(path, context: context)
@@ -41,7 +39,7 @@ enum ItemCommands {
     var item = model.makeItem(
       text: text, dueDate: dueDate, shouldRemind: arguments.has(.remind),
       hasDueDate: arguments.value(.due) != nil)
-    try PlannerCommands.applyItemOptions(arguments, to: &item)
+    try PlannerCommands.applyItemOptions(arguments, to: &item, source: .addCommand)
     if let photo { item.photo = try context.photos.attach(photo.source) }
     if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
@@ -84,9 +82,7 @@ enum ItemCommands {
         "edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat or "
           + "--remind-before")
     }
-    if let newText, newText.showsNothing {
-      throw .usage("the item text is empty")
-    }
+    try PlannerCommands.check(ItemValidity(text: newText), source: .editCommand)
     let newDue = try arguments.value(.due).map { text throws(CLIError) in
       try parseDue(text, context: context)
     }
@@ -110,12 +106,9 @@ enum ItemCommands {
       guard arguments.value(.remindBefore) == nil else {
         throw .usage("--no-due cannot go with --remind-before")
       }
-      item.hasDueDate = false
-      item.shouldRemind = false
-      item.reminderLead = .none
-      if item.repeatRule != nil { item.repeatRule = nil }
+      item.removeDueDate()
     }
-    try PlannerCommands.applyItemOptions(arguments, to: &item)
+    try PlannerCommands.applyItemOptions(arguments, to: &item, source: .editCommand)
     let output = context.output
     guard let change = model.replaceItem(listID: list.id, at: index, with: item) else {
       output.line("\"\(output.shown(item.text))\" in \(output.shown(list.name)) already reads so.")

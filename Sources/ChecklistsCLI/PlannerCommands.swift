@@ -180,25 +180,31 @@ enum PlannerCommands {
     return lead
   }
 
-  /// Applies `--note`, `--repeat` and `--remind-before` to `item`; a rule and a lead time need
-  /// a due date, and a lead time other than 0 turns the reminder on.
-  static func applyItemOptions(_ arguments: ParsedArguments, to item: inout ChecklistItem)
-    throws(CLIError)
-  {
+  /// Applies `--note`, `--repeat` and `--remind-before` to `item`, given by `source`'s
+  /// arguments; a rule and a lead time need a due date (`ItemValidity`), and a lead time other
+  /// than 0 turns the reminder on.
+  static func applyItemOptions(
+    _ arguments: ParsedArguments, to item: inout ChecklistItem, source: ItemValidityError.Source
+  ) throws(CLIError) {
     if let note = arguments.value(.note) { item.note = note }
     if let rule = try repeatOption(arguments), rule != item.repeatRule {
       item.repeatRule = rule
     }
-    if item.repeatRule != nil && !item.showsDueDate {
-      throw .usage("--repeat needs a due date: give --due DATE too")
-    }
-    if let lead = try leadOption(arguments) {
-      guard item.showsDueDate else {
-        throw .usage("--remind-before needs a due date: give --due DATE too")
-      }
+    let lead = try leadOption(arguments)
+    try check(
+      ItemValidity(
+        hasDueDate: item.showsDueDate, repeats: item.repeatRule != nil, lead: lead != nil),
+      source: source)
+    if let lead {
       item.reminderLead = lead
       if !lead.isNone { item.shouldRemind = true }
     }
+  }
+
+  /// Throws a usage error with `ItemValidity`'s message when what was given for an item breaks
+  /// one of its rules.
+  static func check(_ validity: ItemValidity, source: ItemValidityError.Source) throws(CLIError) {
+    if let problem = validity.problem { throw .usage(problem.message(for: source)) }
   }
 
   /// Whether the arguments hold `--note` or `--repeat`.

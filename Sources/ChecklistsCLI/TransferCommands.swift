@@ -295,27 +295,26 @@ enum ImportedLists {
               "\(itemPath): \"repeat\" should be a rule such as \"weekly\" or \"every 2 weeks\" "
                 + "but is \"\(ruleText)\"")
           }
-          guard dated || remind else {
-            throw FileFormatError(
-              "\(itemPath): \"repeat\" needs a due date: give \"dueDate\" too")
-          }
           imported.repeatRule = rule
           // The day and time the series keeps; without them a monthly item on the 31st that
           // is now on the 28th would stay on the 28th.
           imported.repeatAnchorDay = try integer(item, "repeatDay", itemPath, in: 1...31)
           imported.repeatAnchorMinute = try integer(item, "repeatMinute", itemPath, in: 0...1439)
         }
-        if let leadText: String = try field(item, "remindBefore", itemPath) {
+        let leadText: String? = try field(item, "remindBefore", itemPath)
+        if let leadText {
           guard let lead = ReminderLead(parsing: leadText) else {
             throw FileFormatError(
               "\(itemPath): \"remindBefore\" should be a lead time such as \"15m\", \"1h\" or "
                 + "\"1d\" but is \"\(leadText)\"")
           }
-          guard dated || remind else {
-            throw FileFormatError(
-              "\(itemPath): \"remindBefore\" needs a due date: give \"dueDate\" too")
-          }
           imported.reminderLead = lead
+        }
+        let validity = ItemValidity(
+          hasDueDate: imported.showsDueDate, repeats: imported.repeatRule != nil,
+          lead: leadText != nil)
+        if let problem = validity.problem {
+          throw FileFormatError(problem.message(for: .importedItem(path: itemPath)))
         }
         listPhotos.append(try field(item, "photo", itemPath))
         list.insertItem(imported)

@@ -109,8 +109,7 @@ public struct TaskFields: Equatable, Sendable {
         item.dueDate = Date(timeIntervalSince1970: TimeInterval(due))
         item.hasDueDate = true
       } else {
-        item.hasDueDate = false
-        item.shouldRemind = false
+        item.removeDueDate()
       }
     }
     if remind != old.remind {
@@ -132,13 +131,15 @@ public struct TaskFields: Equatable, Sendable {
     var item = ChecklistItem(
       text: text, checked: checked,
       dueDate: due.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? defaultDate,
-      shouldRemind: remind && due != nil, hasDueDate: due != nil, itemID: itemID)
+      shouldRemind: remind, hasDueDate: due != nil, itemID: itemID)
     item.note = note
-    if due != nil && remind { item.reminderLead = ReminderLead(minutes: lead) }
-    if due != nil, let repeatRule {
+    if remind { item.reminderLead = ReminderLead(minutes: lead) }
+    if let repeatRule {
       item.repeatRule = repeatRule
       item.repeatAnchorDay = repeatDay
     }
+    // What needs a due date goes with a task that has none (ItemValidity's rule).
+    if due == nil { item.removeDueDate() }
     return item
   }
 

@@ -223,20 +223,17 @@ extension ChecklistsApp {
   /// Done: saves the item unless its text is blank or the due date cannot be read. An item
   /// that came without text (a task another app synced with no title) may keep it so.
   mutating func finishItemForm(_ form: ItemForm, now: Date) {
-    if form.text.isBlank && form.text.text != form.original?.text {
-      status = StatusMessage(text: "The item needs some text", isError: true)
+    // A due date typed but unreadable counts as given: its own message follows.
+    let validity = ItemValidity(
+      text: form.text.text != form.original?.text ? form.text.text : nil,
+      hasDueDate: form.dueDate != nil || form.dueError != nil, remind: form.remind,
+      repeats: form.repeatRule != nil)
+    if let problem = validity.problem {
+      status = StatusMessage(text: problem.message(for: .itemForm), isError: true)
       return
     }
     if let dueError = form.dueError {
       status = StatusMessage(text: "Can't read the due date: \(dueError)", isError: true)
-      return
-    }
-    if form.remind && form.dueDate == nil {
-      status = StatusMessage(text: "Remind Me needs a due date", isError: true)
-      return
-    }
-    if form.repeatRule != nil && form.dueDate == nil {
-      status = StatusMessage(text: "Repeat needs a due date", isError: true)
       return
     }
     // The chosen file is copied into the Photos folder only now: Cancel leaves nothing behind.
