@@ -136,12 +136,12 @@ import Testing
       #expect(effects == (stays ? [] : [.quit]), "\(label)")
       #expect(after.form == before.form, "\(label)")
     case .undo:
-      if !before.undoStack.isEmpty {
-        #expect(after.undoStack.count == before.undoStack.count - 1, "\(label)")
+      if !before.session.undoStack.isEmpty {
+        #expect(after.session.undoStack.count == before.session.undoStack.count - 1, "\(label)")
       }
     case .redo:
-      if !before.redoStack.isEmpty {
-        #expect(after.redoStack.count == before.redoStack.count - 1, "\(label)")
+      if !before.session.redoStack.isEmpty {
+        #expect(after.session.redoStack.count == before.session.redoStack.count - 1, "\(label)")
       }
     case .filter: #expect(after.isTypingFilter, "\(label)")
     case .keepFilter:

@@ -124,19 +124,19 @@ import Testing
     #expect(app.form == nil && app.help == nil && app.confirmation == nil && !app.isTypingFilter)
     let final = app.dataModel
     var undos = 0
-    while !app.undoStack.isEmpty {
-      let before = app.undoStack.count
+    while !app.session.undoStack.isEmpty {
+      let before = app.session.undoStack.count
       _ = app.handle(.key(.character("u")), now: now)
-      #expect(app.undoStack.count == before - 1, "\(app.statusMessage ?? "")")
+      #expect(app.session.undoStack.count == before - 1, "\(app.statusMessage ?? "")")
       checkInvariants(app)
       undos += 1
     }
     #expect(app.dataModel == loaded, "undo-all did not return to the loaded model")
     // Redo as many steps as were undone (older undone steps may wait beyond them).
     for _ in 0..<undos {
-      let before = app.redoStack.count
+      let before = app.session.redoStack.count
       _ = app.handle(.key(.control("r")), now: now)
-      #expect(app.redoStack.count == before - 1, "\(app.statusMessage ?? "")")
+      #expect(app.session.redoStack.count == before - 1, "\(app.statusMessage ?? "")")
       checkInvariants(app)
     }
     #expect(app.dataModel == final, "redo-all did not return to the final model")

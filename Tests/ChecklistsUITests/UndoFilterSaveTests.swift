@@ -280,9 +280,9 @@ import Testing
     app.type("Stretch")
     app.press(.tab, .tab, .character(" "), .enter)
     let due = Date(timeIntervalSince1970: 1_800_003_600)
-    #expect(app.reminders.nextDue == testNow.addingTimeInterval(30 * 60))
+    #expect(app.session.reminders.nextDue == testNow.addingTimeInterval(30 * 60))
     _ = app.handle(.tick, now: testNow.addingTimeInterval(30 * 60))
-    #expect(app.reminders.nextDue == due)
+    #expect(app.session.reminders.nextDue == due)
     #expect(app.handle(.tick, now: due) == [.bell])
     #expect(app.statusMessage?.contains("\"Stretch\" (Chores)") == true)
   }
@@ -325,7 +325,7 @@ import Testing
     #expect(app.handle(.tick, now: due) == [.bell])
     app.press(.end, .enter, .backTab, .backTab, .backTab, .character("+"), .enter, now: due)
     let later = due.addingTimeInterval(86_400)
-    #expect(app.reminders.nextDue == later)
+    #expect(app.session.reminders.nextDue == later)
     #expect(app.handle(.tick, now: later.addingTimeInterval(-1)) == [])
     #expect(app.handle(.tick, now: later) == [.bell])
   }

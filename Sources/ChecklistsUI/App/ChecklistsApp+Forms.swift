@@ -241,7 +241,7 @@ extension ChecklistsApp {
     switch storedPhoto(form) {
     case .success(let name):
       photo = name
-      if name != nil { sessionHasPhotos = true }
+      if name != nil { session.hasPhotos = true }
     case .failure(let error):
       status = StatusMessage(text: "Can't attach the photo: \(error.message)", isError: true)
       return
@@ -260,7 +260,7 @@ extension ChecklistsApp {
       putBack = (change, kept.name)
       if open == nil && planner == nil { openList(id: kept.id) }
     }
-    let undoDepth = undoStack.count
+    let undoDepth = session.undoStack.count
     defer {
       if let putBack { settlePutBack(putBack, undoDepth: undoDepth, now: now) }
     }
@@ -331,8 +331,8 @@ extension ChecklistsApp {
       }
       status = StatusMessage(text: message, isError: false)
     } else {
-      var item = dataModel.makeItem(
-        text: form.text.text, checked: false, dueDate: dueDate, shouldRemind: form.remind,
+      var item = session.makeItem(
+        text: form.text.text, dueDate: dueDate, shouldRemind: form.remind,
         hasDueDate: hasDueDate)
       applyItemFields(form, to: &item)
       item.photo = photo
@@ -359,7 +359,7 @@ extension ChecklistsApp {
     for other in dataModel.lists { elsewhere.formUnion(other.items.map(\.itemID)) }
     list.setItems(list.items.filter { !elsewhere.contains($0.itemID) })
     let change = dataModel.insertList(list)
-    return applyChange(change, now: now) ? change : nil
+    return apply(.change(change), now: now) != nil ? change : nil
   }
 
   /// After Done on a form whose list was put back: the list and Done's change become one undo
@@ -368,8 +368,9 @@ extension ChecklistsApp {
   mutating func settlePutBack(
     _ putBack: (change: ModelChange, name: String), undoDepth: Int, now: Date
   ) {
-    guard undoStack.count == undoDepth + 1, case .single(let done)? = undoStack.last else {
-      _ = applyChange(putBack.change.inverse, now: now)
+    guard session.undoStack.count == undoDepth + 1, case .single(let done)? = session.undoStack.last
+    else {
+      apply(.change(putBack.change.inverse), now: now)
       if case .insertList(let list) = putBack.change, open?.listID == list.id { open = nil }
       clampSelections()
       status = StatusMessage(
@@ -377,7 +378,7 @@ extension ChecklistsApp {
         isError: false)
       return
     }
-    undoStack[undoStack.count - 1] = .group(
+    session.undoStack[session.undoStack.count - 1] = .group(
       CompoundChange(kind: .keepList, changes: [putBack.change, done]))
     let said = status?.text ?? ""
     status = StatusMessage(
@@ -480,7 +481,7 @@ extension ChecklistsApp {
       showAllLists(selecting: id)
       status = StatusMessage(text: listEditMessage(change), isError: false)
     } else {
-      let list = dataModel.makeList(name: name, iconName: form.iconName)
+      let list = session.makeList(name: name, iconName: form.iconName)
       commit(dataModel.insertList(list), now: now)
       showAllLists(selecting: list.id)
       status = StatusMessage(text: "Added list \(quoted(name))", isError: false)

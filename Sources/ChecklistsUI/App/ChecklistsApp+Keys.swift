@@ -404,10 +404,10 @@ extension ChecklistsApp {
     case .sort:
       let name = dataModel.lists[listIndex].name
       if sortByDue.contains(name) {
-        sortByDue.remove(name)
+        session.setSortByDue(false, name: name)
         status = StatusMessage(text: "Manual order", isError: false)
       } else {
-        sortByDue.insert(name)
+        session.setSortByDue(true, name: name)
         status = StatusMessage(
           text: "Sorted by due date (items with a due date first)", isError: false)
       }

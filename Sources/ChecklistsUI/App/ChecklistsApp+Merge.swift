@@ -11,33 +11,34 @@ extension ChecklistsApp {
   /// know about the open form (its item or list went elsewhere), if anything.
   @discardableResult
   mutating func adopt(_ merged: MergedLists, now: Date) -> String? {
+    guard case .replaced(let before, _)? = session.apply(.merge(merged), now: now) else {
+      return nil
+    }
+    return followMerge(before: before, merged: merged)
+  }
+
+  /// Keeps the screens on the same list and item after a merge replaced `before`, and the open
+  /// form on its item; returns a note about the form for the status line, if any.
+  @discardableResult
+  mutating func followMerge(before: DataModel, merged: MergedLists) -> String? {
     let keptList =
       open.map(\.listID)
       ?? allLists.index(ofRow: allLists.selected).map {
-        dataModel.lists.indices.contains($0) ? dataModel.lists[$0].id : -1
+        before.lists.indices.contains($0) ? before.lists[$0].id : -1
       }
     let keptItem: Int? = open.flatMap { state in
-      guard let list = dataModel.list(withID: state.listID),
+      guard let list = before.list(withID: state.listID),
         let index = state.browser.index(ofRow: state.browser.selected),
         list.items.indices.contains(index)
       else { return nil }
       let id = list.items[index].itemID
       return merged.renumbered[id] ?? id
     }
-    let before = dataModel
-    dataModel = merged.model
-    version += 1
-    plannerChanges = nil
-    if merged.matchesFile { savedVersion = version }
-    if !merged.renumbered.isEmpty {
-      undoStack = undoStack.map { $0.renumberingItems(merged.renumbered) }
-      redoStack = redoStack.map { $0.renumberingItems(merged.renumbered) }
-      if case .item(var itemForm) = form, let original = itemForm.original,
-        let newID = merged.renumbered[original.itemID]
-      {
-        itemForm.original?.itemID = newID
-        form = .item(itemForm)
-      }
+    if case .item(var itemForm) = form, let original = itemForm.original,
+      let newID = merged.renumbered[original.itemID]
+    {
+      itemForm.original?.itemID = newID
+      form = .item(itemForm)
     }
     if case .item(var itemForm) = form, let original = itemForm.original,
       let hint = itemForm.itemIndex,
@@ -47,23 +48,9 @@ extension ChecklistsApp {
       itemForm.itemIndex = index
       form = .item(itemForm)
     }
-    // A list renamed elsewhere keeps its sorting by due date (remembered by name).
-    for list in dataModel.lists {
-      if let old = before.list(withID: list.id), old.name != list.name,
-        sortByDue.remove(old.name) != nil
-      {
-        sortByDue.insert(list.name)
-      }
-    }
-    // A list deleted elsewhere (on the phone, its folder gone from the vdir; by another
-    // program) comes back with undo, as if deleted here.
-    for list in before.lists where dataModel.list(withID: list.id) == nil {
-      undoStack.append(.single(.deleteList(list)))
-    }
-    let formNote = followMerge(before: before)
+    let formNote = followFormAfterMerge(before: before)
     refreshItemFormFields()
     refreshListPicker()
-    reminders = ReminderTracker(model: dataModel, now: now, firedBefore: reminders.firedKeys)
     // The same list and item stay selected.
     let listIndex = keptList.flatMap { dataModel.index(ofList: $0) }
     refreshListRows(keepList: listIndex)
@@ -79,21 +66,6 @@ extension ChecklistsApp {
     }
     clampSelections()
     return formNote
-  }
-
-  /// Puts a merge from elsewhere on the status line: its report added to those of the merges
-  /// still on it unread (several sync passes in a row say "3 changes made elsewhere merged (1 of
-  /// them a deletion)", not only the last pass's count), then `message` and `note`.
-  mutating func tellMerge(_ merged: MergedLists, message: String, note: String?) {
-    var total = merged.report
-    if let earlier = untoldMerge, earlier.shown == status {
-      total = earlier.report
-      total.add(merged.report)
-    }
-    let parts = [total.summary(logName: merged.logName), message.isEmpty ? nil : message, note]
-    let text = parts.compactMap { $0 }.joined(separator: "; ")
-    status = StatusMessage(text: text, isError: false)
-    untoldMerge = total.isEmpty ? nil : UntoldMerge(report: total, shown: status)
   }
 
   /// After a merge, the open item form shows what changed elsewhere in the fields it left as
@@ -165,7 +137,7 @@ extension ChecklistsApp {
   /// elsewhere is followed there; a list deleted elsewhere is remembered as it was, for Done to
   /// put back, until it comes back under a new identity (deleted and put back elsewhere), when
   /// the form follows it. Returns a note for the status line when the user should know.
-  private mutating func followMerge(before: DataModel) -> String? {
+  private mutating func followFormAfterMerge(before: DataModel) -> String? {
     switch form {
     case .item(var itemForm):
       var note: String?

@@ -130,7 +130,7 @@ extension ChecklistsApp {
   }
 
   mutating func jumpToLastReminder() {
-    guard let last = lastReminder, let list = dataModel.list(withID: last.listID),
+    guard let last = session.lastReminder, let list = dataModel.list(withID: last.listID),
       let itemIndex = list.items.firstIndex(where: { $0.itemID == last.itemID })
     else {
       status = StatusMessage(text: "No reminder has fired yet", isError: false)

@@ -5,18 +5,6 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// The counts on All Lists' Today and Scheduled rows, kept until the model or the day changes.
-struct SmartCounts: Equatable {
-  /// Items due today or overdue.
-  var today = 0
-  /// Items with a due date.
-  var scheduled = 0
-  /// The model version they were counted from (-1: never counted).
-  var version = -1
-  /// When Today's count next changes without an edit: the next midnight.
-  var validUntil = Date.distantPast
-}
-
 /// Where a planner line's item is now.
 struct PlannerPlace {
   var listID: Checklist.ID
@@ -40,11 +28,7 @@ extension ChecklistsApp {
   /// since the last count (one pass over the items).
   mutating func refreshSmartCounts(now: Date) {
     guard open == nil, planner == nil else { return }
-    guard smartCounts.version != version || now >= smartCounts.validUntil else { return }
-    let counts = smartLists.counts(dataModel, now: now)
-    smartCounts = SmartCounts(
-      today: counts.today, scheduled: counts.scheduled, version: version,
-      validUntil: nextMidnight(after: now))
+    session.countSmartLists(smartLists, nextMidnight: nextMidnight(after: now), now: now)
   }
 
   // MARK: - Opening and closing
@@ -220,18 +204,18 @@ extension ChecklistsApp {
     if case .tick = event { timePassed = view.kind != .search }
     if timePassed {
       refreshPlanner(now: now, keep: plannerKeep)
-    } else if plannerVersion != version {
+    } else if plannerVersion != session.version {
       // -1: the view was just put back (or made) and must be made from the model.
-      if plannerVersion >= 0, let changes = plannerChanges, plannerKeep == nil,
+      if plannerVersion >= 0, let changes = session.takeUnfollowedChanges(), plannerKeep == nil,
         followChanges(changes, now: now)
       {
-        plannerVersion = version
+        plannerVersion = session.version
       } else {
         refreshPlanner(now: now, keep: plannerKeep)
       }
     }
     plannerKeep = nil
-    plannerChanges = []
+    _ = session.takeUnfollowedChanges()
   }
 
   /// Follows item changes made through the view without making its lines again (a row checked
@@ -319,9 +303,9 @@ extension ChecklistsApp {
     case .scheduled:
       lines = PlannerLines.scheduled(dataModel, smart: smartLists, now: now)
     case .search:
-      if view.search == nil || view.searchVersion != version {
+      if view.search == nil || view.searchVersion != session.version {
         view.search = SearchSession(dataModel)
-        view.searchVersion = version
+        view.searchVersion = session.version
       }
       view.search?.update(query: view.query.text)
       lines = view.search.map { PlannerLines.search($0, model: dataModel) } ?? []
@@ -333,7 +317,7 @@ extension ChecklistsApp {
     view.setLines(lines, keep: keepLine)
     view.clamp(rows: contentRows)
     planner = view
-    plannerVersion = version
+    plannerVersion = session.version
   }
 
   /// The line of the item an undo or redo touched, to keep selected in a planner view.

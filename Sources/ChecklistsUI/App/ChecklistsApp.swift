@@ -20,10 +20,12 @@ import FoundationEssentials
 /// - Cost per key and per frame does not grow with the number of items: only visible rows are
 ///   drawn; filtering and due-date ordering are computed once per filter keystroke or change.
 public struct ChecklistsApp: TerminalProgram {
+  /// The model, its history, the status line, reminders and photos, beneath the screens.
+  var session: Session
   /// The data to save.
-  public internal(set) var dataModel: DataModel
+  public var dataModel: DataModel { session.model }
   /// Names of the lists shown by due date rather than in manual order (persisted by the driver).
-  public internal(set) var sortByDue: Set<String>
+  public var sortByDue: Set<String> { session.sortByDue }
 
   let options: AppOptions
   let glyphs: Glyphs
@@ -44,51 +46,25 @@ public struct ChecklistsApp: TerminalProgram {
   var plannerReturn: PlannerView?
   /// The smart row highlighted on All Lists (Today or Scheduled), nil when a list is.
   var smartSelected: PlannerKind?
-  /// The counts on the Today and Scheduled rows of All Lists.
-  var smartCounts = SmartCounts()
   /// The model version the planner view's lines were made from.
   var plannerVersion = -1
   /// The line to select when the planner view is next made (after an undo).
   var plannerKeep: PlannerLine?
-  /// The changes applied since the planner view's lines were made; nil when they must be made
-  /// again from the model (a merge, a compound change).
-  var plannerChanges: [ModelChange]? = []
   /// The y/n question on the status line, if one is asked.
   var confirmation: Confirmation?
+  /// The status line's message, if one is showing.
   var status: StatusMessage? {
-    didSet {
-      if let status, status != oldValue { messageLog.record(status) }
-    }
+    get { session.status }
+    set { session.status = newValue }
   }
-  /// Every message the status line showed, for the messages view.
-  var messageLog = MessageLog()
-  /// The counts of merges from elsewhere on the status line now, not yet read (no key since):
-  /// the next merge adds its own to them.
-  var untoldMerge: UntoldMerge?
   /// Asking what to do after quitting could not save; nil otherwise.
   var quitPrompt: QuitPrompt?
 
-  /// Photos drawn for their boxes (a few, by photo and box size) and those being decoded.
-  var photoPictures = PhotoPictureCache()
-  var photosRequested: Set<PhotoRequest> = []
   /// Effects a handler asked for on the way (a chosen photo's check), sent with the event's.
   var queuedEffects: [Effect] = []
-  /// Whether any item has had a photo this session (a Checklist then gets its preview pane on
-  /// wide terminals).
-  var sessionHasPhotos = false
   /// Photos are not drawn while the terminal window is in the background (focus lost).
   var photosHidden = false
 
-  var undoStack: [UndoEntry] = []
-  var redoStack: [UndoEntry] = []
-  /// Counts applied changes; the model is saved when `savedVersion` equals it.
-  var version = 0
-  var savedVersion = 0
-  /// The versions of the saves asked for and not yet finished, oldest first.
-  var pendingSaves: [Int] = []
-
-  var reminders: ReminderTracker
-  var lastReminder: (listID: Checklist.ID, itemID: Int)?
   /// When a due date on screen next reads differently (a `.tick` redraws it); nil when none.
   var redrawAt: Date?
   /// Whether the last key was a Ctrl-C in a form that kept the form open (a second one quits).
@@ -115,20 +91,19 @@ public struct ChecklistsApp: TerminalProgram {
     sortByDue: Set<String> = [], isFirstRun: Bool = false, options: AppOptions = AppOptions(),
     size: (width: Int, height: Int), now: Date
   ) {
-    self.dataModel = model
-    self.sortByDue = sortByDue
+    self.session = Session(
+      model: model, sortByDue: sortByDue,
+      showsPhotos: options.photos != nil && options.photoColors != nil, now: now)
     self.options = options
     self.glyphs = Glyphs(ascii: options.asciiGlyphs)
     self.parser = DueDateParser(timeZone: options.timeZone)
     self.formatter = DueDateFormatter(timeZone: options.timeZone)
     self.width = max(size.width, 0)
     self.height = max(size.height, 0)
-    self.reminders = ReminderTracker(model: model, now: now)
     var startIndex = checklistIndex
     if isFirstRun && dataModel.lists.isEmpty {
-      let list = dataModel.makeList(name: "List", iconName: IconName.noIcon.rawValue)
-      dataModel.apply(dataModel.insertList(list))
-      version = 1
+      let list = session.makeList(name: "List", iconName: IconName.noIcon.rawValue)
+      _ = session.apply(.change(dataModel.insertList(list)), now: now)
       startIndex = 0
       let words = [
         keys.keyName(.addItem, on: .checklist).map { "Press \($0) to add an item" },
@@ -141,9 +116,6 @@ public struct ChecklistsApp: TerminalProgram {
     if startIndex >= 0 && startIndex < dataModel.lists.count {
       allLists.selected = startIndex
       openList(id: dataModel.lists[startIndex].id)
-    }
-    if options.photos != nil, options.photoColors != nil {
-      sessionHasPhotos = dataModel.hasPhotos
     }
     clampSelections()
     refreshSmartCounts(now: now)
@@ -169,7 +141,7 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   /// Whether `dataModel` changed since it was loaded or last saved.
-  public var isDirty: Bool { version != savedVersion }
+  public var isDirty: Bool { session.isDirty }
 
   /// The index of the list on screen in `dataModel.lists`, -1 on All Lists.
   public var checklistIndex: Int {
@@ -184,8 +156,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// on screen reads differently ("in 3 min" becoming "in 2 min", a row turning overdue, a new
   /// day). One deadline for the driver's single timer; O(visible rows).
   public func nextWakeUp(after now: Date) -> Date? {
-    guard let redrawAt else { return reminders.nextDue }
-    guard let due = reminders.nextDue else { return redrawAt }
+    guard let redrawAt else { return session.reminders.nextDue }
+    guard let due = session.reminders.nextDue else { return redrawAt }
     return min(due, redrawAt)
   }
 
@@ -257,15 +229,14 @@ public struct ChecklistsApp: TerminalProgram {
     case .tick:
       break
     case .saveFinished(let outcome):
-      let saved = pendingSaves.isEmpty ? version : pendingSaves.removeFirst()
-      if outcome.succeeded { savedVersion = saved }
+      session.saveFinished(succeeded: outcome.succeeded)
       let note = outcome.merged.flatMap { adopt($0, now: now) }
       status = StatusMessage(
         text: [outcome.message, note].compactMap { $0 }.joined(separator: "; "),
         isError: !outcome.succeeded)
     case .photoLoaded(let request, let picture):
-      photosRequested.remove(request)
-      photoPictures.insert(picture, for: request)
+      session.photosRequested.remove(request)
+      session.photoPictures.insert(picture, for: request)
     case .photoChecked(let path, let problem):
       photoChecked(path, problem: problem)
     case .quitSaveFailed(let reason):
@@ -273,10 +244,7 @@ public struct ChecklistsApp: TerminalProgram {
       status = nil
     case .mergedFromElsewhere(let merged, let message):
       let note = adopt(merged, now: now)
-      if !sessionHasPhotos, options.photos != nil, options.photoColors != nil {
-        sessionHasPhotos = dataModel.hasPhotos
-      }
-      tellMerge(merged, message: message, note: note)
+      session.tellMerge(merged, message: message, note: note)
     case .notice(let text):
       status = StatusMessage(text: text, isError: true)
     }
@@ -313,7 +281,7 @@ public struct ChecklistsApp: TerminalProgram {
   }
 
   mutating func requestSave() -> Effect {
-    pendingSaves.append(version)
+    session.saveRequested()
     return .save
   }
 

@@ -44,9 +44,9 @@ extension ChecklistsApp {
   /// `width` columns (a problem's lines start with `!`).
   func messageLines(width: Int) -> [String] {
     var lines = ["Messages, newest last"]
-    if messageLog.messages.isEmpty { lines += ["", "No messages yet"] }
+    if session.messageLog.messages.isEmpty { lines += ["", "No messages yet"] }
     let room = max(width - 2, 1)
-    for message in messageLog.messages {
+    for message in session.messageLog.messages {
       for (number, part) in Self.wrap(message.text, width: room).enumerated() {
         lines.append((number == 0 ? (message.isError ? "! " : "  ") : "  ") + part)
       }
@@ -270,7 +270,7 @@ extension ChecklistsApp {
   /// Whether an action would do something in this state (hints show only those).
   func canPerform(_ action: KeyAction) -> Bool {
     switch action {
-    case .undo: return !undoStack.isEmpty
+    case .undo: return !session.undoStack.isEmpty
     case .previous, .next:
       guard let help else { return true }
       let bottom = max(helpLines(help.context, width: width - 2).count - contentRows, 0)
@@ -297,7 +297,7 @@ extension ChecklistsApp {
     case .sort:
       guard let open, let list = dataModel.list(withID: open.listID) else { return false }
       return open.dueOrder != nil || list.items.count > 1
-    case .messages: return !messageLog.messages.isEmpty
+    case .messages: return !session.messageLog.messages.isEmpty
     default: return true
     }
   }

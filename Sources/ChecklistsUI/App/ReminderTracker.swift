@@ -115,9 +115,8 @@ struct ReminderTracker {
 extension ChecklistsApp {
   /// Fires due reminders: a status line message and a bell (unless the bell is off).
   mutating func fireReminders(now: Date) -> [Effect] {
-    let fired = reminders.advance(model: dataModel, now: now)
+    let fired = session.fireReminders(now: now)
     guard let last = fired.last else { return [] }
-    lastReminder = (last.listID, last.itemID)
     var text = "\(glyphs.reminder) Reminder: \(quoted(last.text)) (\(last.listName))"
     if fired.count > 1 { text += " and \(fired.count - 1) more" }
     // `r` jumps to it only from the lists, not from a form, the help or a question.

@@ -11,7 +11,7 @@ extension ChecklistsApp {
   /// The Today and Scheduled rows at the top of All Lists, with their counts.
   func renderSmartRows(into grid: inout CellGrid) {
     let rows: [(PlannerKind, Int)] = [
-      (.today, smartCounts.today), (.scheduled, smartCounts.scheduled),
+      (.today, session.smartCounts.today), (.scheduled, session.smartCounts.scheduled),
     ]
     for (offset, (kind, count)) in rows.enumerated() {
       let y = offset + 1

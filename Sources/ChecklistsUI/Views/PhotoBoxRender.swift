@@ -117,8 +117,10 @@ extension ChecklistsApp {
     guard options.photoColors != nil else { return [] }
     var effects: [Effect] = []
     for box in shownPhotoBoxes
-    where photoPictures[box.request] == nil && !photosRequested.contains(box.request) {
-      photosRequested.insert(box.request)
+    where session.photoPictures[box.request] == nil
+      && !session.photosRequested.contains(box.request)
+    {
+      session.photosRequested.insert(box.request)
       effects.append(.loadPhoto(box.request))
     }
     return effects
@@ -134,7 +136,7 @@ extension ChecklistsApp {
         width: request.columns, style: CellStyle(color: .dim))
       return
     }
-    guard let picture = photoPictures[request] else {
+    guard let picture = session.photoPictures[request] else {
       grid.draw(
         "loading…", row: box.row + request.rows / 2, column: box.column + request.columns / 2 - 4,
         width: 8, style: CellStyle(color: .dim))
@@ -187,7 +189,7 @@ extension ChecklistsApp {
   /// The width of a Checklist's preview pane: on terminals of 120 columns or more once the
   /// session has seen a photo (the list keeps its width as the selection moves); nil otherwise.
   var previewPaneWidth: Int? {
-    guard width >= 120, sessionHasPhotos, options.photoColors != nil else { return nil }
+    guard width >= 120, session.hasPhotos, options.photoColors != nil else { return nil }
     return min(width / 3, 48)
   }
 
