@@ -120,7 +120,7 @@ extension ChecklistsApp {
     var text = "\(glyphs.reminder) Reminder: \(quoted(last.text)) (\(last.listName))"
     if fired.count > 1 { text += " and \(fired.count - 1) more" }
     // `r` jumps to it only from the lists, not from a form, the help or a question.
-    if form == nil && help == nil && confirmation == nil && !isTypingFilter {
+    if stack.allowsReminderJump && form == nil && !isTypingFilter {
       text += " \(glyphs.dash) r shows it"
     }
     status = StatusMessage(text: text, isError: false)
