@@ -27,6 +27,12 @@ enum OptionName: String, CaseIterable, Sendable {
   case remind = "--remind"
   case remindBefore = "--remind-before"
   case photo = "--photo"
+  case priority = "--priority"
+  case tag = "--tag"
+  case top = "--top"
+  case under = "--under"
+  case untag = "--untag"
+  case withChildren = "--with-children"
   case remove = "--remove"
   case `repeat` = "--repeat"
   case text = "--text"
@@ -126,6 +132,7 @@ struct CommandSpec: Sendable {
           parsed.values[option] = arguments[index]
           index += 1
         }
+        if let value = parsed.values[option] { parsed.repeated[option, default: []].append(value) }
       } else if let flag = OptionName(rawValue: argument), flags.contains(flag) {
         parsed.flags.insert(flag)
       } else {
@@ -235,6 +242,9 @@ struct ParsedArguments {
   var positionals: [String] = []
   /// The values of the value options given.
   var values: [OptionName: String] = [:]
+  /// Every value given for each value option, in order (`--tag a --tag b`); `values` holds the
+  /// last.
+  var repeated: [OptionName: [String]] = [:]
   /// The flags given.
   var flags: Set<OptionName> = []
   /// Whether `--help` (or `-h`) was given.
@@ -249,6 +259,12 @@ struct ParsedArguments {
   func value(_ option: OptionName) -> String? {
     precondition(declared.contains(option), "\(command) does not take \(option.rawValue)")
     return values[option]
+  }
+
+  /// Every value given for a value option that may be repeated, in order; [] when absent.
+  func values(_ option: OptionName) -> [String] {
+    precondition(declared.contains(option), "\(command) does not take \(option.rawValue)")
+    return repeated[option] ?? []
   }
 
   /// Whether a flag was given.

@@ -36,18 +36,27 @@ enum ItemCommands {
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
+    let parentIndex = try arguments.value(.under).map { selector throws(CLIError) in
+      try ItemSelector.find(selector, in: list)
+    }
     var item = model.makeItem(
       text: text, dueDate: dueDate, shouldRemind: arguments.has(.remind),
       hasDueDate: arguments.value(.due) != nil)
     try PlannerCommands.applyItemOptions(arguments, to: &item, source: .addCommand)
+    var place = list.items.count
+    if let parentIndex {
+      item.parentItemID = list.items[parentIndex].itemID
+      place = list.subtreeRange(at: parentIndex).upperBound
+    }
     if let photo { item.photo = try context.photos.attach(photo.source) }
-    if let change = model.insertItem(item, listID: list.id) { model.apply(change) }
+    if let change = model.insertItem(item, listID: list.id, at: place) { model.apply(change) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
       let output = context.output
+      let under = parentIndex.map { " under \"\(output.shown(list.items[$0].text))\"" } ?? ""
       output.line(
         "Added \"\(output.shown(text))\" to \(output.shown(list.name)) as item "
-          + "\(list.items.count + 1)\(dueNote(item, formatter: context.dueDateFormatter))"
+          + "\(place + 1)\(under)\(dueNote(item, formatter: context.dueDateFormatter))"
           + "\(item.repeatRule.map { ", repeats \($0.text)" } ?? "")"
           + "\(photo.map { ", with a photo \($0.caption)" } ?? "")."
       )
@@ -57,14 +66,18 @@ enum ItemCommands {
 
   static let edit = CommandSpec(
     name: "edit", positionals: ["LIST", "ITEM"],
-    valueOptions: [(.text, "TEXT"), (.due, "DATE")] + PlannerCommands.itemOptions,
-    flags: [.remind, .noRemind, .noDue],
-    summary: "Change an item's text, due date, reminder, note or repeat.",
+    valueOptions: [(.text, "TEXT"), (.due, "DATE")] + PlannerCommands.itemOptions + [
+      (.untag, "NAME")
+    ],
+    flags: [.remind, .noRemind, .noDue, .top],
+    summary: "Change an item's text, due date, reminder, note, repeat, priority, tags or place.",
     details: "--due takes what the app's date field takes (e.g. \"fri 17:00\"); a new due date "
       + "arms the reminder again. --no-due takes the due date (and the reminder) away. "
       + "--remind / --no-remind turn the reminder on or off (--remind gives an item without a "
       + "due date the next whole hour). The message says what changed."
-      + PlannerCommands.itemOptionsHelp + " --no-due also stops the repeat."
+      + PlannerCommands.itemOptionsHelp + " --no-due also stops the repeat. --untag NAME "
+      + "removes a tag (repeatable). --under moves the item with its own subtasks; --top "
+      + "makes a subtask a top-level item again, after the item it was under."
   ) { arguments, context throws(CLIError) in
     let remind = arguments.has(.remind)
     let noRemind = arguments.has(.noRemind)
@@ -74,13 +87,17 @@ enum ItemCommands {
       throw .usage("--no-due cannot go with --due or --remind")
     }
     let newText = arguments.value(.text)
+    let top = arguments.has(.top)
+    guard !(top && arguments.value(.under) != nil) else {
+      throw .usage("give --under ITEM or --top, not both")
+    }
     guard
       newText != nil || arguments.value(.due) != nil || remind || noRemind || noDue
-        || PlannerCommands.hasItemOptions(arguments)
+        || PlannerCommands.hasItemOptions(arguments) || top || !arguments.values(.untag).isEmpty
     else {
       throw .usage(
-        "edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat or "
-          + "--remind-before")
+        "edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat, "
+          + "--remind-before, --priority, --tag, --untag, --under or --top")
     }
     try PlannerCommands.check(ItemValidity(text: newText), source: .editCommand)
     let newDue = try arguments.value(.due).map { text throws(CLIError) in
@@ -109,16 +126,40 @@ enum ItemCommands {
       item.removeDueDate()
     }
     try PlannerCommands.applyItemOptions(arguments, to: &item, source: .editCommand)
+    for name in try PlannerCommands.tagNames(arguments, .untag) { item.removeTag(name) }
     let output = context.output
-    guard let change = model.replaceItem(listID: list.id, at: index, with: item) else {
+    let change = model.replaceItem(listID: list.id, at: index, with: item)
+    if let change { model.apply(change) }
+    // The item's new place, once edited: under another item, or top-level.
+    var placeWords: String?
+    if arguments.value(.under) != nil || top {
+      let parentIndex = try arguments.value(.under).map { selector throws(CLIError) in
+        try ItemSelector.find(selector, in: list)
+      }
+      let placeChanges: [ModelChange]
+      do throws(OutlineError) {
+        placeChanges = try model.reparent(listID: list.id, at: index, under: parentIndex) ?? []
+      } catch {
+        throw .failure(error.message)
+      }
+      if !placeChanges.isEmpty {
+        model.apply(placeChanges)
+        placeWords =
+          parentIndex.map { "under \"\(output.shown(list.items[$0].text))\"" } ?? "top-level"
+      }
+    }
+    guard change != nil || placeWords != nil else {
       output.line("\"\(output.shown(item.text))\" in \(output.shown(list.name)) already reads so.")
       return 0
     }
-    model.apply(change)
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      let changes = ItemChangeDescription.changes(
+      var changes = ItemChangeDescription.changes(
         from: old, to: item, output: output, formatter: context.dueDateFormatter)
+      if let placeWords {
+        if changes == ["due date kept"] { changes = [] }
+        changes.append(placeWords)
+      }
       output.line(
         "Updated \"\(output.shown(old.text))\" in \(output.shown(list.name)): "
           + changes.joined(separator: ", ") + ".")
@@ -184,21 +225,35 @@ enum ItemCommands {
   }
 
   static let remove = CommandSpec(
-    name: "rm", positionals: ["LIST", "ITEM"],
-    summary: "Delete an item."
+    name: "rm", positionals: ["LIST", "ITEM"], flags: [.withChildren],
+    summary: "Delete an item.",
+    details: "An item with subtasks is deleted only with --with-children, which deletes them "
+      + "too (undo brings all back)."
   ) { arguments, context throws(CLIError) in
     let (store, load) = try context.open()
     var model = load.model
     let list = try ListSelector.find(arguments.positionals[0], in: model)
     let index = try ItemSelector.find(arguments.positionals[1], in: list)
     let item = list.items[index]
-    if let change = model.deleteItem(listID: list.id, at: index) { model.apply(change) }
+    let output = context.output
+    let subtasks = list.descendantCount(at: index)
+    if subtasks > 0 && !arguments.has(.withChildren) {
+      throw .failure(
+        "\"\(output.shown(item.text))\" has \(subtaskCount(subtasks)); give --with-children to "
+          + "delete \(subtasks == 1 ? "it" : "them") too")
+    }
+    if let changes = model.deleteSubtree(listID: list.id, at: index) { model.apply(changes) }
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      let output = context.output
-      output.line("Deleted \"\(output.shown(item.text))\" from \(output.shown(list.name)).")
+      let with = subtasks == 0 ? "" : " and its \(subtaskCount(subtasks))"
+      output.line("Deleted \"\(output.shown(item.text))\"\(with) from \(output.shown(list.name)).")
     }
     return status
+  }
+
+  /// "1 subtask", "3 subtasks".
+  static func subtaskCount(_ count: Int) -> String {
+    "\(count) subtask\(count == 1 ? "" : "s")"
   }
 }
 

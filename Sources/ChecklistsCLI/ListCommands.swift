@@ -38,10 +38,12 @@ enum ListCommands {
   static let show = CommandSpec(
     name: "show", positionals: ["LIST"], flags: [.json],
     summary: "Show a list's items with their numbers.",
-    details: "Each line: number, [x] when checked, the text, and the due date when it has one "
+    details: "Each line: number, [x] when checked, the priority (!!! high, !! medium, ! low), "
+      + "the text, its tags (#work), and the due date when it has one "
       + "(\"overdue\" once it has passed, \"reminds\" when Remind Me is on, with \"15 min before\" "
       + "for an early reminder, \"repeats RULE\"), "
-      + "then [photo] when it has a photo; an item's note follows on indented lines. With "
+      + "then [photo] when it has a photo; an item's note follows on indented lines. A "
+      + "subtask is indented under its item, two spaces a level. With "
       + "--json, an item's photo is the absolute path of its copy."
   ) { arguments, context throws(CLIError) in
     let (store, load) = try context.openToShow()
@@ -53,6 +55,7 @@ enum ListCommands {
     }
     let output = context.output
     output.line("\(output.shown(list.name)) — \(list.subtitle)")
+    let depths = list.depths()
     for (offset, item) in list.items.enumerated() {
       let box = item.checked ? "[x]" : "[ ]"
       var due = ""
@@ -67,9 +70,12 @@ enum ListCommands {
         due = "  (\(notes.joined(separator: ", ")))"
       }
       let photo = item.photo == nil ? "" : "  [photo]"
-      output.line("\(offset + 1). \(box) \(output.shown(item.text))\(due)\(photo)")
+      // A subtask is indented two spaces a level, after its number.
+      let level = String(repeating: "  ", count: depths[offset])
+      output.line(
+        "\(offset + 1). \(level)\(box) \(ItemMarks.decorated(item, output: output))\(due)\(photo)")
       // The note under its item, indented past the number and the box.
-      let indent = String(repeating: " ", count: String(offset + 1).count + 6)
+      let indent = String(repeating: " ", count: String(offset + 1).count + 6 + level.count)
       for line in item.note.split(separator: "\n", omittingEmptySubsequences: false)
       where !item.note.isEmpty {
         output.line(indent + output.shown(String(line)))
@@ -205,5 +211,16 @@ enum ListCommands {
       )
     }
     return status
+  }
+}
+
+/// An item's text as the commands show it: the priority's marks before it (`!!! `), its tags
+/// after it (` #work #home`).
+enum ItemMarks {
+  static func decorated(_ item: ChecklistItem, output: CLIOutput) -> String {
+    let marks = item.priorityLevel.marks
+    var text = (marks.isEmpty ? "" : marks + " ") + output.shown(item.text)
+    for tag in item.tags { text += " #" + output.shown(tag) }
+    return text
   }
 }

@@ -14,7 +14,8 @@ enum PlannerCommands {
   static let move = CommandSpec(
     name: "mv", positionals: ["LIST", "ITEM", "TO-LIST"],
     summary: "Move an item to the end of another list.",
-    details: "The item keeps its check mark, due date, reminder, note and repeat."
+    details: "The item keeps its check mark, due date, reminder, note, repeat, priority and "
+      + "tags; its subtasks go with it (it is a top-level item there)."
   ) { arguments, context throws(CLIError) in
     let (store, load) = try context.open()
     var model = load.model
@@ -23,14 +24,16 @@ enum PlannerCommands {
     let target = try ListSelector.find(arguments.positionals[2], in: model)
     let item = list.items[index]
     let output = context.output
-    guard let change = model.moveItemToList(listID: list.id, at: index, toListID: target.id) else {
+    let subtasks = list.descendantCount(at: index)
+    guard let changes = model.moveSubtree(listID: list.id, at: index, toListID: target.id) else {
       throw .failure("\"\(output.shown(item.text))\" is already in \(output.shown(target.name))")
     }
-    model.apply(change)
+    model.apply(changes)
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
+      let with = subtasks == 0 ? "" : " with \(ItemCommands.subtaskCount(subtasks))"
       output.line(
-        "Moved \"\(output.shown(item.text))\" from \(output.shown(list.name)) to "
+        "Moved \"\(output.shown(item.text))\"\(with) from \(output.shown(list.name)) to "
           + "\(output.shown(target.name)) (item \(target.items.count + 1)).")
     }
     return status
@@ -89,7 +92,9 @@ enum PlannerCommands {
     details: """
       "cafe" finds "Café". Results are grouped by list; each line is the item's number in
       its list (for edit, check, mv …), [x] when checked, the text, and, when only the
-      note matches, the note's line that does.
+      note matches, the note's line that does. "#work" also finds the items tagged work (or
+      with a tag starting so); "!!!", "!!" or "!" alone finds the items of high, medium or
+      low priority.
       Exits 0 when something is found, 1 when nothing is, 2 on a usage error, 3 when the
       file cannot be read.
       """,
@@ -116,7 +121,8 @@ enum PlannerCommands {
         output.line(output.shown(group.listName))
         for row in group.rows {
           let box = row.item.checked ? "[x]" : "[ ]"
-          var line = "  \(row.itemIndex + 1). \(box) \(output.shown(row.item.text))"
+          var line =
+            "  \(row.itemIndex + 1). \(box) \(ItemMarks.decorated(row.item, output: output))"
           if !Self.contains(SearchFolding.fold(row.item.text), needle),
             let noteLine = row.item.note.split(separator: "\n", omittingEmptySubsequences: true)
               .first(where: { Self.contains(SearchFolding.fold(String($0)), needle) })
@@ -143,7 +149,8 @@ enum PlannerCommands {
 
   /// The options `add` and `edit` take besides their own.
   static let itemOptions: [(OptionName, String)] = [
-    (.note, "TEXT"), (.repeat, "RULE"), (.remindBefore, "LEAD"),
+    (.note, "TEXT"), (.repeat, "RULE"), (.remindBefore, "LEAD"), (.priority, "LEVEL"),
+    (.tag, "NAME"), (.under, "ITEM"),
   ]
 
   /// The words `add --help` and `edit --help` add about them.
@@ -154,7 +161,33 @@ enum PlannerCommands {
     + "none stops it. Checking a repeating item moves its due date to the next time instead. "
     + "--remind-before LEAD reminds that long before the due time (5m, 15m, 30m, 1h, 1d, any "
     + "Nm, Nh or Nd up to 365d) and turns the reminder on; --remind-before 0 reminds at the due "
-    + "time."
+    + "time. --priority high|medium|low|none sets the priority (shown as !!!, !!, !). --tag NAME "
+    + "adds a tag (repeat it for several; case is ignored when comparing). --under ITEM makes "
+    + "the item a subtask of ITEM (in the same list), after its other subtasks."
+
+  /// The level in `--priority`, nil when the option is absent.
+  static func priorityOption(_ arguments: ParsedArguments) throws(CLIError) -> PriorityLevel? {
+    guard let text = arguments.value(.priority) else { return nil }
+    guard let level = PriorityLevel(name: text.trimmingSpaces()) else {
+      throw .usage("--priority takes high, medium, low or none, not \"\(text)\"")
+    }
+    return level
+  }
+
+  /// The names in `--tag` (or `--untag`), trimmed, a leading `#` dropped; each must show
+  /// something.
+  static func tagNames(_ arguments: ParsedArguments, _ option: OptionName) throws(CLIError)
+    -> [String]
+  {
+    var names: [String] = []
+    for raw in arguments.values(option) {
+      let name = raw.trimmingSpaces()
+      guard !name.showsNothing else { throw .usage("\(option.rawValue): the tag name is empty") }
+      let shown = name.hasPrefix("#") && name.count > 1 ? String(name.dropFirst()) : name
+      names.append(shown)
+    }
+    return names
+  }
 
   /// The repeat rule in `--repeat`: `.some(nil)` for "none", nil when the option is absent.
   static func repeatOption(_ arguments: ParsedArguments) throws(CLIError) -> RepeatRule?? {
@@ -199,6 +232,8 @@ enum PlannerCommands {
       item.reminderLead = lead
       if !lead.isNone { item.shouldRemind = true }
     }
+    if let level = try priorityOption(arguments) { item.priorityLevel = level }
+    for name in try tagNames(arguments, .tag) { item.addTag(name) }
   }
 
   /// Throws a usage error with `ItemValidity`'s message when what was given for an item breaks
@@ -210,7 +245,8 @@ enum PlannerCommands {
   /// Whether the arguments hold `--note` or `--repeat`.
   static func hasItemOptions(_ arguments: ParsedArguments) -> Bool {
     arguments.value(.note) != nil || arguments.value(.repeat) != nil
-      || arguments.value(.remindBefore) != nil
+      || arguments.value(.remindBefore) != nil || arguments.value(.priority) != nil
+      || !arguments.values(.tag).isEmpty || arguments.value(.under) != nil
   }
 
   /// What an edit changed in the note and the repeat rule, in words.
@@ -222,6 +258,19 @@ enum PlannerCommands {
     }
     if old.reminderLead != new.reminderLead {
       changes.append("reminds \(new.reminderLead.phrase)")
+    }
+    if old.priorityLevel != new.priorityLevel {
+      changes.append(
+        new.priorityLevel == .none
+          ? "no priority" : "priority \(new.priorityLevel.rawValue) (\(new.priorityLevel.marks))")
+    }
+    let oldTags = Set(old.tags.map(ChecklistItem.tagKey))
+    let newTags = Set(new.tags.map(ChecklistItem.tagKey))
+    let added = new.tags.filter { !oldTags.contains(ChecklistItem.tagKey($0)) }
+    let removed = old.tags.filter { !newTags.contains(ChecklistItem.tagKey($0)) }
+    if !added.isEmpty { changes.append("tagged " + added.map { "#" + $0 }.joined(separator: " ")) }
+    if !removed.isEmpty {
+      changes.append("untagged " + removed.map { "#" + $0 }.joined(separator: " "))
     }
     return changes
   }
@@ -245,6 +294,9 @@ struct PlannerRowJSON: Codable {
   var note: String?
   var `repeat`: String?
   var remindBefore: String?
+  var parentItemID: Int?
+  var priority: Int?
+  var tags: [String]?
 
   init(_ row: PlannerRow, now: Date) {
     list = row.listName
@@ -255,6 +307,10 @@ struct PlannerRowJSON: Codable {
     note = row.item.note.isEmpty ? nil : row.item.note
     `repeat` = row.item.repeatRule?.text
     remindBefore = row.item.reminderLead.isNone ? nil : row.item.reminderLead.text
+    parentItemID = row.item.parentItemID
+    priority = row.item.priority == 0 ? nil : row.item.priority
+    let tags = row.item.tags
+    self.tags = tags.isEmpty ? nil : tags
   }
 }
 

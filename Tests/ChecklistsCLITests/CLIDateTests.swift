@@ -92,8 +92,8 @@ extension CLITests {
     @Test(arguments: [
       (
         ["edit", "Groceries", "1"],
-        "checklists: edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat "
-          + "or --remind-before"
+        "checklists: edit needs --text, --due, --no-due, --remind, --no-remind, --note, --repeat, "
+          + "--remind-before, --priority, --tag, --untag, --under or --top"
       ),
       (
         ["edit", "Groceries", "1", "--remind", "--no-remind"],

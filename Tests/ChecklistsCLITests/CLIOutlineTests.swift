@@ -108,5 +108,120 @@ extension CLITests {
       #expect(list.items.map(\.text) == ["Orphan", "Parent", "Child"])
       #expect(list.items.map(\.parentItemID) == [nil, nil, list.items[1].itemID])
     }
+
+    /// Trip ▸ Passport ▸ Photo, Trip ▸ Tickets, Groceries, made with add --under.
+    static func made(in sandbox: CLITestSandbox) {
+      #expect(sandbox.call("new-list", "Home").status == 0)
+      #expect(
+        sandbox.call("add", "Home", "Trip", "--priority", "high", "--tag", "work").status == 0)
+      let passport = sandbox.call(
+        "add", "Home", "Passport", "--under", "Trip", "--tag", "Papers", "--tag", "#papers")
+      #expect(passport.stdout == "Added \"Passport\" to Home as item 2 under \"Trip\".\n")
+      #expect(sandbox.call("add", "Home", "Photo", "--under", "Passport").status == 0)
+      #expect(sandbox.call("add", "Home", "Groceries", "--priority", "low").status == 0)
+      let tickets = sandbox.call("add", "Home", "Tickets", "--under", "Trip")
+      #expect(tickets.stdout == "Added \"Tickets\" to Home as item 4 under \"Trip\".\n")
+    }
+
+    @Test func showIndentsSubtasksAndMarksPriorityAndTags() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      Self.made(in: sandbox)
+      #expect(
+        sandbox.call("show", "Home").stdout == """
+          Home — 5 Remaining
+          1. [ ] !!! Trip #work
+          2.   [ ] Passport #Papers
+          3.     [ ] Photo
+          4.   [ ] Tickets
+          5. [ ] ! Groceries
+
+          """)
+      let json = sandbox.call("show", "Home", "--json")
+      let list = try #require(
+        try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+      let items = try #require(list["items"] as? [[String: Any]])
+      let ids = items.compactMap { $0["itemID"] as? Int }
+      #expect(items.map { $0["parentItemID"] as? Int } == [nil, ids[0], ids[1], ids[0], nil])
+      #expect(items.map { $0["priority"] as? Int } == [1, nil, nil, nil, 9])
+      #expect(items[1]["tags"] as? [String] == ["Papers"])
+      // search finds #tag and !!! (and --json carries the keys).
+      #expect(sandbox.call("search", "#pap").stdout == "Home\n  2. [ ] Passport #Papers\n")
+      #expect(sandbox.call("search", "!!!").stdout == "Home\n  1. [ ] !!! Trip #work\n")
+      #expect(sandbox.call("search", "#nothing").status == 1)
+      let found = sandbox.call("search", "#WORK", "--json")
+      #expect(found.stdout.contains("\"tags\" : [\n          \"work\"\n        ]"))
+      #expect(found.stdout.contains("\"priority\" : 1"))
+    }
+
+    @Test func editMovesUnderAndToTheTopAndChangesPriorityAndTags() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      Self.made(in: sandbox)
+      let under = sandbox.call("edit", "Home", "Groceries", "--under", "Passport", "--tag", "home")
+      #expect(under.stdout == "Updated \"Groceries\" in Home: tagged #home, under \"Passport\".\n")
+      #expect(
+        try sandbox.lists()[0].items.map(\.text) == [
+          "Trip", "Passport", "Photo", "Groceries", "Tickets",
+        ])
+      let top = sandbox.call("edit", "Home", "Photo", "--top")
+      #expect(top.stdout == "Updated \"Photo\" in Home: top-level.\n")
+      let home = try sandbox.lists()[0]
+      #expect(home.items.map(\.text) == ["Trip", "Passport", "Groceries", "Tickets", "Photo"])
+      #expect(home.depths() == [0, 1, 2, 1, 0])
+      #expect(
+        sandbox.call("edit", "Home", "Photo", "--top").stdout.hasSuffix("already reads so.\n"))
+      let levels = sandbox.call("edit", "Home", "Trip", "--priority", "none", "--untag", "WORK")
+      #expect(levels.stdout == "Updated \"Trip\" in Home: no priority, untagged #work.\n")
+      // Not under itself or its own subtask; not both options.
+      let loop = sandbox.call("edit", "Home", "Trip", "--under", "Passport")
+      #expect(loop.status == 1)
+      #expect(loop.stderr == "checklists: an item cannot go under one of its own subtasks\n")
+      #expect(sandbox.call("edit", "Home", "Trip", "--under", "Trip").status == 1)
+      #expect(sandbox.call("edit", "Home", "Trip", "--under", "Photo", "--top").status == 2)
+      #expect(sandbox.call("edit", "Home", "Trip", "--priority", "urgent").status == 2)
+      // Each edit undoes: the last brings Trip's priority and tag back.
+      #expect(sandbox.call("undo").status == 0)
+      let trip = try sandbox.lists()[0].items[0]
+      #expect(trip.priorityLevel == .high && trip.tags == ["work"])
+    }
+
+    @Test func rmOfAParentNeedsWithChildrenAndUndoBringsAllBack() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      Self.made(in: sandbox)
+      let before = try sandbox.lists()
+      let refused = sandbox.call("rm", "Home", "Trip")
+      #expect(refused.status == 1)
+      #expect(
+        refused.stderr
+          == "checklists: \"Trip\" has 3 subtasks; give --with-children to delete them too\n")
+      let removed = sandbox.call("rm", "Home", "Trip", "--with-children")
+      #expect(removed.stdout == "Deleted \"Trip\" and its 3 subtasks from Home.\n")
+      #expect(try sandbox.lists()[0].items.map(\.text) == ["Groceries"])
+      #expect(sandbox.call("undo").status == 0)
+      #expect(try sandbox.lists() == before)
+      // A subtask without subtasks of its own needs nothing.
+      #expect(sandbox.call("rm", "Home", "Photo").status == 0)
+    }
+
+    @Test func mvMovesAnItemWithItsSubtasks() throws {
+      let sandbox = CLITestSandbox()
+      defer { sandbox.remove() }
+      Self.made(in: sandbox)
+      #expect(sandbox.call("new-list", "Away").status == 0)
+      let before = try sandbox.lists()
+      let moved = sandbox.call("mv", "Home", "Passport", "Away")
+      #expect(moved.stdout == "Moved \"Passport\" with 1 subtask from Home to Away (item 1).\n")
+      let lists = try sandbox.lists()
+      let away = try #require(lists.first { $0.name == "Away" })
+      #expect(away.items.map(\.text) == ["Passport", "Photo"])
+      #expect(away.depths() == [0, 1])
+      #expect(away.items[0].parentItemID == nil)
+      #expect(
+        lists.first { $0.name == "Home" }?.items.map(\.text) == ["Trip", "Tickets", "Groceries"])
+      #expect(sandbox.call("undo").status == 0)
+      #expect(try sandbox.lists() == before)
+    }
   }
 }

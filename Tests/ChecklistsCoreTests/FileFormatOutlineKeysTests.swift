@@ -212,3 +212,31 @@ struct FileFormatOutlineKeysTests {
     #expect(list.uncheckedCount == 8)
   }
 }
+
+@Suite("Search: tags and priorities")
+struct SearchOutlineTests {
+  @Test func hashFindsTagsAndMarksFindOneLevel() {
+    var work = ChecklistItem(text: "Report", itemID: 1)
+    work.tags = ["Wörk", "Grocery list"]
+    work.priorityLevel = .high
+    var note = ChecklistItem(text: "See #work in the text", itemID: 2)
+    note.priorityLevel = .medium
+    let other = ChecklistItem(text: "Other!!!", itemID: 3)
+    let index = SearchIndex(DataModel(lists: [Checklist(name: "L", items: [work, note, other])]))
+    func texts(_ query: String) -> [String] {
+      index.groups(index.search(query)).flatMap(\.rows).map(\.item.text)
+    }
+    #expect(texts("#work") == ["Report", "See #work in the text"])
+    #expect(texts("#grocery l") == ["Report"])
+    #expect(texts("#nothing").isEmpty)
+    #expect(texts("!!!") == ["Report"])
+    #expect(texts(" !! ") == ["See #work in the text"])
+    #expect(texts("!").isEmpty)
+    #expect(texts("Other!!!") == ["Other!!!"])
+    // Typing on from a special query searches afresh.
+    var session = SearchSession(index.model)
+    session.update(query: "#wo")
+    #expect(session.update(query: "#wor").count == 2)
+    #expect(session.update(query: "!!!").count == 1)
+  }
+}

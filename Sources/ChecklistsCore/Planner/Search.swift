@@ -103,7 +103,46 @@ public struct SearchIndex: Sendable {
   public var count: Int { places.count }
 
   /// The items whose text or note contains `query` (folded); none for an empty query.
+  ///
+  /// Two queries are special: `#NAME` also finds the items with a tag that starts with NAME
+  /// (case and accents ignored, "#work" finds the tag "Work"), and `!`, `!!` or `!!!` alone
+  /// find the items of that priority (low, medium, high) and nothing else.
   public func search(_ query: String) -> SearchResults {
+    let trimmed = query.trimmingSpaces()
+    if let level = PriorityLevel(marks: trimmed) {
+      return SearchResults(query: query, needle: [], entries: entries { $0.priorityLevel == level })
+    }
+    if trimmed.count > 1, trimmed.hasPrefix("#") {
+      let prefix = SearchFolding.fold(String(trimmed.dropFirst()).trimmingSpaces())
+      var folding = SearchFolding()
+      var folded: [UInt8] = []
+      let tagged = entries { item in
+        item.tags.contains { tag in
+          folded.removeAll(keepingCapacity: true)
+          folding.fold(tag, into: &folded)
+          return folded.starts(with: prefix)
+        }
+      }
+      let texts = textSearch(query).entries
+      // Both in model order: merged, each entry once. No needle: typing on searches afresh.
+      let union = Array(Set(tagged).union(texts)).sorted()
+      return SearchResults(query: query, needle: [], entries: union)
+    }
+    return textSearch(query)
+  }
+
+  /// The entries whose item passes `test`, in model order.
+  private func entries(where test: (ChecklistItem) -> Bool) -> [Int32] {
+    var found: [Int32] = []
+    for (entry, place) in places.enumerated() {
+      let item = model.lists[Int(place.list)].items[Int(place.item)]
+      if test(item) { found.append(Int32(truncatingIfNeeded: entry)) }
+    }
+    return found
+  }
+
+  /// The items whose text or note contains `query` (folded).
+  private func textSearch(_ query: String) -> SearchResults {
     let needle = SearchFolding.fold(query).filter { $0 != 0 }
     guard !needle.isEmpty else { return SearchResults(query: query, needle: needle, entries: []) }
     var entries: [Int32] = []
@@ -134,7 +173,8 @@ public struct SearchIndex: Sendable {
   /// typed): only `previous`'s items are looked at. Otherwise a full `search`.
   public func refine(_ previous: SearchResults, to query: String) -> SearchResults {
     let needle = SearchFolding.fold(query).filter { $0 != 0 }
-    guard !needle.isEmpty, !previous.needle.isEmpty, Self.contains(needle, previous.needle)
+    guard !needle.isEmpty, !previous.needle.isEmpty, Self.contains(needle, previous.needle),
+      !Self.isSpecial(query)
     else { return search(query) }
     var entries: [Int32] = []
     bytes.withUnsafeBufferPointer { haystack in
@@ -206,6 +246,12 @@ public struct SearchIndex: Sendable {
       offset = position + 1
     }
     return nil
+  }
+
+  /// Whether `query` is a tag or priority query (see `search`).
+  static func isSpecial(_ query: String) -> Bool {
+    let trimmed = query.trimmingSpaces()
+    return PriorityLevel(marks: trimmed) != nil || (trimmed.count > 1 && trimmed.hasPrefix("#"))
   }
 
   private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
