@@ -22,7 +22,8 @@ extension CLITests {
       #expect(
         addHelp.stdout.hasPrefix(
           "usage: checklists add LIST TEXT [--due DATE] [--note TEXT] [--repeat RULE] "
-            + "[--remind-before LEAD] [--photo FILE] [--remind]\n")
+            + "[--remind-before LEAD] [--priority LEVEL] [--tag NAME] [--under ITEM] "
+            + "[--photo FILE] [--remind]\n")
       )
       #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/data"))
     }
