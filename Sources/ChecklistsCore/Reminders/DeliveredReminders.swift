@@ -35,6 +35,11 @@ public struct DeliveredReminders: Equatable, Sendable {
     key(itemID: item.itemID, dueDate: item.dueDate, lead: item.reminderLead)
   }
 
+  /// The record's key of a scheduler's reminder key.
+  public static func key(_ reminder: ReminderKey) -> String {
+    key(itemID: reminder.itemID, dueDate: reminder.dueDate, lead: reminder.lead)
+  }
+
   /// The key of the reminder of item `itemID` due at `dueDate`, `lead` before it:
   /// "itemID@dueDateEpoch", with "-15m" after it for an early reminder (so a key written
   /// before lead times existed still matches a reminder at the due time).

@@ -217,6 +217,8 @@ extension ChecklistsApp {
     case .lastReminder:
       jumpToLastReminder()
       return []
+    case .snoozeReminder:
+      return snoozeLastReminder(now: now)
     case .messages:
       if confirmation == nil { help = HelpState(context: .messages) }
       return []
