@@ -200,7 +200,7 @@ import Testing
   func helpOpensAndCloses(_ key: Key) {
     var app = makeApp()
     app.press(.character("?"))
-    #expect(app.help == HelpState(context: .allLists))
+    #expect(app.help == HelpScreen(context: .allLists))
     #expect(app.screen().contains("add a list"))
     #expect(app.press(key) == [])
     #expect(app.help == nil)

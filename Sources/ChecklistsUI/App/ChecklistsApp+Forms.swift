@@ -440,7 +440,7 @@ extension ChecklistsApp {
         $0.id != form.listID && $0.name.lowercased() == typed
       })
     {
-      confirmation = .duplicateListName(other.name)
+      stack.push(ConfirmationScreen(question: .duplicateListName(other.name)))
       return
     }
     self.form = nil

@@ -42,7 +42,7 @@ extension ChecklistsApp {
 
   /// Moves the Repeat picker's selection when it is open; false when it is not.
   mutating func moveInRepeatPicker(_ motion: Motion) -> Bool {
-    guard help == nil, case .item(var itemForm) = form, let selection = itemForm.repeatPicker
+    guard case .item(var itemForm) = form, let selection = itemForm.repeatPicker
     else { return false }
     itemForm.repeatPicker = motion.target(
       from: selection, count: itemForm.repeatChoices.count,

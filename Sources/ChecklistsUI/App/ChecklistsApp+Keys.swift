@@ -11,9 +11,7 @@ extension ChecklistsApp {
 
   /// The screen whose keys apply in this exact state.
   var keyScreen: KeyScreen {
-    if let quitPrompt { return quitPrompt.path == nil ? .quitPrompt : .savePath }
-    if help != nil { return .help }
-    if confirmation != nil { return .confirm }
+    if let top = stack.top { return top.keyScreen(in: self) }
     switch form {
     case .item(let itemForm):
       switch itemForm.focus {
@@ -54,13 +52,22 @@ extension ChecklistsApp {
   mutating func handleKey(_ key: Key, now: Date) -> [Effect] {
     let screen = keyScreen
     let interruptWasPending = interruptPending
-    if quitPrompt == nil { interruptPending = false }
-    if let action = keys.action(for: key, on: screen),
-      let effects = perform(action, key: key, now: now, interruptWasPending: interruptWasPending)
-    {
-      return effects
+    if !stack.keepsInterruptPending { interruptPending = false }
+    if let action = keys.action(for: key, on: screen) {
+      switch askScreens({ $0.perform(action, key: key, now: now, app: &$1) }) {
+      case .handled(let effects, _): return effects
+      case .typing: break
+      case .passed:
+        if let effects = perform(
+          action, key: key, now: now, interruptWasPending: interruptWasPending)
+        {
+          return effects
+        }
+      }
     }
-    unboundKey(key, on: screen, now: now)
+    if askScreens({ $0.type(key, now: now, app: &$1) }) == .passed {
+      unboundKey(key, on: screen, now: now)
+    }
     return []
   }
 
@@ -81,23 +88,7 @@ extension ChecklistsApp {
   /// on the status line (or nothing, on help and the quit prompt).
   mutating func unboundKey(_ key: Key, on screen: KeyScreen, now: Date) {
     switch screen {
-    case .savePath:
-      if var prompt = quitPrompt, var field = prompt.path {
-        _ = field.handle(key)
-        prompt.path = field
-        quitPrompt = prompt
-      }
-    case .quitPrompt, .help: break
-    case .confirm:
-      let kept = confirmation.map { question -> String in
-        switch question {
-        case .clearChecked: return "Kept the checked items"
-        case .duplicateListName: return "Not saved: give the list another name"
-        case .deleteList: return "Kept the list"
-        }
-      }
-      confirmation = nil
-      status = StatusMessage(text: kept ?? "Kept the list", isError: false)
+    case .savePath, .quitPrompt, .help, .confirm: break  // their screens answer
     case .filter:
       if planner?.isTyping == true {
         updateSearch(now: now) { _ = $0.handle(key) }
@@ -123,7 +114,7 @@ extension ChecklistsApp {
     _ action: KeyAction, key: Key, now: Date, interruptWasPending: Bool = false
   ) -> [Effect]? {
     if let motion = action.motion {
-      if case .item(var itemForm) = form, itemForm.photoPicker != nil, help == nil {
+      if case .item(var itemForm) = form, itemForm.photoPicker != nil {
         _ = performInPhotoPicker(action, form: &itemForm)
         form = .item(itemForm)
         return []
@@ -134,7 +125,7 @@ extension ChecklistsApp {
     switch action {
     case .interrupt:
       // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
-      if form != nil && help == nil && !interruptWasPending {
+      if form != nil && !stack.contains(HelpScreen.self) && !interruptWasPending {
         interruptPending = true
         let done = keyName(.done, on: .form, or: "Done")
         let cancel = keyName(.cancel, on: .form, or: "cancelling")
@@ -153,14 +144,9 @@ extension ChecklistsApp {
       closePhotoPicker()
       return [.suspend]
     case .help:
-      if help != nil {
-        help = nil
-      } else if confirmation == nil {
-        help = HelpState(context: helpContext)
-      }
+      stack.push(HelpScreen(context: helpContext))
       return []
     case .closeHelp:
-      help = nil
       return []
     case .quit:
       if form != nil {
@@ -220,7 +206,7 @@ extension ChecklistsApp {
     case .snoozeReminder:
       return snoozeLastReminder(now: now)
     case .messages:
-      if confirmation == nil { help = HelpState(context: .messages) }
+      stack.push(HelpScreen(context: .messages))
       return []
     case .open, .addList, .editList, .deleteList:
       if planner != nil, form == nil, listPicker == nil {
@@ -245,35 +231,27 @@ extension ChecklistsApp {
         if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
         return []
       }
-      if quitPrompt != nil, action == .cancel {
-        quitPrompt?.path = nil
-        return []
-      }
       return performInForm(action, key: key, now: now) ? [] : nil
-    case .yes:
-      guard let question = confirmation else { return [] }
-      confirmation = nil
-      if case .clearChecked(let id) = question {
-        clearChecked(listID: id, now: now)
-        return []
-      }
-      if case .duplicateListName = question, case .list(var listForm) = form {
-        listForm.duplicateNameConfirmed = true
-        form = .list(listForm)
-        finishListForm(listForm, now: now)
-        return []
-      }
-      guard case .deleteList(let id) = question else { return [] }
-      if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
-        commit(change, now: now)
-        status = StatusMessage(
-          text: "Deleted list \(quoted(name))\(undoNote)", isError: false)
-      }
-      return []
-    case .retrySave, .saveElsewhere, .rescueQuit, .stay, .saveCopy:
-      return performInQuitPrompt(action)
+    case .yes, .retrySave, .saveElsewhere, .rescueQuit, .stay, .saveCopy:
+      return []  // the question's and the quit prompt's own, answered by their screens
     case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
       return []  // motions, done above
+    }
+  }
+
+  /// Answers yes to giving the list form's list a name another list has: the form is done.
+  mutating func confirmDuplicateListName(now: Date) {
+    guard case .list(var listForm) = form else { return }
+    listForm.duplicateNameConfirmed = true
+    form = .list(listForm)
+    finishListForm(listForm, now: now)
+  }
+
+  /// Deletes a list, after its question was answered yes.
+  mutating func deleteList(id: Checklist.ID, now: Date) {
+    if let name = dataModel.list(withID: id)?.name, let change = dataModel.deleteList(id: id) {
+      commit(change, now: now)
+      status = StatusMessage(text: "Deleted list \(quoted(name))\(undoNote)", isError: false)
     }
   }
 
@@ -283,14 +261,8 @@ extension ChecklistsApp {
     return " (\(name) undoes)"
   }
 
-  /// Moves the selection of the list-like screen on show (help moves its first line).
+  /// Moves the selection of the list-like screen on show.
   mutating func move(_ motion: Motion) {
-    if var state = help {
-      let count = helpLines(state.context, width: width - 2).count
-      state.top = motion.target(from: state.top, count: count, page: contentRows)
-      help = state
-      return
-    }
     if form == nil, var picker = listPicker {
       picker.selected = motion.target(
         from: picker.selected, count: picker.targets.count, page: contentRows - 1)
@@ -361,7 +333,7 @@ extension ChecklistsApp {
       }
     case .deleteList:
       if let list = selectedList {
-        confirmation = .deleteList(list.id)
+        stack.push(ConfirmationScreen(question: .deleteList(list.id)))
         status = StatusMessage(text: deletePrompt(for: list), isError: false)
       }
     default: break
@@ -389,7 +361,7 @@ extension ChecklistsApp {
     case .clearChecked:
       let list = dataModel.lists[listIndex]
       if let prompt = clearPrompt(for: list) {
-        confirmation = .clearChecked(listID)
+        stack.push(ConfirmationScreen(question: .clearChecked(listID)))
         status = StatusMessage(text: prompt, isError: false)
       } else {
         status = StatusMessage(text: "No checked items to clear", isError: false)
@@ -448,50 +420,6 @@ extension ChecklistsApp {
     commit(change, now: now)
     if case .character = key { lastItemDelete = (now, key) } else { lastItemDelete = nil }
     status = StatusMessage(text: "Deleted \(quoted(text))\(undoNote)", isError: false)
-  }
-
-  // MARK: - The quit prompt
-
-  /// Keys while the quit prompt shows.
-  mutating func performInQuitPrompt(_ action: KeyAction) -> [Effect] {
-    guard var prompt = quitPrompt else { return [] }
-    switch action {
-    case .retrySave:
-      quitPrompt = nil
-      return [.quit]
-    case .saveElsewhere:
-      prompt.path = TextField()
-      quitPrompt = prompt
-    case .rescueQuit:
-      quitPrompt = nil
-      return [.quitWithRescueCopy]
-    case .stay:
-      quitPrompt = nil
-      let save = keys.keyName(.save, on: .lists).map { " (\($0) tries again)" } ?? ""
-      status = StatusMessage(
-        text: "Not quitting: your changes are not saved yet\(save)", isError: true)
-    case .saveCopy:
-      let path = prompt.path?.text.trimmingSpaces() ?? ""
-      guard !path.isEmpty else { return [] }
-      quitPrompt = nil
-      return [.saveCopyAndQuit(path: path)]
-    default: break
-    }
-    return []
-  }
-
-  /// The quit prompt's status line, naming the keys in force.
-  var quitPromptText: String {
-    guard let prompt = quitPrompt else { return "" }
-    if prompt.path != nil { return "Save the lists to: " }
-    let choices: [(KeyAction, String)] = [
-      (.retrySave, "retry"), (.saveElsewhere, "save elsewhere"),
-      (.rescueQuit, "quit with a rescue copy"), (.stay, "stay"),
-    ]
-    let words = choices.compactMap { action, label in
-      keys.keyName(action, on: .quitPrompt).map { "\($0) \(label)" }
-    }
-    return "Not saved: " + words.joined(separator: " · ")
   }
 }
 

@@ -9,12 +9,9 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
-    guard confirmation == nil, listPicker == nil || form != nil || help != nil else { return }
-    if var state = help {
-      if mouse.kind != .press { state.top += mouse.kind == .wheelDown ? 3 : -3 }
-      help = state
-      return
-    }
+    guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed,
+      listPicker == nil || form != nil
+    else { return }
     switch form {
     case .item(var itemForm):
       if itemForm.photoPicker != nil {

@@ -34,10 +34,11 @@ public struct ChecklistsApp: TerminalProgram {
   var width: Int
   var height: Int
 
+  /// The help, questions and prompts over the screens below (see `Screen`).
+  var stack = ScreenStack()
   var allLists = Browser()
   var open: OpenList?
   var form: Form?
-  var help: HelpState?
   /// The list picker of `m`, when open.
   var listPicker: ListPicker?
   /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
@@ -50,15 +51,11 @@ public struct ChecklistsApp: TerminalProgram {
   var plannerVersion = -1
   /// The line to select when the planner view is next made (after an undo).
   var plannerKeep: PlannerLine?
-  /// The y/n question on the status line, if one is asked.
-  var confirmation: Confirmation?
   /// The status line's message, if one is showing.
   var status: StatusMessage? {
     get { session.status }
     set { session.status = newValue }
   }
-  /// Asking what to do after quitting could not save; nil otherwise.
-  var quitPrompt: QuitPrompt?
 
   /// Effects a handler asked for on the way (a chosen photo's check), sent with the event's.
   var queuedEffects: [Effect] = []
@@ -176,8 +173,9 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The due dates the rows on screen show (none unless a checklist is on screen).
   func visibleDueDates() -> [Date] {
-    if help == nil, form == nil, let planner { return plannerDueDates(planner) }
-    guard help == nil, form == nil, let open, let list = dataModel.list(withID: open.listID)
+    guard !stack.coversContent else { return [] }
+    if form == nil, let planner { return plannerDueDates(planner) }
+    guard form == nil, let open, let list = dataModel.list(withID: open.listID)
     else { return [] }
     let total = list.items.count
     let count = open.browser.rowCount(total: total)
@@ -240,7 +238,8 @@ public struct ChecklistsApp: TerminalProgram {
     case .photoChecked(let path, let problem):
       photoChecked(path, problem: problem)
     case .quitSaveFailed(let reason):
-      quitPrompt = QuitPrompt(reason: reason)
+      stack.remove(QuitPromptScreen.self)
+      stack.push(QuitPromptScreen(reason: reason))
       status = nil
     case .mergedFromElsewhere(let merged, let message):
       let note = adopt(merged, now: now)
@@ -298,23 +297,12 @@ public struct ChecklistsApp: TerminalProgram {
     } else if open != nil {
       open = nil
     }
-    if var help {
-      help.top = min(
-        max(help.top, 0), max(helpLines(help.context, width: width - 2).count - contentRows, 0))
-      self.help = help
-    }
+    clampScreens()
   }
 
   mutating func handlePaste(_ text: String, now: Date) {
-    if var prompt = quitPrompt {
-      if var field = prompt.path {
-        field.insert(text)
-        prompt.path = field
-        quitPrompt = prompt
-      }
-      return
-    }
-    guard help == nil, confirmation == nil else { return }
+    let reply = askScreens { $0.paste(text, now: now, app: &$1) }
+    guard reply == .passed else { return }
     switch form {
     case .item(var itemForm):
       if itemForm.photoPicker != nil {

@@ -269,12 +269,12 @@ extension ChecklistsApp {
 
   /// Whether an action would do something in this state (hints show only those).
   func canPerform(_ action: KeyAction) -> Bool {
+    for screen in stack.screens.reversed() {
+      if let answer = screen.canPerform(action, in: self) { return answer }
+    }
     switch action {
     case .undo: return !session.undoStack.isEmpty
-    case .previous, .next:
-      guard let help else { return true }
-      let bottom = max(helpLines(help.context, width: width - 2).count - contentRows, 0)
-      return action == .previous ? help.top > 0 : help.top < bottom
+    case .previous, .next: return true
     case .dayLater, .dayEarlier:
       if case .item(let itemForm) = form { return itemForm.dueDate != nil }
       return false
@@ -308,11 +308,8 @@ extension ChecklistsApp {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
     }
-    if help != nil {
-      return [
-        hint(.closeHelp, "close", 0),
-        Hint(actions: [.previous, .next], label: "scroll", dropRank: 1),
-      ]
+    for screen in stack.screens.reversed() {
+      if let hints = screen.hints(in: self) { return hints }
     }
     switch form {
     case .item(let form):

@@ -56,16 +56,6 @@ struct OpenList: Equatable {
 }
 
 /// The item detail screen (add or edit).
-/// A y/n question about a list: any key but yes keeps things as they are.
-enum Confirmation: Equatable {
-  /// Delete the list?
-  case deleteList(Checklist.ID)
-  /// Delete the list's checked items?
-  case clearChecked(Checklist.ID)
-  /// Give the list form's list the name another list has (named as that list spells it)?
-  case duplicateListName(String)
-}
-
 struct ItemForm: Equatable {
   /// The fields, in Tab order.
   enum Field: Int, CaseIterable { case text, note, remind, due, `repeat`, photo }
@@ -173,16 +163,8 @@ enum Form: Equatable {
   case list(ListForm)
 }
 
-/// The help screen and where it was opened.
-struct HelpState: Equatable {
-  /// The screen whose keys are shown.
-  var context: HelpContext
-  /// The first line shown.
-  var top = 0
-}
-
 /// The screens help is written for.
-enum HelpContext: Equatable {
+enum HelpContext: Equatable, Sendable {
   case allLists, checklist, planner, itemForm, listForm, iconPicker, listPicker, repeatPicker
   case photoPicker
   /// Not keys: the status line's messages so far (`M`), in the help screen's frame.

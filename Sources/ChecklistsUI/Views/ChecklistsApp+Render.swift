@@ -17,8 +17,8 @@ extension ChecklistsApp {
       if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
       return
     }
-    if let help {
-      renderHelp(help, into: &grid)
+    if let cover = stack.screens.last(where: \.drawsContent) {
+      cover.draw(into: &grid, now: now, app: self)
     } else if let form {
       switch form {
       case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
@@ -76,37 +76,16 @@ extension ChecklistsApp {
   /// The status line on the bottom row: a prompt, the filter being typed, a message or hints.
   func renderStatus(into grid: inout CellGrid) {
     let row = grid.height - 1
-    if let prompt = quitPrompt {
-      let style = CellStyle(color: .error, attributes: [.bold])
-      if row >= 1 {
-        grid.fill(row: row - 1, column: 0, width: grid.width, style: CellStyle(color: .error))
-        grid.draw(
-          prompt.reason, row: row - 1, column: 0, width: grid.width, style: CellStyle(color: .error)
-        )
-      }
-      grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw(quitPromptText, row: row, column: 0, width: grid.width, style: style)
-      if let field = prompt.path {
-        let used = DisplayWidth.of(quitPromptText)
-        grid.drawField(
-          field, row: row, column: used, width: max(grid.width - used, 0), style: style,
-          focused: true)
-      }
+    for screen in stack.screens.reversed() where screen.drawStatus(into: &grid, app: self) {
       return
     }
     let browser = open?.browser ?? allLists
     let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
-    if help == nil, form == nil, confirmation == nil, listPicker == nil, let field = typing {
+    if stack.top == nil, form == nil, listPicker == nil, let field = typing {
       let style = CellStyle(color: .accent)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
       grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
-      return
-    }
-    if let question = confirmation, let prompt = prompt(for: question, width: grid.width) {
-      let style = CellStyle(color: .accent, attributes: [.bold])
-      grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw(prompt, row: row, column: 0, width: grid.width, style: style)
       return
     }
     if let status {
@@ -289,22 +268,6 @@ extension ChecklistsApp {
       let column = 2 + glyphs.iconWidth
       grid.draw(
         list.name, row: y, column: column, width: max(grid.width - column - 1, 0), style: style)
-    }
-  }
-
-  // MARK: - Help
-
-  func renderHelp(_ state: HelpState, into grid: inout CellGrid) {
-    // The first key that closes help here, as rebound (none: no hint).
-    let close = keys.keyName(.closeHelp, on: .help).map { "\($0) closes" } ?? ""
-    renderTitle(state.context == .messages ? "Messages" : "Help", right: close, into: &grid)
-    let lines = helpLines(state.context, width: grid.width - 2)
-    let rows = grid.height - 2
-    let top = min(max(state.top, 0), max(lines.count - rows, 0))
-    for screenRow in 0..<rows where top + screenRow < lines.count {
-      let style = top + screenRow == 0 ? CellStyle(color: .accent, attributes: [.bold]) : .plain
-      grid.draw(
-        lines[top + screenRow], row: screenRow + 1, column: 1, width: grid.width - 2, style: style)
     }
   }
 

@@ -98,7 +98,7 @@ extension ChecklistsApp {
 
   /// The boxes on screen now, each wanting its picture.
   var shownPhotoBoxes: [PhotoBox] {
-    guard help == nil, quitPrompt == nil, !photosHidden else { return [] }
+    guard !stack.hidesPhotos, !photosHidden else { return [] }
     if case .item(let itemForm) = form {
       if let picker = itemForm.photoPicker { return pickerPhotoBox(picker).map { [$0] } ?? [] }
       let layout = itemFormLayout(itemForm, width: width, height: height)
