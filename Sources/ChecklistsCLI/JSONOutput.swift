@@ -27,6 +27,14 @@ enum JSONOutput {
     var repeatDay: Int?
     /// The time of day a repeating item keeps (the plist's `repeatMinute`), when it has one.
     var repeatMinute: Int?
+    /// The `itemID` of the item's parent (the item it is a subtask of, earlier in the same
+    /// list); absent for a top-level item.
+    var parentItemID: Int?
+    /// The stored priority, 1–9 (1–4 high, 5 medium, 6–9 low; this program writes 1, 5, 9);
+    /// absent for none.
+    var priority: Int?
+    /// The item's tags, in order; absent when it has none.
+    var tags: [String]?
     /// The absolute path of the item's photo; absent when it has none (or the path is not
     /// known to the command).
     var photo: String?
@@ -44,6 +52,10 @@ enum JSONOutput {
       remindBefore = item.reminderLead.isNone ? nil : item.reminderLead.text
       repeatDay = item.repeatAnchorDay
       repeatMinute = item.repeatAnchorMinute
+      parentItemID = item.parentItemID
+      priority = item.priority == 0 ? nil : item.priority
+      let tags = item.tags
+      self.tags = tags.isEmpty ? nil : tags
       if let photos, let name = item.photo { photo = photos.path(of: name) }
     }
   }

@@ -43,8 +43,9 @@ enum TransferCommands {
     details: "The JSON has the plist's keys (name, iconName, items; text, checked, dueDate, "
       + "shouldRemind, itemID) with ISO 8601 dates, hasDueDate: whether the item has a due "
       + "date (one was given, or it reminds), and note, repeat, repeatDay, repeatMinute, "
-      + "remindBefore (the early reminder's lead time: 15m, 1h, 1d) and photo "
-      + "(the absolute path of its copy) when the item has them. A binary plist is not written "
+      + "remindBefore (the early reminder's lead time: 15m, 1h, 1d), parentItemID (the "
+      + "itemID of the item it is a subtask of), priority (1-4 high, 5 medium, 6-9 low), tags "
+      + "(an array of names) and photo (the absolute path of its copy) when the item has them. A binary plist is not written "
       + "to a terminal."
   ) { arguments, context throws(CLIError) in
     let format = arguments.value(.format) ?? "json"
@@ -132,11 +133,16 @@ enum TransferCommands {
       }
       var list = model.makeList(name: incoming.name, iconName: incoming.iconName)
       list.unknownFields = incoming.unknownFields
+      // The file's item IDs, each the ID its item gets here: a child follows its parent, so
+      // its parent is renumbered before it.
+      var newIDs: [Int: Int] = [:]
       for (itemOffset, item) in incoming.items.enumerated() {
         var fresh = model.makeItem(
           text: item.text, checked: item.checked, dueDate: item.dueDate,
           shouldRemind: item.shouldRemind, hasDueDate: item.hasDueDate)
         fresh.unknownFields = item.unknownFields
+        if newIDs[item.itemID] == nil { newIDs[item.itemID] = fresh.itemID }
+        if let parentID = item.parentItemID { fresh.parentItemID = newIDs[parentID] }
         if var source = photoPaths[listOffset][itemOffset] {
           // A plist exported from this very file: its photos are in this file's folder.
           if let name = item.photo, !FileManager.default.fileExists(atPath: source) {
@@ -157,6 +163,7 @@ enum TransferCommands {
         list.insertItem(fresh)
         itemCount += 1
       }
+      list.repairOutline()
       model.apply(model.insertList(list))
       imported += 1
       taken.append(incoming)
@@ -285,9 +292,17 @@ enum ImportedLists {
           }
           due = parsed
         }
+        // The file's itemID only links children to their parents (`import` gives new IDs).
+        let itemID =
+          try wholeNumber(item, "itemID", itemPath) ?? Int.min + list.items.count
         var imported = ChecklistItem(
           text: text, checked: checked, dueDate: due, shouldRemind: remind, hasDueDate: dated,
-          itemID: 0)
+          itemID: itemID)
+        imported.parentItemID = try wholeNumber(item, "parentItemID", itemPath)
+        if let priority = try integer(item, "priority", itemPath, in: 0...9) {
+          imported.priority = priority
+        }
+        imported.tags = try tagNames(item, itemPath)
         imported.note = try field(item, "note", itemPath) ?? ""
         if let ruleText: String = try field(item, "repeat", itemPath) {
           guard let rule = RepeatRule(parsing: ruleText) else {
@@ -328,12 +343,15 @@ enum ImportedLists {
   /// Whether two lists hold the same: name, and items with the same text, check mark,
   /// reminder, note, repeat rule and due date (to the second, as the JSON export keeps it; only when it counts).
   static func sameContent(_ lhs: Checklist, _ rhs: Checklist) -> Bool {
-    guard lhs.name == rhs.name, lhs.items.count == rhs.items.count else { return false }
+    guard lhs.name == rhs.name, lhs.items.count == rhs.items.count,
+      lhs.depths() == rhs.depths()
+    else { return false }
     for (left, right) in zip(lhs.items, rhs.items) {
       guard left.text == right.text, left.checked == right.checked,
         left.shouldRemind == right.shouldRemind, left.showsDueDate == right.showsDueDate,
         left.note == right.note, left.repeatRule == right.repeatRule,
-        left.reminderLead == right.reminderLead
+        left.reminderLead == right.reminderLead, left.priority == right.priority,
+        left.tags == right.tags
       else { return false }
       if left.showsDueDate && wholeSeconds(left.dueDate) != wholeSeconds(right.dueDate) {
         return false
@@ -379,6 +397,37 @@ enum ImportedLists {
     return whole
   }
 
+  /// A whole number of any size (an item ID), or nil when the key is absent.
+  private static func wholeNumber(
+    _ dictionary: [String: JSONValue], _ key: String, _ path: String
+  ) throws(FileFormatError) -> Int? {
+    guard let value = dictionary[key] else { return nil }
+    guard case .number(let number) = value, let whole = Int(exactly: number) else {
+      throw FileFormatError("\(path): \"\(key)\" should be a whole number but is \(kind(value))")
+    }
+    return whole
+  }
+
+  /// The `tags` array of an item: strings, none empty.
+  private static func tagNames(_ dictionary: [String: JSONValue], _ path: String)
+    throws(FileFormatError) -> [String]
+  {
+    guard let value = dictionary["tags"] else { return [] }
+    guard case .array(let elements) = value else {
+      throw FileFormatError("\(path): \"tags\" should be an array of strings but is \(kind(value))")
+    }
+    var names: [String] = []
+    for (offset, element) in elements.enumerated() {
+      guard case .string(let name) = element, !name.isEmpty else {
+        let found = element.isEmptyString ? "an empty string" : kind(element)
+        throw FileFormatError(
+          "\(path): \"tags\" item \(offset + 1) should be a tag name but is \(found)")
+      }
+      names.append(name)
+    }
+    return names
+  }
+
   private static func kind(_ value: JSONValue) -> String {
     switch value {
     case .string: return "a string"
@@ -403,6 +452,12 @@ enum JSONValue: Decodable {
   case array([JSONValue])
   case object([String: JSONValue])
   case null
+
+  /// Whether this is the string "".
+  var isEmptyString: Bool {
+    if case .string(let text) = self { return text.isEmpty }
+    return false
+  }
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()

@@ -319,6 +319,7 @@ private struct Merger {
     var nextID = max(ours.nextItemID, baseNextItemID)
     for key in theirsIndex.keys where key.id >= nextID && key.id < Int.max { nextID = key.id + 1 }
     var spare: UnusedItemIDs?
+    var renumberedIDs: [Int: Int] = [:]  // ours' old id: new id
     var oursInBase = [Bool](repeating: false, count: oursIndex.count)
     var theirsInBase = [Bool](repeating: false, count: theirsIndex.count)
     for baseEntry in 0..<baseIndex.count {
@@ -406,9 +407,11 @@ private struct Merger {
         }
         report.renumbered.append(
           Renumbering(list: listName(location.slot), text: o.text, oldID: oldID, newID: o.itemID))
+        renumberedIDs[oldID] = o.itemID
       }
       oursIndex.emit[oe] = o
     }
+    if !renumberedIDs.isEmpty { followRenumberedParents(renumberedIDs) }
     for te in 0..<theirsIndex.count
     where !theirsInBase[te] && !sameOnBothSides.contains(te) {
       guard let t = theirsItem(theirsIndex.locations[te]) else { continue }
@@ -417,6 +420,26 @@ private struct Merger {
     }
     report.keptItems.sort { ($0.list, $0.text) < ($1.list, $1.text) }
     return nextID
+  }
+
+  /// Ours' children of an item of ours that was renumbered point at its new id: every emitted
+  /// item whose `parentItemID` is ours' (not one theirs set) and names an old id.
+  mutating func followRenumberedParents(_ map: [Int: Int]) {
+    for oe in 0..<oursIndex.count {
+      guard let item = oursIndex.emit[oe], let parentID = item.parentItemID,
+        let newID = map[parentID],
+        oursItem(oursIndex.locations[oe])?.parentItemID == parentID
+      else { continue }
+      oursIndex.emit[oe]?.parentItemID = newID
+    }
+    for te in 0..<theirsIndex.count {
+      guard let item = theirsIndex.emit[te], let parentID = item.parentItemID,
+        let newID = map[parentID], let oe = oursIndex.entry(theirsIndex.keys[te]),
+        oursItem(oursIndex.locations[oe])?.parentItemID == parentID,
+        theirsItem(theirsIndex.locations[te])?.parentItemID != parentID
+      else { continue }
+      theirsIndex.emit[te]?.parentItemID = newID
+    }
   }
 
   /// An item that both sides still have: field by field, and which list it ends in.
@@ -445,6 +468,12 @@ private struct Merger {
       b.shouldRemind, o.shouldRemind, t.shouldRemind, field: "remind me"
     ) { $0 ? "on" : "off" }
     merged.unknownFields = fields.pickFields(b.unknownFields, o.unknownFields, t.unknownFields)
+    // A repeat or a lead time set on one side and the due date taken away on the other: what
+    // needs a due date goes with it, as `edit --no-due` does (ItemValidity's rule).
+    let validity = ItemValidity(
+      hasDueDate: merged.showsDueDate, repeats: merged.repeatRule != nil,
+      lead: !merged.reminderLead.isNone)
+    if validity.problem != nil { merged.removeDueDate() }
     let slot = fields.pick(baseSlot, oursSlot, theirsSlot, field: "list") {
       "in list \(MergeReport.quote(listName($0)))"
     }
@@ -520,6 +549,9 @@ private struct Merger {
       }
       if let t = slot.theirs { theirsWithIDs[t].id = list.id }
       list.setItems(orderedItems(slot: index))
+      // A child whose parent was deleted (or moved to another list) elsewhere becomes
+      // top-level; one the merge placed away from its parent follows it again.
+      list.repairOutline()
       lists.append(list)
     }
     theirsIDs = theirsWithIDs.map(\.id)
@@ -598,6 +630,10 @@ struct FieldMerge {
     var result = ours
     let keys = Set(base.keys).union(ours.keys).union(theirs.keys)
     for key in keys.sorted() {
+      if key == .tags, let tags = Self.mergeTags(base[key], ours[key], theirs[key]) {
+        result[key] = tags
+        continue
+      }
       let value = pick(base[key], ours[key], theirs[key], field: key.string) { value in
         // A note or a rule is text the user wrote: the log keeps the losing words.
         switch value {
@@ -611,6 +647,41 @@ struct FieldMerge {
       result[key] = value
     }
     return result
+  }
+}
+
+extension FieldMerge {
+  /// Tags merge as a set: ours' tags in ours' order, less those theirs removed, then those theirs
+  /// added (compared ignoring case); a tag added on one side and removed on the other follows
+  /// the side that changed it. Nil when a side's value is not an array of tags (then the key
+  /// merges as any other).
+  static func mergeTags(_ base: PlistValue?, _ ours: PlistValue?, _ theirs: PlistValue?)
+    -> PlistValue??
+  {
+    if theirs == base || theirs == ours { return .some(ours) }
+    if ours == base { return .some(theirs) }
+    guard let b = tagNames(base), let o = tagNames(ours), let t = tagNames(theirs) else {
+      return nil
+    }
+    let baseKeys = Set(b.map(ChecklistItem.tagKey))
+    let theirsKeys = Set(t.map(ChecklistItem.tagKey))
+    let removedThere = baseKeys.subtracting(theirsKeys)
+    var merged = o.filter { !removedThere.contains(ChecklistItem.tagKey($0)) }
+    merged += t.filter { !baseKeys.contains(ChecklistItem.tagKey($0)) }
+    var item = ChecklistItem(text: "", itemID: 0)
+    item.tags = merged
+    return .some(item.unknownFields[.tags])
+  }
+
+  private static func tagNames(_ value: PlistValue?) -> [String]? {
+    guard let value else { return [] }
+    guard case .array(let values) = value else { return nil }
+    var names: [String] = []
+    for element in values {
+      guard case .string(let name) = element else { return nil }
+      names.append(name)
+    }
+    return names
   }
 }
 

@@ -71,10 +71,13 @@ extension ModelChange {
   /// The same change with items' ids replaced by `map` (old to new), after a merge renumbered
   /// new items of ours.
   public func renumberingItems(_ map: [Int: Int]) -> ModelChange {
+    // An item's parent was renumbered with it: its children point at the new id.
     func renumbered(_ item: ChecklistItem) -> ChecklistItem {
-      guard let newID = map[item.itemID] else { return item }
+      let newParent = item.parentItemID.flatMap { map[$0] }
+      guard map[item.itemID] != nil || newParent != nil else { return item }
       var copy = item
-      copy.itemID = newID
+      if let newID = map[item.itemID] { copy.itemID = newID }
+      if let newParent { copy.parentItemID = newParent }
       return copy
     }
     switch self {
