@@ -245,8 +245,9 @@ final class ReminderService {
       case .action(let id, let key):
         guard let reminder = shown.removeValue(forKey: id) else { continue }
         if key == "done" { done(reminder) } else if key == "snooze" { snooze(reminder) }
-      case .closed(let id):
-        shown[id] = nil
+      case .closed(let id, let dismissed):
+        // Dismissed here: dismissed on the phone too, at the next sync.
+        if let reminder = shown.removeValue(forKey: id), dismissed { acknowledge(reminder) }
       case .disconnected:
         self.bus = nil
         shown = [:]
@@ -278,6 +279,7 @@ final class ReminderService {
       if let check { model.apply(check.change) }
       let status = try context.save(model, store: store, state: load.state)
       guard status == 0 else { return }
+      acknowledge(reminder)
       let text = output.shown(reminder.text)
       let listName = output.shown(list.name)
       if let next = check?.nextDueDate {
@@ -289,6 +291,18 @@ final class ReminderService {
       }
     } catch {
       output.error("Done: " + error.message)
+    }
+  }
+
+  /// Records a reminder done or dismissed here: the next sync marks its alarm `ACKNOWLEDGED`.
+  private func acknowledge(_ reminder: DesktopReminder) {
+    guard let (store, load) = read() else { return }
+    do throws(StoreError) {
+      try ReminderRecord(store: store, loaded: load.state).update(model: load.model) {
+        $0.acknowledge(key: reminder.key, at: Date())
+      }
+    } catch {
+      context.output.error(error.message)
     }
   }
 
