@@ -1,3 +1,4 @@
+import ChecklistsCore
 import ChecklistsTestSupport
 import Foundation
 import Testing
@@ -174,6 +175,10 @@ extension ServerAndCLIProcesses {
       let item = try #require(try setup.items().first)
       #expect(item["checked"] as? Bool == false)
       #expect(item["dueDate"] as? Date == due.addingTimeInterval(86_400))
+      // Its next reminder is tomorrow's (the service wakes then; the log says so).
+      let formatter = DueDateFormatter(timeZone: .utc)
+      let next = "next reminder: " + formatter.full(due.addingTimeInterval(86_400))
+      #expect(service.child.waitForOutput(next, deadline: 5), "\(service.child.lines)")
     }
 
     @Test func catchesUpOnceAndSummarisesMoreThanFive() throws {
