@@ -38,7 +38,7 @@ struct AppReminders {
     } else {
       guard fired.focusLost else { return [] }
     }
-    if DataFileLock.isHeld(dataFile: store.resolvedPath + ".reminders") { return [] }
+    if DataFileLock.isHeld(dataFile: store.location.dataFile + ".reminders") { return [] }
     let record = ReminderRecord(store: store, loaded: loaded)
     guard let claimed = try? record.claim(keys: fired.keys, model: model) else { return [] }
     let lines = zip(fired.keys, fired.lines).filter { claimed.contains($0.0) }.map(\.1)
