@@ -158,10 +158,7 @@ struct DesktopNotifier {
 
   init(environment: [String: String], output: CLIOutput) {
     self.output = output
-    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    executable =
-      path.split(separator: ":").map { "\($0)/notify-send" }
-      .first { $0.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: $0) }
+    executable = SpawnedProcess.find("notify-send", path: environment["PATH"])
   }
 
   /// Says that `notify-send` is missing.

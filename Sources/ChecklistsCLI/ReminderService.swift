@@ -41,6 +41,8 @@ final class ReminderService {
   private var lastWarnings: [String] = []
   /// When to try the bus again, while reminders wait for it.
   private var retryAt: Date?
+  /// The next reminder's time last said in the log, so that each is said once.
+  private var lastNext: Date??
 
   init(context: CommandContext, timer: WallClockTimer) {
     self.context = context
@@ -64,8 +66,10 @@ final class ReminderService {
         // A folder that does not exist yet (no file saved so far) cannot be watched: look again.
         next = now.addingTimeInterval(Self.busRetrySeconds)
       }
-      if let (store, load) = read(), let due = deliverDue(store: store, load: load, now: now) {
-        next = min(next ?? due, due)
+      if let (store, load) = read() {
+        let due = deliverDue(store: store, load: load, now: now)
+        if let due { next = min(next ?? due, due) }
+        announce(next: due)
       }
       if let retryAt { next = min(next ?? retryAt, retryAt) }
       timer.arm(at: next.map { DateLimits.secondsSince1970($0) })
@@ -139,6 +143,15 @@ final class ReminderService {
       retryAt = now.addingTimeInterval(Self.busRetrySeconds)
     }
     return agenda.next
+  }
+
+  /// Says in the log when the next reminder comes, when that changed (a user reading the
+  /// journal sees that a new or moved reminder was noticed).
+  private func announce(next: Date?) {
+    guard lastNext != .some(next) else { return }
+    lastNext = .some(next)
+    context.output.line(
+      next.map { "next reminder: " + context.dueDateFormatter.full($0) } ?? "no reminder ahead")
   }
 
   /// Sends the reminders, one summary for many; returns the ones that could not be sent.
@@ -245,8 +258,9 @@ final class ReminderService {
       case .action(let id, let key):
         guard let reminder = shown.removeValue(forKey: id) else { continue }
         if key == "done" { done(reminder) } else if key == "snooze" { snooze(reminder) }
-      case .closed(let id):
-        shown[id] = nil
+      case .closed(let id, let dismissed):
+        // Dismissed here: dismissed on the phone too, at the next sync.
+        if let reminder = shown.removeValue(forKey: id), dismissed { acknowledge(reminder) }
       case .disconnected:
         self.bus = nil
         shown = [:]
@@ -278,6 +292,7 @@ final class ReminderService {
       if let check { model.apply(check.change) }
       let status = try context.save(model, store: store, state: load.state)
       guard status == 0 else { return }
+      acknowledge(reminder)
       let text = output.shown(reminder.text)
       let listName = output.shown(list.name)
       if let next = check?.nextDueDate {
@@ -289,6 +304,18 @@ final class ReminderService {
       }
     } catch {
       output.error("Done: " + error.message)
+    }
+  }
+
+  /// Records a reminder done or dismissed here: the next sync marks its alarm `ACKNOWLEDGED`.
+  private func acknowledge(_ reminder: DesktopReminder) {
+    guard let (store, load) = read() else { return }
+    do throws(StoreError) {
+      try ReminderRecord(store: store, loaded: load.state).update(model: load.model) {
+        $0.acknowledge(key: reminder.key, at: Date())
+      }
+    } catch {
+      context.output.error(error.message)
     }
   }
 

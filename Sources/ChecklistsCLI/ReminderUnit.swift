@@ -168,9 +168,7 @@ enum ReminderUnitInstaller {
 
   /// `systemctl` on `PATH`, nil when there is none.
   private static func systemctl(_ context: CommandContext) -> String? {
-    let path = context.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/systemctl" }
-      .first { $0.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: $0) }
+    SpawnedProcess.find("systemctl", path: context.environment["PATH"])
   }
 
   private static func run(_ executable: String, _ arguments: [String]) -> Bool {

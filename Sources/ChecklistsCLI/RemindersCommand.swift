@@ -37,7 +37,8 @@ enum RemindersCommand {
     let lock: DataFileLock
     do throws(StoreError) {
       lock = try DataFileLock.acquire(
-        dataFile: context.location.dataFile + ".reminders", shownPath: context.location.displayPath)
+        dataFile: context.location.dataFile + ".reminders", shownPath: context.location.displayPath,
+        wait: 0.5)
     } catch {
       if case .locked(let pid) = error.kind {
         throw .failure(

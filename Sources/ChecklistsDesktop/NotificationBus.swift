@@ -44,8 +44,9 @@ public struct NotificationBusError: Error, Equatable, Sendable {
 public enum NotificationEvent: Equatable, Sendable {
   /// The user chose an action (its key) on notification `id`.
   case action(id: UInt32, key: String)
-  /// Notification `id` went away (expired, dismissed, closed).
-  case closed(id: UInt32)
+  /// Notification `id` went away; `dismissed` when the user closed it (reason 2 of the
+  /// specification; not when it expired or was closed by a call).
+  case closed(id: UInt32, dismissed: Bool)
   /// The bus connection is gone.
   case disconnected
   /// A notification server started on the bus.
@@ -127,7 +128,7 @@ public final class NotificationBus {
         }
         return .action(id: event.id, key: key)
       case Int(CL_BUS_EVENT_CLOSED):
-        return .closed(id: event.id)
+        return .closed(id: event.id, dismissed: event.reason == 2)
       case Int(CL_BUS_EVENT_DISCONNECTED):
         return .disconnected
       case Int(CL_BUS_EVENT_SERVER_STARTED):

@@ -39,13 +39,18 @@ enum FullScreenLaunch {
     let (photoSetting, graphicsQuery, photoColors, photoProblem) = AppPhotos.display(
       environment: environment, config: config)
     let imageIDs = ImageIDs()
-    let options = AppOptions(
+    var options = AppOptions(
       asciiGlyphs: wantsASCII(environment), bellEnabled: (environment["NO_BELL"] ?? "").isEmpty,
       keys: keys, photos: AppPhotos.access(session: photos, environment: environment),
       photoColors: photoColors)
+    // For tests: a short snooze (undocumented, as for the reminder service).
+    if let seconds = environment["CHECKLISTS_SNOOZE_SECONDS"].flatMap(Double.init), seconds > 0 {
+      options.snoozeSeconds = seconds
+    }
     let thumbnails = ThumbnailCache(environment: environment)
     let lastState = StateSeen(load.state)
     let notice = SaveNotice()
+    let reminders = AppReminders(store: store, loaded: load.state, environment: environment)
     let hooks = TerminalDriverHooks<ChecklistsApp>(
       save: { model in
         var outcome = save(model, to: store, notice: notice)
@@ -108,7 +113,9 @@ enum FullScreenLaunch {
           library: library, cache: thumbnails)
       },
       graphicsQuery: graphicsQuery,
-      logConflict: { store.appendToConflictLog($0) }
+      logConflict: { store.appendToConflictLog($0) },
+      remindersFired: { reminders.fired($0, model: $1) },
+      snoozeReminder: { reminders.snoozed(key: $0, until: $1, model: $2) }
     )
     let status = FullScreen.run(environment: environment, hooks: hooks) { width, height in
       // On a first run the app itself makes the list "List", so that it is saved on quit.

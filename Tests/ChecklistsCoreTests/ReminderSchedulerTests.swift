@@ -50,6 +50,34 @@ private struct ReminderFixture {
 }
 
 @Suite struct ReminderSchedulerTests {
+  @Test func aSnoozedReminderFiresAgainOnceAtItsTimeWhileItsItemKeepsIt() {
+    var fixture = ReminderFixture()
+    let index = fixture.add("Pay rent", minutes: 10)
+    var scheduler = ReminderScheduler(model: fixture.model, now: ReminderFixture.start)
+    let due = ReminderFixture.start.addingTimeInterval(600)
+    let fired = scheduler.fire(now: due)
+    #expect(fired.map(\.text) == ["Pay rent"])
+    let until = due.addingTimeInterval(600)
+    scheduler.snooze(fired[0].key, until: until)
+    #expect(scheduler.nextWakeUp(after: due) == until)
+    #expect(scheduler.fire(now: until.addingTimeInterval(-1)).isEmpty)
+    #expect(scheduler.fire(now: until).map(\.text) == ["Pay rent"])
+    #expect(scheduler.fire(now: until.addingTimeInterval(60)).isEmpty)
+    #expect(scheduler.nextWakeUp(after: until) == nil)
+    // Snoozed again, then checked: nothing comes.
+    scheduler.snooze(fired[0].key, until: until.addingTimeInterval(600))
+    var item = fixture.model.lists[0].items[index]
+    item.checked = true
+    fixture.apply(
+      fixture.model.replaceItem(listID: fixture.listID, at: index, with: item), to: &scheduler)
+    #expect(scheduler.nextWakeUp(after: until) == nil)
+    #expect(scheduler.fire(now: until.addingTimeInterval(900)).isEmpty)
+    // A scheduler made again after a merge keeps the snooze.
+    var remade = ReminderScheduler(model: fixture.model, now: until)
+    remade.rememberSnoozed(scheduler.snoozed)
+    #expect(remade.snoozed == scheduler.snoozed)
+  }
+
   @Test func firesOnceWhenDue() {
     var fixture = ReminderFixture()
     fixture.add("Call mum", minutes: 10)

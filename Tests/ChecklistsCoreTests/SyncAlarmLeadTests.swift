@@ -245,4 +245,89 @@ struct SyncAcknowledgedTests {
     try fixture.sync()
     #expect(try notified(fixture) == ["1@1796288400-15m"])
   }
+
+  /// Python's icalendar's reading of each alarm's ACKNOWLEDGED (seconds since 1970, or "-").
+  func pythonAcknowledged(_ path: String) throws -> String {
+    let script = """
+      import sys
+      from icalendar import Calendar
+      from icalendar.prop import vDatetime
+      cal = Calendar.from_ical(open(sys.argv[1], 'rb').read())
+      todo = cal.walk('VTODO')[0]
+      # icalendar 4 has no type for ACKNOWLEDGED (RFC 9074): read as the DATE-TIME it is.
+      def at(a): return str(int(vDatetime.from_ical(str(a['ACKNOWLEDGED'])).timestamp()))
+      print(','.join(at(a) if 'ACKNOWLEDGED' in a else '-' for a in todo.walk('VALARM')))
+      """
+    let result = try runProcess(
+      "/usr/bin/python3", ["-c", script, path], environment: ["PATH": "/usr/bin:/bin"])
+    #expect(result.status == 0, "icalendar: \(result.stderr)")
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Records in the state file that the reminder `key` was done or dismissed here at `at`.
+  func acknowledge(_ key: String, at: Date, _ fixture: SyncFixture) throws {
+    let (store, load) = try ChecklistsStore.open(location: fixture.location)
+    try ReminderRecord(store: store, loaded: load.state).update(model: load.model) {
+      $0.acknowledge(key: key, at: at)
+    }
+  }
+
+  @Test func aReminderDismissedHereIsMarkedAcknowledgedAtTheNextSyncOnly() throws {
+    let fixture = try SyncFixture(Self.model())
+    defer { fixture.remove() }
+    try fixture.sync()
+    // Nothing to do: the fast index is recorded, and must not hide the acknowledgement.
+    try fixture.sync()
+    let dentist = try #require(fixture.file(summary: "Dentist"))
+    let call = try #require(fixture.file(summary: "Call"))
+    let callBefore = fixture.files()[call]
+    // Dismissed on this desktop at 08:46, after its early time (08:45).
+    try acknowledge("1@1796288400-15m", at: Self.due.addingTimeInterval(-14 * 60), fixture)
+    try fixture.sync()
+    let text = try #require(fixture.files()[dentist])
+    #expect(unfoldedLines(text).contains("ACKNOWLEDGED:20261203T084600Z"), "\(text)")
+    #expect(fixture.files()[call] == callBefore, "another item's file stays byte for byte")
+    #expect(try pythonAcknowledged(fixture.vdir + "/" + dentist) == "1796287560")
+    // Taken out of the state once written; the reminder stays delivered.
+    let (store, _) = try ChecklistsStore.open(location: fixture.location)
+    #expect(store.currentState()?.acknowledged == [:])
+    #expect(try notified(fixture) == ["1@1796288400-15m"])
+    // The next passes write nothing more.
+    try fixture.sync()
+    try fixture.sync()
+    #expect(fixture.files()[dentist] == text)
+  }
+
+  @Test func aReminderDoneHereIsCompletedAndAcknowledged() throws {
+    let fixture = try SyncFixture(Self.model())
+    defer { fixture.remove() }
+    try fixture.sync()
+    try fixture.edit { model in
+      var call = model.lists[0].items[1]
+      call.checked = true
+      if let change = model.replaceItem(listID: model.lists[0].id, at: 1, with: call) {
+        model.apply(change)
+      }
+    }
+    try acknowledge("2@1796288400", at: Self.due.addingTimeInterval(60), fixture)
+    try fixture.sync()
+    let call = try #require(fixture.file(summary: "Call"))
+    let lines = unfoldedLines(try #require(fixture.files()[call]))
+    #expect(lines.contains("STATUS:COMPLETED"))
+    #expect(lines.contains("ACKNOWLEDGED:20261203T090100Z"))
+    #expect(try pythonAcknowledged(fixture.vdir + "/" + call) == "1796288460")
+  }
+
+  @Test func anAcknowledgementOfAnOlderDueDateMarksNothing() throws {
+    let fixture = try SyncFixture(Self.model())
+    defer { fixture.remove() }
+    try fixture.sync()
+    let before = fixture.files()
+    // The key of another due date (the item moved on since): nothing to mark, and forgotten.
+    try acknowledge("2@1796200000", at: Self.due, fixture)
+    try fixture.sync()
+    #expect(fixture.files() == before)
+    let (store, _) = try ChecklistsStore.open(location: fixture.location)
+    #expect(store.currentState()?.acknowledged ?? [:] == [:])
+  }
 }

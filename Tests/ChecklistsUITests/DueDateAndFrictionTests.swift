@@ -115,8 +115,8 @@ import Testing
 
   @Test func anUnknownKeySaysSo() {
     var app = makeApp(checklistIndex: 0)
-    app.press(.character("z"))
-    #expect(app.statusMessage == "z: not a key here — ? for help")
+    app.press(.character("Z"))
+    #expect(app.statusMessage == "Z: not a key here — ? for help")
     app.press(.function(5))
     #expect(app.statusMessage == "F5: not a key here — ? for help")
     app.press(.down)

@@ -15,7 +15,7 @@ import Testing
     for row in KeyTable.defaults.rows {
       for key in row.keys where !keys.contains(key) { keys.append(key) }
     }
-    return keys + [.character("z"), .character("c"), .function(5), .control("n")]
+    return keys + [.character("Z"), .character("c"), .function(5), .control("n")]
   }()
 
   /// A table with keys moved around, to check dispatch follows any table, not the defaults.
@@ -306,6 +306,11 @@ import Testing
       #expect(effects == (path.isEmpty ? [] : [.saveCopyAndQuit(path: path)]), "\(label)")
     case .lastReminder:
       #expect(after.statusMessage == "No reminder has fired yet" || after.open != nil, "\(label)")
+    case .snoozeReminder:
+      let snoozed = effects.contains { if case .snoozeReminder = $0 { true } else { false } }
+      #expect(
+        after.statusMessage == "No reminder to snooze"
+          || (snoozed && after.statusMessage?.hasPrefix("Snoozed ") == true), "\(label)")
     case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
       break
     }

@@ -244,13 +244,13 @@ import Testing
     let due = testNow.addingTimeInterval(30 * 60)
     // The first tick, at once, builds the reminders (after the first screen).
     #expect(app.nextWakeUp(after: testNow) == testNow)
-    #expect(app.handle(.tick, now: testNow) == [])
+    #expect(app.handle(.tick, now: testNow).sounds == [])
     #expect(app.nextWakeUp(after: testNow) == due)
-    #expect(app.handle(.tick, now: due.addingTimeInterval(-1)) == [])
+    #expect(app.handle(.tick, now: due.addingTimeInterval(-1)).sounds == [])
     #expect(app.statusMessage == nil)
-    #expect(app.handle(.tick, now: due) == [.bell])
-    #expect(app.statusMessage == "⏰ Reminder: \"Pay rent\" (Groceries) — r shows it")
-    #expect(app.handle(.tick, now: due.addingTimeInterval(60)) == [])
+    #expect(app.handle(.tick, now: due).sounds == [.bell])
+    #expect(app.statusMessage == "⏰ Reminder: \"Pay rent\" (Groceries) — r shows it, z snoozes it")
+    #expect(app.handle(.tick, now: due.addingTimeInterval(60)).sounds == [])
     // All Lists still wakes at midnight, when Today's count may change.
     #expect(app.nextWakeUp(after: due) == app.nextMidnight(after: due))
     app.press(.character("r"), now: due)
@@ -261,7 +261,7 @@ import Testing
   @Test func bellCanBeOff() {
     var app = makeApp(ascii: true, bell: false)
     let due = testNow.addingTimeInterval(30 * 60)
-    #expect(app.handle(.tick, now: due) == [])
+    #expect(app.handle(.tick, now: due).sounds == [])
     #expect(app.statusMessage?.hasPrefix("(!) Reminder: \"Pay rent\"") == true)
   }
 
@@ -269,9 +269,9 @@ import Testing
     var app = makeApp(checklistIndex: 1)
     app.press(.end, .character("x"))
     let due = testNow.addingTimeInterval(30 * 60)
-    #expect(app.handle(.tick, now: due) == [])
+    #expect(app.handle(.tick, now: due).sounds == [])
     app.press(.character("x"), now: due)
-    #expect(app.handle(.tick, now: due.addingTimeInterval(1)) == [])
+    #expect(app.handle(.tick, now: due.addingTimeInterval(1)).sounds == [])
   }
 
   @Test func aNewReminderIsScheduled() {
@@ -283,13 +283,13 @@ import Testing
     #expect(app.session.reminders.nextDue == testNow.addingTimeInterval(30 * 60))
     _ = app.handle(.tick, now: testNow.addingTimeInterval(30 * 60))
     #expect(app.session.reminders.nextDue == due)
-    #expect(app.handle(.tick, now: due) == [.bell])
+    #expect(app.handle(.tick, now: due).sounds == [.bell])
     #expect(app.statusMessage?.contains("\"Stretch\" (Chores)") == true)
   }
 
   @Test func remindersAlreadyPastAtStartDoNotFire() {
     var app = makeApp(now: testNow.addingTimeInterval(3600))
-    #expect(app.handle(.tick, now: testNow.addingTimeInterval(3700)) == [])
+    #expect(app.handle(.tick, now: testNow.addingTimeInterval(3700)).sounds == [])
     #expect(app.press(.character("r")) == [])
     #expect(app.statusMessage == "No reminder has fired yet")
   }
@@ -299,7 +299,7 @@ import Testing
   @Test func aKeyPressedAsAReminderFiresDoesNotHideIt() {
     var app = makeApp()
     let due = testNow.addingTimeInterval(30 * 60)
-    #expect(app.handle(.key(.down), now: due) == [.bell])
+    #expect(app.handle(.key(.down), now: due).sounds == [.bell])
     #expect(app.statusMessage?.contains("Pay rent") == true)
   }
 }
@@ -322,28 +322,33 @@ import Testing
   @Test func aNewDueDateArmsTheReminderAgain() {
     var app = makeApp(checklistIndex: 1)
     let due = testNow.addingTimeInterval(30 * 60)
-    #expect(app.handle(.tick, now: due) == [.bell])
+    #expect(app.handle(.tick, now: due).sounds == [.bell])
     app.press(.end, .enter, .backTab, .backTab, .backTab, .character("+"), .enter, now: due)
     let later = due.addingTimeInterval(86_400)
     #expect(app.session.reminders.nextDue == later)
-    #expect(app.handle(.tick, now: later.addingTimeInterval(-1)) == [])
-    #expect(app.handle(.tick, now: later) == [.bell])
+    #expect(app.handle(.tick, now: later.addingTimeInterval(-1)).sounds == [])
+    #expect(app.handle(.tick, now: later).sounds == [.bell])
   }
 
   @Test func aDueDateSetInThePastRingsAtOnce() {
     var app = makeApp(checklistIndex: 1)
     app.press(.end, .enter, .backTab, .backTab, .backTab, .character("-"))
-    #expect(app.press(.enter) == [.bell])
+    #expect(app.press(.enter).sounds == [.bell])
     #expect(app.statusMessage?.contains("Pay rent") == true)
-    #expect(app.handle(.tick, now: testNow.addingTimeInterval(30 * 60)) == [])
+    #expect(app.handle(.tick, now: testNow.addingTimeInterval(30 * 60)).sounds == [])
   }
 
   @Test func changingOnlyTheTextDoesNotRingAgain() {
     var app = makeApp(checklistIndex: 1)
     let due = testNow.addingTimeInterval(30 * 60)
-    #expect(app.handle(.tick, now: due) == [.bell])
+    #expect(app.handle(.tick, now: due).sounds == [.bell])
     app.press(.end, .enter, .character("!"), now: due)
     #expect(app.press(.enter, now: due) == [])
     #expect(app.handle(.tick, now: due.addingTimeInterval(60)) == [])
   }
+}
+
+extension [Effect] {
+  /// The bells among the effects (a reminder's report to the driver left out).
+  var sounds: [Effect] { filter { $0 == .bell } }
 }

@@ -164,5 +164,71 @@ extension EndToEndProcesses {
       #expect(listed.status == 0)
       #expect(listed.stdout.contains("Pay rent"), "\(listed.stdout)")
     }
+
+    /// The state file's text (the shared record of delivered and snoozed reminders).
+    private static func stateText(_ shell: AppFlowShell) -> String {
+      let folder = shell.session.stateHome.appendingPathComponent("checklists")
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      return names.filter { $0.hasSuffix(".json") }.compactMap {
+        try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+      }.joined()
+    }
+
+    /// Out of sight (the terminal said focus out), a reminder also goes out as the terminal's
+    /// notification, claimed in the shared record; `z` snoozes it there for the service too;
+    /// while a reminder service runs for the file, the app leaves the desktop to it.
+    @Test func outOfSightAReminderAlsoGoesOutThroughTheTerminalOnce() throws {
+      let rent = Date().addingTimeInterval(5)
+      let plants = rent.addingTimeInterval(4)
+      let shell = try AppFlowShell(logOutput: true) { folder in
+        func entry(_ text: String, _ due: Date, _ id: Int) -> [String: Any] {
+          ["text": text, "checked": false, "dueDate": due, "shouldRemind": true, "itemID": id]
+        }
+        let lists: [[String: Any]] = [
+          [
+            "name": "Bills", "iconName": "Inbox",
+            "items": [entry("Pay rent", rent, 1), entry("Water plants", plants, 2)],
+          ]
+        ]
+        let data = try PropertyListSerialization.data(
+          fromPropertyList: lists, format: .xml, options: 0)
+        try data.write(to: folder.appendingPathComponent("Checklists.plist"))
+      }
+      defer { shell.close() }
+      let session = shell.session
+      try shell.launch(waitingFor: "Bills")
+      #expect(Date() < rent, "the app started too late for this test to mean anything")
+      // What a terminal sends when its window loses the focus.
+      try session.sendKeys("-H", "1b", "5b", "4f")
+      let sent = { (text: String) in
+        session.loggedOutput().range(of: Data("\u{1B}]9;Reminder: \(text)\u{1B}\\".utf8)) != nil
+      }
+      try session.waitUntil("the terminal notification", timeout: 20) { sent("Pay rent (Bills)") }
+      try session.waitFor(text: "Reminder: \"Pay rent\" (Bills)")
+      let key = "1@\(Int(rent.timeIntervalSince1970.rounded(.down)))"
+      #expect(Self.stateText(shell).contains(key), "claimed: \(Self.stateText(shell))")
+
+      try session.sendKeys("z")
+      try session.waitFor(text: "Snoozed \"Pay rent\"")
+      try session.waitUntil("the snooze in the shared record") {
+        Self.stateText(shell).contains("\"snoozed\"") && Self.stateText(shell).contains(key)
+      }
+
+      // With a reminder service holding the file's service lock, nothing goes out here: the
+      // service delivers to the desktop.
+      let lock = shell.dataFile.path + ".reminders.lock"
+      // One process holds it (a shell that becomes `sleep`), so that killing it ends it all.
+      let holder = try ChildProcess(
+        "/bin/sh", ["-c", "exec 9>>\"$0\" && flock -n 9 && echo held && exec sleep 60", lock])
+      defer { holder.kill() }
+      #expect(holder.waitForOutput("held"))
+      try session.sendKeys("-H", "1b", "5b", "4f")
+      try session.waitFor(text: "Reminder: \"Water plants\" (Bills)", timeout: 20)
+      let settle = Date().addingTimeInterval(1)
+      try session.waitUntil("a second") { Date() > settle }
+      #expect(!sent("Water plants (Bills)"))
+      #expect(!Self.stateText(shell).contains("2@"), "the service's to claim")
+      #expect(try shell.quit() == "0")
+    }
   }
 }

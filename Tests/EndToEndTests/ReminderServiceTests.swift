@@ -1,3 +1,4 @@
+import ChecklistsCore
 import ChecklistsTestSupport
 import Foundation
 import Testing
@@ -58,6 +59,19 @@ extension ServerAndCLIProcesses {
         rig.close()
         sandbox.remove()
       }
+
+      /// The reminders the state file records as done or dismissed here, for the next sync.
+      func acknowledged() -> [String] {
+        let folder = sandbox.root + "/state/checklists"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.flatMap { name -> [String] in
+          guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let marks = object["acknowledged"] as? [String: Any]
+          else { return [] }
+          return Array(marks.keys)
+        }.sorted()
+      }
     }
 
     /// A whole second `seconds` from now (XML plist dates hold whole seconds).
@@ -91,11 +105,30 @@ extension ServerAndCLIProcesses {
       let items = try setup.items()
       #expect(items.first?["checked"] as? Bool == true)
       #expect(items.last?["checked"] as? Bool == false)
+      // Done here: marked ACKNOWLEDGED on the phone's copy at the next sync.
+      let key = "0@\(Int(due.timeIntervalSince1970))"
+      #expect(setup.acknowledged() == [key])
 
       // (dunst keeps no history of a notification closed by its action: the snoozed one is.)
       let shown = try setup.rig.closeAllAndReadHistory()
       #expect(!shown.isEmpty)
       #expect(shown.allSatisfy { $0.summary == "Reminder" && $0.body == "Pay rent\nHome" })
+    }
+
+    @Test func aReminderDismissedOnTheDesktopIsRecordedForTheNextSync() throws {
+      let setup = try Setup()
+      defer { setup.close() }
+      let due = Self.wholeSecond(in: 1)
+      try setup.write([("Call mum", due, true, nil)])
+      let service = try ReminderServiceProcess(environment: setup.environment)
+      defer { service.stop() }
+      _ = try #require(service.waitForDelivery("Call mum", deadline: 10))
+      #expect(setup.acknowledged().isEmpty, "delivered is not yet dismissed")
+      // Closed by the user (dunst's close: reason 2, dismissed).
+      try setup.rig.ctl("close")
+      let deadline = Date().addingTimeInterval(10)
+      while setup.acknowledged().isEmpty && Date() < deadline { usleep(20_000) }
+      #expect(setup.acknowledged() == ["0@\(Int(due.timeIntervalSince1970))"])
     }
 
     @Test func anEarlyReminderComesItsLeadTimeBeforeTheDueTime() throws {
@@ -142,6 +175,10 @@ extension ServerAndCLIProcesses {
       let item = try #require(try setup.items().first)
       #expect(item["checked"] as? Bool == false)
       #expect(item["dueDate"] as? Date == due.addingTimeInterval(86_400))
+      // Its next reminder is tomorrow's (the service wakes then; the log says so).
+      let formatter = DueDateFormatter(timeZone: .utc)
+      let next = "next reminder: " + formatter.full(due.addingTimeInterval(86_400))
+      #expect(service.child.waitForOutput(next, deadline: 5), "\(service.child.lines)")
     }
 
     @Test func catchesUpOnceAndSummarisesMoreThanFive() throws {

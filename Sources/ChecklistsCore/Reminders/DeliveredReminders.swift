@@ -17,22 +17,44 @@ public struct DeliveredReminders: Equatable, Sendable {
   public private(set) var keys: [String]
   /// Snoozed keys and when each comes again (whole seconds since 1970).
   public private(set) var snoozed: [String: Int64]
+  /// Keys done or dismissed here and when, for the next sync to mark `ACKNOWLEDGED`.
+  public private(set) var acknowledged: [String: Int64]
 
   /// The record as the state file holds it.
   public init(_ state: ChecklistsState) {
     keys = state.notified
     snoozed = state.snoozed
+    acknowledged = state.acknowledged
   }
 
   /// An empty record.
   public init() {
     keys = []
     snoozed = [:]
+    acknowledged = [:]
+  }
+
+  /// Records that the reminder `key` was done or dismissed here at `at` (it counts as
+  /// delivered, its snooze ends): the next sync marks its alarm `ACKNOWLEDGED`.
+  public mutating func acknowledge(key: String, at: Date) {
+    insert(key: key)
+    endSnooze(key: key)
+    acknowledged[key] = Int64(DateLimits.secondsSince1970(at).rounded(.down))
+  }
+
+  /// Forgets the acknowledgements a sync pass wrote (or could not write anywhere).
+  public mutating func forgetAcknowledged(_ keys: some Sequence<String>) {
+    for key in keys { acknowledged[key] = nil }
   }
 
   /// The key of an item's reminder at its current due date and lead time.
   public static func key(_ item: ChecklistItem) -> String {
     key(itemID: item.itemID, dueDate: item.dueDate, lead: item.reminderLead)
+  }
+
+  /// The record's key of a scheduler's reminder key.
+  public static func key(_ reminder: ReminderKey) -> String {
+    key(itemID: reminder.itemID, dueDate: reminder.dueDate, lead: reminder.lead)
   }
 
   /// The key of the reminder of item `itemID` due at `dueDate`, `lead` before it:
@@ -85,11 +107,19 @@ public struct DeliveredReminders: Equatable, Sendable {
     }
     keys.removeAll { !live.contains($0) }
     snoozed = snoozed.filter { live.contains($0.key) }
+    // A reminder done here (its item checked) is still to be acknowledged at the next sync.
+    guard !acknowledged.isEmpty else { return }
+    var known: Set<String> = []
+    for list in model.lists {
+      for item in list.items where item.shouldRemind { known.insert(Self.key(item)) }
+    }
+    acknowledged = acknowledged.filter { known.contains($0.key) }
   }
 
   /// Writes the record into `state` (its other fields are left as they are).
   public func store(in state: inout ChecklistsState) {
     state.notified = keys
     state.snoozed = snoozed
+    state.acknowledged = acknowledged
   }
 }

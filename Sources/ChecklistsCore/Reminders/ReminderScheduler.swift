@@ -29,6 +29,8 @@ public struct ReminderScheduler: Sendable {
   private var armed: [ReminderKey: Armed] = [:]
   /// The reminders that fired (or were already due at launch): they do not fire again.
   public private(set) var firedKeys: Set<ReminderKey> = []
+  /// Fired reminders put off (snoozed): each fires again at its time, while its item is armed.
+  public private(set) var snoozed: [ReminderKey: Date] = [:]
 
   /// A scheduler for an empty model.
   public init() {}
@@ -100,15 +102,34 @@ public struct ReminderScheduler: Sendable {
     armed.values
       .lazy
       .map(\.reminder)
-      .filter { $0.key.fireDate <= now && !firedKeys.contains($0.key) }
+      .filter { reminder in
+        if let until = snoozed[reminder.key] { return until <= now }
+        return reminder.key.fireDate <= now && !firedKeys.contains(reminder.key)
+      }
       .sorted { ($0.key.fireDate, $0.key.itemID) < ($1.key.fireDate, $1.key.itemID) }
   }
 
-  /// The reminders to ring at `now` (see `pending(now:)`); they will not be returned again.
+  /// The reminders to ring at `now` (see `pending(now:)`); they will not be returned again
+  /// (a snoozed one comes back, once, at the end of its snooze).
   public mutating func fire(now: Date) -> [Reminder] {
     let due = pending(now: now)
-    for reminder in due { firedKeys.insert(reminder.key) }
+    for reminder in due {
+      firedKeys.insert(reminder.key)
+      snoozed[reminder.key] = nil
+    }
     return due
+  }
+
+  /// Puts off the reminder `key` until `until`: it fires again then (as long as its item keeps
+  /// that due date and lead time, unchecked). It counts as fired until then.
+  public mutating func snooze(_ key: ReminderKey, until: Date) {
+    firedKeys.insert(key)
+    snoozed[key] = until
+  }
+
+  /// Carries the snoozes of the scheduler this one replaces (a merge made it again).
+  public mutating func rememberSnoozed(_ snoozes: [ReminderKey: Date]) {
+    snoozed.merge(snoozes) { _, new in new }
   }
 
   /// Counts `keys` as fired: reminders that rang before this scheduler was made (a merge made
@@ -122,6 +143,10 @@ public struct ReminderScheduler: Sendable {
     var earliest: Date?
     for key in armed.keys where key.fireDate > now && key.fireDate < (earliest ?? .distantFuture) {
       earliest = key.fireDate
+    }
+    for (key, until) in snoozed
+    where until > now && until < (earliest ?? .distantFuture) && armed[key] != nil {
+      earliest = until
     }
     return earliest
   }

@@ -26,6 +26,9 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   /// Delivered reminders snoozed, by the same key, and when each comes again (seconds since
   /// 1970).
   public var snoozed: [String: Int64]
+  /// Reminders done or dismissed here, by the same key, and when (seconds since 1970): the
+  /// next sync pass marks their alarms `ACKNOWLEDGED` (RFC 9074) and takes them out.
+  public var acknowledged: [String: Int64] = [:]
   /// The view open on All Lists' behalf, "today" or "scheduled", or nil (a list or All Lists).
   public var openView: String?
   /// The data file this state belongs to (absolute path).
@@ -50,7 +53,7 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
 
   enum CodingKeys: String, CodingKey {
     case checklistIndex, checklistName, firstTime, nextItemID, sortByDue, notified, openView
-    case dataFile, snoozed
+    case dataFile, snoozed, acknowledged
   }
 
   /// Decodes a state, using the default for each key that is missing.
@@ -66,6 +69,8 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
     sortByDue = try container.decodeIfPresent([String].self, forKey: .sortByDue) ?? []
     notified = try container.decodeIfPresent([String].self, forKey: .notified) ?? []
     snoozed = try container.decodeIfPresent([String: Int64].self, forKey: .snoozed) ?? [:]
+    acknowledged =
+      try container.decodeIfPresent([String: Int64].self, forKey: .acknowledged) ?? [:]
     openView = try container.decodeIfPresent(String.self, forKey: .openView)
     dataFile = try container.decodeIfPresent(String.self, forKey: .dataFile)
   }
@@ -75,7 +80,8 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
   /// changes: a field we changed has our value, any other keeps theirs; the open list is one
   /// field (index and name together); the lists sorted by due date and the reminders sent are
   /// merged as sets (what either side added or took out since `base`), the snoozed reminders by
-  /// key (a snooze set, changed or ended on our side wins); the next item ID is the
+  /// key (a snooze set, changed or ended on our side wins; the acknowledged ones alike); the
+  /// next item ID is the
   /// larger; the first run is over when either side says so.
   public static func merged(
     base: ChecklistsState, ours: ChecklistsState, theirs: ChecklistsState
@@ -92,6 +98,8 @@ public struct ChecklistsState: Codable, Equatable, Sendable {
       base: base.sortByDue, ours: ours.sortByDue, theirs: theirs.sortByDue)
     result.notified = mergedSet(base: base.notified, ours: ours.notified, theirs: theirs.notified)
     result.snoozed = mergedTimes(base: base.snoozed, ours: ours.snoozed, theirs: theirs.snoozed)
+    result.acknowledged = mergedTimes(
+      base: base.acknowledged, ours: ours.acknowledged, theirs: theirs.acknowledged)
     result.dataFile = ours.dataFile ?? theirs.dataFile
     return result
   }

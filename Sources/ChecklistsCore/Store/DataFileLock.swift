@@ -67,6 +67,18 @@ public final class DataFileLock: @unchecked Sendable {
     return DataFileLock(path: path, fileSystem: fileSystem, descriptor: fd)
   }
 
+  /// Whether another process holds the lock of `dataFile` now (no lock file: no one does).
+  /// Looking takes the lock shared for an instant: an `acquire` at that very instant waits
+  /// for it (give it a `wait`).
+  public static func isHeld(dataFile: String) -> Bool {
+    let fd = open(dataFile + ".lock", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    if flock(fd, LOCK_SH | LOCK_NB) != 0 { return errno == EWOULDBLOCK }
+    flock(fd, LOCK_UN)
+    return false
+  }
+
   /// Releases the lock (also done when the lock is deinitialized).
   public func release() {
     lock.lock()

@@ -34,11 +34,21 @@ public enum SpawnedProcess {
   /// Runs `executable` with `arguments` (and this process's environment), waiting at most
   /// `timeout` seconds.
   public static func run(_ executable: String, _ arguments: [String], timeout: Double) -> Outcome {
+    run(executable, arguments, timeout: timeout, standardOutput: nil)
+  }
+
+  private static func run(
+    _ executable: String, _ arguments: [String], timeout: Double, standardOutput: Int32?
+  ) -> Outcome {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    if let standardOutput {
+      posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var attributes = posix_spawnattr_t()
@@ -64,5 +74,37 @@ public enum SpawnedProcess {
     }
     let signal = status & 0x7F
     return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+  }
+
+  /// The program `name` in the folders of `path` (a `PATH` value; the usual folders when nil).
+  public static func find(_ name: String, path: String?) -> String? {
+    (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
+      .first { $0.hasPrefix("/") && access($0, X_OK) == 0 }
+  }
+
+  /// Runs `executable` like `run`, and returns what it wrote to standard output when it exited
+  /// with status 0 (at most 64 KiB, what a pipe holds); nil otherwise.
+  public static func output(_ executable: String, _ arguments: [String], timeout: Double)
+    -> String?
+  {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    defer { close(ends[0]) }
+    // The child gets the write end as its output (dup2 clears close-on-exec there), nothing
+    // else; our end does not block, so reading stops at the end of what came.
+    _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+    let outcome = run(executable, arguments, timeout: timeout, standardOutput: ends[1])
+    close(ends[1])
+    guard outcome == .exited(0) else { return nil }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 65_536 {
+      let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -146,6 +146,9 @@ public struct SyncOptions: Sendable {
   /// Make the vdir's folder (and its parents) when it does not exist (`sync --init`); without
   /// it a pass refuses a vdir that is not there.
   public var createsVdir = false
+  /// Reminders done or dismissed here (item ID → when, seconds since 1970), for items whose
+  /// reminder it was at their current due date: their alarms are marked `ACKNOWLEDGED`.
+  public var acknowledgements: [Int: Int64] = [:]
 
   /// Default options.
   public init(
@@ -827,6 +830,7 @@ private struct Planner {
       for (position, item) in list.items.enumerated() {
         var desired = TaskFields(item, timeZone: options.timeZone)
         desired.sortOrder = orders[position]
+        desired.acknowledged = options.acknowledgements[item.itemID]
         let itemIndex = newState.collections[collectionIndex].items.count
         guard var entry = located[item.itemID] else {
           // Born here: a new file named after its new UID.
@@ -876,6 +880,7 @@ private struct Planner {
         var needsWrite =
           movesHere || contentChanged
           || (desired.sortOrder != nil && desired.sortOrder != entry.fields.sortOrder)
+          || TaskMapping.marksAcknowledged(desired, over: entry.fields)
         if entry.fields.itemID == nil { desired.itemID = nil }
         if !needsWrite && iconChanged {
           if entry.calendar == nil {

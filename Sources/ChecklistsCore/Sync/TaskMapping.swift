@@ -277,6 +277,13 @@ public enum TaskMapping {
 
   /// Changes a calendar's VTODO to `fields`; returns whether anything changed.
   ///
+  /// Whether writing `fields` over a task that reads as `current` marks its alarm
+  /// `ACKNOWLEDGED`: an acknowledgement here newer than the file's, on a task with our alarm.
+  static func marksAcknowledged(_ fields: TaskFields, over current: TaskFields) -> Bool {
+    guard let at = fields.acknowledged, fields.remind, current.remind else { return false }
+    return current.acknowledged.map { $0 < at } ?? true
+  }
+
   /// Only the properties we own change, and each only when its value changed: SUMMARY; STATUS,
   /// COMPLETED and PERCENT-COMPLETE when done or not changed; DUE (with a DTSTART that was the
   /// due date, and without a DURATION, which DUE replaces; a `TZID` kept as written, resolved
@@ -288,6 +295,7 @@ public enum TaskMapping {
   public static func patch(
     calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules
   ) -> Bool {
+    // (An acknowledgement in `fields` newer than the file's marks our alarms ACKNOWLEDGED.)
     guard
       let index = calendar.entries.firstIndex(where: {
         if case .component(let todo) = $0, todo.name == "VTODO",
@@ -448,6 +456,17 @@ public enum TaskMapping {
     } else if !wantsAlarm && hasAlarm {
       for index in ownedAlarms.reversed() { todo.entries.remove(at: index) }
       changed = true
+    }
+    if marksAcknowledged(fields, over: current) {
+      // Done or dismissed here (RFC 9074, as Apple writes it): not again on the phone.
+      let stamp = ICalendarDate.utcString(
+        Date(timeIntervalSince1970: Double(fields.acknowledged ?? 0)))
+      for index in TaskDueReading.entries(of: reading.ownedAlarms, in: todo) {
+        guard case .component(var alarm) = todo.entries[index] else { continue }
+        alarm.set(ICSProperty(name: "ACKNOWLEDGED", value: stamp))
+        todo.entries[index] = .component(alarm)
+        changed = true
+      }
     }
     if fields.text != current.text {
       // An alarm of ours says the item's text: it says the new one (one the phone worded

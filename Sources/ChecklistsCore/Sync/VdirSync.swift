@@ -88,8 +88,14 @@ public enum VdirSync {
     location: DataFileLocation, vdir: String, statePath: String, options: SyncOptions,
     dryRun: Bool, retries: Int = 2
   ) throws(SyncError) -> SyncOutcome {
+    // Reminders done or dismissed here since the last pass are to be marked on their alarms,
+    // even when nothing else changed.
+    let acknowledged =
+      StateFile(location: location, fileSystem: SystemFileSystem()).load().state.acknowledged
     // The fast first look: only fingerprints, no state to read, no folder to list.
-    if SyncIndex.isUnchanged(statePath: statePath, dataFile: location.dataFile, vdir: vdir) {
+    if acknowledged.isEmpty,
+      SyncIndex.isUnchanged(statePath: statePath, dataFile: location.dataFile, vdir: vdir)
+    {
       return SyncOutcome(report: SyncReport(), save: nil, model: nil, warnings: [])
     }
     var warnings: [String] = []
@@ -105,7 +111,9 @@ public enum VdirSync {
     }
     let snapshot = Vdir.scan(vdir)
     let dataFingerprint = FileFingerprint.of(location.dataFile)
-    if SyncEngine.isUnchanged(state: state, snapshot: snapshot, dataFile: dataFingerprint) {
+    if acknowledged.isEmpty,
+      SyncEngine.isUnchanged(state: state, snapshot: snapshot, dataFile: dataFingerprint)
+    {
       if !dryRun {
         SyncIndex.record(
           state: state, statePath: statePath, dataFile: location.dataFile, snapshot: snapshot)
@@ -124,6 +132,8 @@ public enum VdirSync {
     let ours = load.isFirstRun ? DataModel(nextItemID: load.model.nextItemID) : load.model
     // What a pass killed after its save brought in is no change of ours.
     state = IncomingNote.applied(to: state, ours: ours, statePath: statePath)
+    var options = options
+    options.acknowledgements = Self.acknowledgements(load.state.acknowledged, in: ours)
     var plan = SyncEngine.plan(
       ours: ours, state: state, snapshot: snapshot, root: vdir, options: options)
     // Tasks vdirsyncer met in a conflict before they were recorded (noted by sync-merge).
@@ -174,6 +184,14 @@ public enum VdirSync {
     done.dataFile = pending.dataFile
     // Reminders dismissed on another device count as delivered here.
     AcknowledgedAlarms.record(state: done, model: model, store: store, base: load.state)
+    // Those dismissed here are marked now (a write skipped is tried again by the pass below).
+    if skipped == 0 && !load.state.acknowledged.isEmpty {
+      var marked = load.state
+      var record = DeliveredReminders(marked)
+      record.forgetAcknowledged(load.state.acknowledged.keys)
+      record.store(in: &marked)
+      _ = try? store.saveState(marked, base: load.state)
+    }
     // A pass that found nothing to do (a first run with no data file yet) writes nothing.
     if done != state { try writeState(done, to: statePath, location: location, vdir: vdir) }
     if !unsure.isEmpty { unlink(MergedConflictsNote.unsurePath(statePath: statePath)) }
@@ -191,6 +209,20 @@ public enum VdirSync {
       outcome.warnings += again.warnings
     }
     return outcome
+  }
+
+  /// The items of `model` whose reminder at their current due date `acknowledged` (the state
+  /// file's record of reminders done or dismissed here) holds, with when.
+  static func acknowledgements(_ acknowledged: [String: Int64], in model: DataModel) -> [Int: Int64]
+  {
+    guard !acknowledged.isEmpty else { return [:] }
+    var result: [Int: Int64] = [:]
+    for list in model.lists {
+      for item in list.items where item.shouldRemind {
+        if let at = acknowledged[DeliveredReminders.key(item)] { result[item.itemID] = at }
+      }
+    }
+    return result
   }
 
   /// Throws `missingVdir` when `vdir` is not a folder: a pass never makes one it was not told

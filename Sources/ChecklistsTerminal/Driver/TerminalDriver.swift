@@ -308,6 +308,11 @@ public final class TerminalDriver<Program: TerminalProgram> {
         DispatchQueue.global(qos: .userInitiated).async { inbox.post(work.run()) }
       case .logConflict(let line):
         hooks.logConflict(line)
+      case .remindersFired(let fired):
+        let bytes = hooks.remindersFired(fired, program.dataModel)
+        if !bytes.isEmpty { terminal.writeBytes(bytes) }
+      case .snoozeReminder(let key, let until):
+        hooks.snoozeReminder(key, until, program.dataModel)
       case .quitWithRescueCopy:
         rescueChosen = true
         exitReason = exitReason ?? .quit

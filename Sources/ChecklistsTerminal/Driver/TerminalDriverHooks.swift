@@ -1,5 +1,6 @@
 import ChecklistsCore
 import ChecklistsUI
+import FoundationEssentials
 
 /// What the driver calls to keep the user's data safe; the store supplies these.
 public struct TerminalDriverHooks<Program: TerminalProgram> {
@@ -29,6 +30,11 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
   public var graphicsQuery: [UInt8]?
   /// Adds a line to the conflicts log (what a form did with an item changed elsewhere).
   public var logConflict: (String) -> Void
+  /// Reminders rang on the status line: what to write to the terminal besides (a terminal
+  /// notification while the app is out of sight, see `TerminalNotification`), often nothing.
+  public var remindersFired: (FiredReminders, DataModel) -> [UInt8]
+  /// A reminder was snoozed in the app: records the snooze where the reminder service sees it.
+  public var snoozeReminder: (_ key: String, _ until: Date, DataModel) -> Void
 
   /// Creates the hooks.
   public init(
@@ -44,8 +50,12 @@ public struct TerminalDriverHooks<Program: TerminalProgram> {
       .text("photos are not shown here", isError: true)
     },
     graphicsQuery: [UInt8]? = nil,
-    logConflict: @escaping (String) -> Void = { _ in }
+    logConflict: @escaping (String) -> Void = { _ in },
+    remindersFired: @escaping (FiredReminders, DataModel) -> [UInt8] = { _, _ in [] },
+    snoozeReminder: @escaping (_ key: String, _ until: Date, DataModel) -> Void = { _, _, _ in }
   ) {
+    self.remindersFired = remindersFired
+    self.snoozeReminder = snoozeReminder
     self.logConflict = logConflict
     self.loadPhoto = loadPhoto
     self.graphicsQuery = graphicsQuery

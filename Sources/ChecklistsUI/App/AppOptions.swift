@@ -20,6 +20,8 @@ public struct AppOptions: Sendable {
   /// The colours photos are drawn in (half blocks); nil: their captions only (`NO_COLOR`,
   /// `TERM=vt100`, `CHECKLISTS_IMAGES=text`).
   public var photoColors: PhotoColors?
+  /// How long a snooze (`z` on a reminder) puts the reminder off: 10 minutes.
+  public var snoozeSeconds: TimeInterval = 600
 
   /// Creates options; the defaults are symbols, bell on, the local time zone, the default keys.
   public init(

@@ -26,7 +26,6 @@ extension ChecklistsApp {
       if listForm.picker != nil { return .picker }
       return listForm.focus == .icon ? .icon : .form
     case nil:
-      if listPicker != nil { return .picker }
       if let planner { return planner.isTyping ? .filter : .planner }
       if isTypingFilter { return .filter }
       return open == nil ? .lists : .checklist
@@ -153,15 +152,6 @@ extension ChecklistsApp {
         refuseQuitInForm()
         return []
       }
-      if listPicker != nil {
-        // A picker is a question, not a place to quit from: say how to leave it.
-        let pick = keyName(.pick, on: .picker, or: "Enter")
-        let back = keyName(.closePicker, on: .picker, or: "Esc")
-        status = StatusMessage(
-          text: "\(pick) moves the item there, \(back) goes back without moving it",
-          isError: false)
-        return []
-      }
       return [.quit]
     case .undo:
       undo(now: now)
@@ -203,11 +193,13 @@ extension ChecklistsApp {
     case .lastReminder:
       jumpToLastReminder()
       return []
+    case .snoozeReminder:
+      return snoozeLastReminder(now: now)
     case .messages:
       stack.push(HelpScreen(context: .messages))
       return []
     case .open, .addList, .editList, .deleteList:
-      if planner != nil, form == nil, listPicker == nil {
+      if planner != nil, form == nil {
         performInPlanner(action, key: key, now: now)
       } else {
         performOnAllLists(action, now: now)
@@ -215,7 +207,7 @@ extension ChecklistsApp {
       return []
     case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
       .clearChecked, .moveToList:
-      if planner != nil, form == nil, listPicker == nil {
+      if planner != nil, form == nil {
         performInPlanner(action, key: key, now: now)
       } else {
         performOnChecklist(action, key: key, now: now)
@@ -225,10 +217,6 @@ extension ChecklistsApp {
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
       .nextRepeat, .previousRepeat, .nextLead, .previousLead, .choosePhoto, .removePhoto,
       .parentFolder, .completePath:
-      if form == nil, listPicker != nil, action == .pick || action == .closePicker {
-        if action == .pick { moveToPickedList(now: now) } else { listPicker = nil }
-        return []
-      }
       return performInForm(action, key: key, now: now) ? [] : nil
     case .yes, .retrySave, .saveElsewhere, .rescueQuit, .stay, .saveCopy:
       return []  // the question's and the quit prompt's own, answered by their screens
@@ -261,12 +249,6 @@ extension ChecklistsApp {
 
   /// Moves the selection of the list-like screen on show.
   mutating func move(_ motion: Motion) {
-    if form == nil, var picker = listPicker {
-      picker.selected = motion.target(
-        from: picker.selected, count: picker.targets.count, page: contentRows - 1)
-      listPicker = picker
-      return
-    }
     if moveInRepeatPicker(motion) { return }
     if case .list(var listForm) = form, let selection = listForm.picker {
       listForm.picker = motion.target(

@@ -50,7 +50,7 @@ extension ChecklistsApp {
     }
     let formNote = followFormAfterMerge(before: before)
     refreshItemFormFields()
-    refreshListPicker()
+    followMergeOnScreens()
     // The same list and item stay selected.
     let listIndex = keptList.flatMap { dataModel.index(ofList: $0) }
     refreshListRows(keepList: listIndex)
@@ -112,25 +112,6 @@ extension ChecklistsApp {
     }
     itemForm.original = original
     form = .item(itemForm)
-  }
-
-  /// Keeps the open list picker (`m`) to the lists there are after a merge: a list deleted
-  /// elsewhere goes from it, one made elsewhere comes in, the same list stays highlighted; with
-  /// no other list left it closes.
-  private mutating func refreshListPicker() {
-    guard var picker = listPicker else { return }
-    let highlighted =
-      picker.targets.indices.contains(picker.selected)
-      ? picker.targets[picker.selected] : nil
-    picker.targets = dataModel.lists.map(\.id).filter { $0 != picker.listID }
-    guard !picker.targets.isEmpty else {
-      listPicker = nil
-      return
-    }
-    picker.selected =
-      highlighted.flatMap { picker.targets.firstIndex(of: $0) }
-      ?? min(picker.selected, picker.targets.count - 1)
-    listPicker = picker
   }
 
   /// Keeps the open form on its item and list after a merge: an item moved to another list

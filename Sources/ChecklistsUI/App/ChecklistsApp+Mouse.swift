@@ -9,9 +9,7 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
-    guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed,
-      listPicker == nil || form != nil
-    else { return }
+    guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed else { return }
     switch form {
     case .item(var itemForm):
       if itemForm.photoPicker != nil {

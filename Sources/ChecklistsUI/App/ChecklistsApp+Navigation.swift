@@ -49,9 +49,7 @@ extension ChecklistsApp {
 
   /// Moves the picker's item to the end of the highlighted list, as one undoable change; the
   /// list stays on screen and the status line says where the item went.
-  mutating func moveToPickedList(now: Date) {
-    guard let picker = listPicker else { return }
-    listPicker = nil
+  mutating func moveToPickedList(_ picker: ListPickerScreen, now: Date) {
     guard picker.targets.indices.contains(picker.selected),
       let list = dataModel.list(withID: picker.listID),
       let index = list.index(ofItemID: picker.itemID, near: picker.itemIndex)

@@ -143,8 +143,8 @@ extension ChecklistsApp {
       return
     }
     let itemID = dataModel.lists[listIndex].items[itemIndex].itemID
-    listPicker = ListPicker(
-      listID: listID, itemID: itemID, itemIndex: itemIndex, targets: targets)
+    stack.push(
+      ListPickerScreen(listID: listID, itemID: itemID, itemIndex: itemIndex, targets: targets))
   }
 
   /// Changes the search query being typed and searches again (each added character only

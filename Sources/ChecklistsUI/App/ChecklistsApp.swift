@@ -39,8 +39,6 @@ public struct ChecklistsApp: TerminalProgram {
   var allLists = Browser()
   var open: OpenList?
   var form: Form?
-  /// The list picker of `m`, when open.
-  var listPicker: ListPicker?
   /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
   var planner: PlannerView?
   /// The planner view a list was opened from (going back returns there).
@@ -259,13 +257,15 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The help for the screen on show.
   var helpContext: HelpContext {
+    for screen in stack.screens.reversed() {
+      if let context = screen.helpContext { return context }
+    }
     switch form {
     case .item(let itemForm):
       if itemForm.photoPicker != nil { return .photoPicker }
       return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
     case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
     case nil:
-      if listPicker != nil { return .listPicker }
       if planner != nil { return .planner }
       return open == nil ? .allLists : .checklist
     }

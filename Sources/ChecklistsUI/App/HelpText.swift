@@ -351,9 +351,6 @@ extension ChecklistsApp {
         hint(.help, "help", 1),
       ]
     case nil:
-      if listPicker != nil {
-        return [hint(.pick, "move here", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
-      }
       if let planner {
         if planner.isTyping {
           return [

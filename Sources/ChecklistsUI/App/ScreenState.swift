@@ -171,19 +171,6 @@ enum HelpContext: Equatable, Sendable {
   case messages
 }
 
-/// Choosing the list an item moves to (`m`): the other lists, in All Lists order.
-struct ListPicker: Equatable {
-  /// The list the item is in.
-  var listID: Checklist.ID
-  /// The item's id, and its index when the picker opened (found again by id).
-  var itemID: Int
-  var itemIndex: Int
-  /// The lists it can go to.
-  var targets: [Checklist.ID]
-  /// The highlighted row of `targets`.
-  var selected = 0
-}
-
 /// A message on the status line.
 struct StatusMessage: Equatable {
   /// The text.

@@ -8,6 +8,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   // All Lists and a Checklist.
   case quit, undo, redo, filter
   case lastReminder = "last-reminder"
+  case snoozeReminder = "snooze-reminder"
   case messages
   case previous, next
   case pageUp = "page-up"
@@ -101,6 +102,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .redo: return "redo"
     case .filter: return "filter"
     case .lastReminder: return "reminder"
+    case .snoozeReminder: return "snooze"
     case .messages: return "messages"
     case .previous: return "up"
     case .next: return "down"
@@ -169,6 +171,7 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .redo: return "redo"
     case .filter: return "filter as you type"
     case .lastReminder: return "show the item of the latest reminder"
+    case .snoozeReminder: return "snooze the latest reminder: it comes again in 10 minutes"
     case .messages:
       return "show the messages so far in full, newest last (the status line cuts long ones)"
     case .previous: return "previous row"

@@ -42,6 +42,7 @@ extension KeyTable {
       row(.browse, .undo, "u"),
       row(.browse, .redo, .control("r")),
       row(.browse, .lastReminder, "r"),
+      row(.browse, .snoozeReminder, "z"),
       row(.browse, .messages, "M"),
     ] + motions(.browse)
       + [

@@ -150,4 +150,39 @@ public enum Effect: Equatable, Sendable {
   /// Add a line to the conflicts log beside the data file: what Done did with an item changed
   /// elsewhere while its form was open (moved to another list), as a merge logs its conflicts.
   case logConflict(String)
+  /// Reminders rang on the status line: the driver may also send them out as a terminal
+  /// notification, when the app is out of sight and nothing else delivered them.
+  case remindersFired(FiredReminders)
+  /// A reminder was snoozed here: record it in the shared record of delivered reminders, so
+  /// the reminder service delivers it again at `until` too.
+  case snoozeReminder(key: String, until: Date)
+}
+
+/// Reminders that rang at one moment, as the status line showed them.
+public struct FiredReminders: Equatable, Sendable {
+  /// One reminder: the item's text and its list's name.
+  public struct Line: Equatable, Sendable {
+    public var text: String
+    public var listName: String
+
+    /// Creates a line.
+    public init(text: String, listName: String) {
+      self.text = text
+      self.listName = listName
+    }
+  }
+
+  /// Their keys in the shared record of delivered reminders (`DeliveredReminders.key`).
+  public var keys: [String]
+  /// What each says, in the order of `keys`.
+  public var lines: [Line]
+  /// Whether the terminal said its window lost the focus (and has not got it back).
+  public var focusLost: Bool
+
+  /// Creates the report.
+  public init(keys: [String], lines: [Line], focusLost: Bool) {
+    self.keys = keys
+    self.lines = lines
+    self.focusLost = focusLost
+  }
 }

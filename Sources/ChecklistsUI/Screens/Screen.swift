@@ -24,6 +24,8 @@ enum ScreenReply: Equatable {
 protocol Screen: Equatable, Sendable {
   /// The screen of the key table whose keys apply in this exact state.
   func keyScreen(in app: ChecklistsApp) -> KeyScreen
+  /// The help `?` opens over it; nil when it is the help of the screen below.
+  var helpContext: HelpContext? { get }
   /// Whether `action` would do something now (the hints show only those); nil when the screen
   /// below knows.
   func canPerform(_ action: KeyAction, in app: ChecklistsApp) -> Bool?
@@ -38,6 +40,8 @@ protocol Screen: Equatable, Sendable {
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply
   /// A click or the wheel.
   mutating func click(_ mouse: MouseEvent, now: Date, app: inout ChecklistsApp) -> ScreenReply
+  /// Follows a merge from elsewhere (the lists it shows may have gone); false when it closes.
+  mutating func followMerge(in app: ChecklistsApp) -> Bool
   /// Keeps the state in range after any event (the terminal's size, the model may have changed).
   mutating func clamp(in app: ChecklistsApp)
   /// Draws the content area (the title bar and the rows above the status line), when
@@ -56,6 +60,8 @@ protocol Screen: Equatable, Sendable {
 }
 
 extension Screen {
+  var helpContext: HelpContext? { nil }
+  mutating func followMerge(in app: ChecklistsApp) -> Bool { true }
   func canPerform(_ action: KeyAction, in app: ChecklistsApp) -> Bool? { nil }
   func hints(in app: ChecklistsApp) -> [Hint]? { nil }
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply { .passed }

@@ -86,6 +86,15 @@ extension ChecklistsApp {
     return .passed
   }
 
+  /// Lets every screen follow a merge from elsewhere; those that cannot close.
+  mutating func followMergeOnScreens() {
+    var stack = self.stack
+    var kept: [any Screen] = []
+    for var screen in stack.screens where screen.followMerge(in: self) { kept.append(screen) }
+    stack.screens = kept
+    self.stack = stack
+  }
+
   /// Lets every screen keep its state in range.
   mutating func clampScreens() {
     var stack = self.stack
@@ -95,6 +104,8 @@ extension ChecklistsApp {
     self.stack = stack
   }
 
+  /// The list picker of `m`, when it shows.
+  var listPicker: ListPickerScreen? { stack.first(ListPickerScreen.self) }
   /// The help screen, when it shows.
   var help: HelpScreen? { stack.first(HelpScreen.self) }
   /// The y/n question on the status line, if one is asked.

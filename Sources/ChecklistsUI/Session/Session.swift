@@ -74,7 +74,7 @@ struct Session {
   /// The reminders to fire and when the next one is due.
   private(set) var reminders: ReminderTracker
   /// The item of the latest reminder fired (`r` shows it).
-  private(set) var lastReminder: (listID: Checklist.ID, itemID: Int)?
+  private(set) var lastReminder: (listID: Checklist.ID, itemID: Int, key: ReminderKey)?
 
   /// The counts on the Today and Scheduled rows of All Lists.
   private(set) var smartCounts = SmartCounts()
@@ -147,7 +147,7 @@ struct Session {
       for list in before.lists where model.list(withID: list.id) == nil {
         undoStack.append(.single(.deleteList(list)))
       }
-      reminders = ReminderTracker(model: model, now: now, firedBefore: reminders.firedKeys)
+      reminders = reminders.remade(model: model, now: now)
       if !hasPhotos, showsPhotos { hasPhotos = model.hasPhotos }
     }
     return applied
@@ -225,8 +225,14 @@ struct Session {
   /// `lastReminder`.
   mutating func fireReminders(now: Date) -> [ReminderTracker.Fired] {
     let fired = reminders.advance(model: model, now: now)
-    if let last = fired.last { lastReminder = (last.listID, last.itemID) }
+    if let last = fired.last { lastReminder = (last.listID, last.itemID, last.key) }
     return fired
+  }
+
+  /// Puts off the latest reminder until `until` (it rings again then).
+  mutating func snoozeLastReminder(until: Date) {
+    guard let last = lastReminder else { return }
+    reminders.snooze(last.key, until: until)
   }
 
   /// Puts a merge from elsewhere on the status line: its report added to those of the merges

@@ -24,8 +24,6 @@ extension ChecklistsApp {
       case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
       case .list(let listForm): renderListForm(listForm, into: &grid)
       }
-    } else if let listPicker {
-      renderListPicker(listPicker, into: &grid)
     } else if let planner {
       renderPlanner(planner, into: &grid, now: now)
     } else if let open {
@@ -81,7 +79,7 @@ extension ChecklistsApp {
     }
     let browser = open?.browser ?? allLists
     let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
-    if stack.top == nil, form == nil, listPicker == nil, let field = typing {
+    if stack.top == nil, form == nil, let field = typing {
       let style = CellStyle(color: .accent)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
@@ -243,31 +241,6 @@ extension ChecklistsApp {
             style: style.due) - 1
       }
       drawItemText(item, row: y, end: textEnd, style: style, into: &grid)
-    }
-  }
-
-  /// The lists an item can move to, as rows like All Lists' with the chosen one highlighted.
-  func renderListPicker(_ picker: ListPicker, into grid: inout CellGrid) {
-    let text =
-      dataModel.list(withID: picker.listID)?.index(
-        ofItemID: picker.itemID, near: picker.itemIndex
-      ).flatMap { index in dataModel.list(withID: picker.listID)?.items[index].text } ?? ""
-    renderTitle("Move \(quoted(text)) to", into: &grid)
-    let rows = grid.height - 2
-    let top = max(min(picker.selected - rows / 2, picker.targets.count - rows), 0)
-    for screenRow in 0..<rows where top + screenRow < picker.targets.count {
-      let row = top + screenRow
-      guard let list = dataModel.list(withID: picker.targets[row]) else { continue }
-      let selected = row == picker.selected
-      let style = CellStyle(
-        color: selected ? .selection : .normal, attributes: selected ? [.reverse] : [])
-      let y = screenRow + 1
-      grid.fill(row: y, column: 0, width: grid.width, style: style)
-      grid.draw(
-        glyphs.icon(list.iconName), row: y, column: 1, width: glyphs.iconWidth, style: style)
-      let column = 2 + glyphs.iconWidth
-      grid.draw(
-        list.name, row: y, column: column, width: max(grid.width - column - 1, 0), style: style)
     }
   }
 

@@ -104,7 +104,7 @@ extension ChecklistsApp {
       let layout = itemFormLayout(itemForm, width: width, height: height)
       return itemPhotoBox(itemForm, layout: layout, width: width).map { [$0] } ?? []
     }
-    if form == nil, listPicker == nil, planner == nil, let open, let paneWidth = previewPaneWidth,
+    if form == nil, planner == nil, let open, let paneWidth = previewPaneWidth,
       let box = previewPaneBox(open, paneWidth: paneWidth).box
     {
       return [box]

@@ -1,4 +1,3 @@
-import ChecklistsCore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -9,14 +8,20 @@ import FoundationEssentials
 /// file's lock (`DataFileLock`, held for milliseconds) and onto the state file as it is then: so
 /// the reminder service, `due --notify` and a second service on the same file never deliver a
 /// reminder twice, and what the app or another command wrote to the state meanwhile stays.
-struct ReminderRecord {
+public struct ReminderRecord {
   let store: ChecklistsStore
   /// The state as loaded, used when the state file is missing or damaged.
   let loaded: ChecklistsState
 
+  /// The record of `store`'s data file; `loaded` stands in for a missing or damaged state file.
+  public init(store: ChecklistsStore, loaded: ChecklistsState) {
+    self.store = store
+    self.loaded = loaded
+  }
+
   /// Runs `change` on the record as the state file holds it now, under the lock, and saves the
   /// result when it changed; returns what `change` returned.
-  func update<T>(
+  public func update<T>(
     model: DataModel, _ change: (inout DeliveredReminders) -> T
   ) throws(StoreError) -> T {
     let lock = try DataFileLock.acquire(
@@ -36,7 +41,7 @@ struct ReminderRecord {
   /// Claims the reminders not delivered yet (and the snoozed ones whose time came): they are
   /// recorded as delivered before they are sent, so no other process sends them too. Returns
   /// the ones this process is to send; `release` gives back the ones it could not.
-  func claim(_ reminders: [DesktopReminder], model: DataModel, now: Date) throws(StoreError)
+  public func claim(_ reminders: [DesktopReminder], model: DataModel, now: Date) throws(StoreError)
     -> [DesktopReminder]
   {
     try update(model: model) { record in
@@ -54,9 +59,20 @@ struct ReminderRecord {
     }
   }
 
+  /// Claims the reminders of `keys` not delivered yet, as `claim` does; returns those claimed.
+  public func claim(keys: [String], model: DataModel) throws(StoreError) -> [String] {
+    try update(model: model) { record in
+      let claimed = keys.filter { !record.contains(key: $0) }
+      for key in claimed { record.insert(key: key) }
+      return claimed
+    }
+  }
+
   /// Gives back claimed reminders that could not be sent: the next try (here or elsewhere)
   /// sends them. A snoozed one comes again at once.
-  func release(_ reminders: [DesktopReminder], model: DataModel, now: Date) throws(StoreError) {
+  public func release(_ reminders: [DesktopReminder], model: DataModel, now: Date)
+    throws(StoreError)
+  {
     try update(model: model) { record in
       for reminder in reminders {
         if reminder.snoozed {
