@@ -504,6 +504,7 @@ private struct Merger {
         nextListID += 1
       }
     }
+    var changed: [Int] = []  // indices in `lists` of the lists not taken as they are
     for (index, slot) in slots.enumerated() where slot.survives {
       if slot.quiet, let o = slot.ours {
         lists.append(ours.lists[o])
@@ -549,12 +550,13 @@ private struct Merger {
       }
       if let t = slot.theirs { theirsWithIDs[t].id = list.id }
       list.setItems(orderedItems(slot: index))
+      changed.append(lists.count)
       lists.append(list)
     }
-    followMovedParents(&lists)
+    followMovedParents(&lists, changed: changed)
     // A child whose parent was deleted elsewhere becomes top-level; one the merge placed away
     // from its parent follows it again.
-    for index in lists.indices { lists[index].repairOutline() }
+    for index in changed { lists[index].repairOutline() }
     theirsIDs = theirsWithIDs.map(\.id)
     return (
       DataModel(listsKeepingIDs: lists, nextItemID: nextItemID, nextListID: nextListID),
@@ -566,16 +568,17 @@ private struct Merger {
   /// other side kept or added children under it in the old list) follow it there; the report
   /// says which (`MergeReport.movedWithParents`). A child whose parent is in another list
   /// without having moved from the child's list stays, and `repairOutline` makes it top-level.
-  mutating func followMovedParents(_ lists: inout [Checklist]) {
+  mutating func followMovedParents(_ lists: inout [Checklist], changed: [Int]) {
+    // Only lists both sides did not leave as they were can have a child away from its parent
+    // (a parent that moved changed the list it left and the one it went to).
+    let orphaned = changed.filter { !lists[$0].outlineIsConsistent }
+    guard !orphaned.isEmpty else { return }
     var listOf: [Int: Int] = [:]  // item id: index in `lists`
-    var hasChildren = false
-    for (index, list) in lists.enumerated() {
-      for item in list.items {
-        if listOf[item.itemID] == nil { listOf[item.itemID] = index }
-        if item.parentItemID != nil { hasChildren = true }
+    for index in changed {
+      for item in lists[index].items where listOf[item.itemID] == nil {
+        listOf[item.itemID] = index
       }
     }
-    guard hasChildren else { return }
     var baseListIDOf: [Int: Checklist.ID] = [:]
     for list in base {
       for item in list.items where baseListIDOf[item.itemID] == nil {
@@ -585,7 +588,8 @@ private struct Merger {
     // In order, so that a child's children follow it: an item whose parent is moving moves.
     var moving: [Int: Int] = [:]  // item id: target list index
     var moves: [(from: Int, item: Int, to: Int)] = []
-    for (index, list) in lists.enumerated() {
+    for index in orphaned {
+      let list = lists[index]
       for (position, item) in list.items.enumerated() {
         guard let parentID = item.parentItemID else { continue }
         let target: Int

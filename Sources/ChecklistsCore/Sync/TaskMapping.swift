@@ -93,7 +93,7 @@ public struct TaskFields: Equatable, Sendable {
           rule: $0, due: item.dueDate, keptDay: item.repeatAnchorDay, timeZone: timeZone)
       },
       lead: dated && item.shouldRemind ? item.reminderLead.minutes : 0,
-      priority: item.priority, tags: item.tags)
+      priority: item.priority, tags: TaskOutlineProperties.writableTags(item.tags))
   }
 
   /// Equal in everything but `acknowledged`, which is no content of the task.

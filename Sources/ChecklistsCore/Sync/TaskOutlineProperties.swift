@@ -85,6 +85,13 @@ enum TaskOutlineProperties {
     return ChecklistItem.uniqueTags(names)
   }
 
+  /// An item's tags as `CATEGORIES` carries them: without spaces around a name, empty names
+  /// or repeats, so that they read back the same.
+  static func writableTags(_ tags: [String]) -> [String] {
+    guard tags.contains(where: { $0.trimmingSpaces() != $0 }) else { return tags }
+    return ChecklistItem.uniqueTags(tags.map { $0.trimmingSpaces() }.filter { !$0.isEmpty })
+  }
+
   /// Writes the tags as one `CATEGORIES` line in the place of the first one (the others
   /// removed), or removes them all for no tags.
   static func setTags(_ tags: [String], in todo: inout ICSComponent) {
