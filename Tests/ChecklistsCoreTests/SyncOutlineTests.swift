@@ -213,6 +213,36 @@ struct SyncOutlineTests {
     #expect(back.fields.parent == "UID-1" && back.earlier[0].tags == ["old"])
   }
 
+  /// A state recorded before the three fields were synced (27 fields an item) still reads;
+  /// its files are read again at the next pass, so their RELATED-TO, PRIORITY and CATEGORIES
+  /// are taken in rather than overwritten.
+  @Test func anOlderStateReadsAndItsFilesAreReadAgain() throws {
+    let item = ChecklistItem(
+      text: "Old", dueDate: Date(timeIntervalSince1970: 1_796_000_000), itemID: 7)
+    let record = SyncState.Item(
+      item: item, href: "o.ics", uid: "U-7",
+      fingerprint: FileFingerprint(inode: 1, size: 2, modified: 3),
+      fields: TaskFields(item, timeZone: utc), earlier: [TaskFields(item, timeZone: utc)])
+    let state = SyncState(
+      collections: [
+        SyncState.Collection(
+          folder: "f", deleted: false, name: "L", icon: "No Icon", items: [record])
+      ])
+    // Drop the six new fields of the item line and the three of the base line.
+    let old = state.encoded(dataFilePath: "/d", vdir: "/v").split(separator: "\n").map { line in
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      if line.hasPrefix("item\t") { return fields.dropLast(6).joined(separator: "\t") }
+      if line.hasPrefix("base\t") { return fields.dropLast(3).joined(separator: "\t") }
+      return String(line)
+    }.joined(separator: "\n")
+    let itemLine = try #require(old.split(separator: "\n").first { $0.hasPrefix("item\t") })
+    #expect(itemLine.split(separator: "\t", omittingEmptySubsequences: false).count == 27)
+    let decoded = try #require(SyncState.decode(Array(old.utf8)))
+    let back = decoded.collections[0].items[0]
+    #expect(back.fingerprint == SyncState.unwritten)
+    #expect(back.item.text == "Old" && back.earlier.count == 1)
+  }
+
   // MARK: - The sync engine
 
   static func outlineModel() -> DataModel {
@@ -322,6 +352,29 @@ struct SyncOutlineTests {
         "RELATED-TO:ph-1\r\nRELATED-TO;RELTYPE=SIBLING:ph-2\r\n") == true)
     #expect(files["phone/orphan.ics"]?.contains("RELATED-TO;RELTYPE=PARENT:gone\r\n") == true)
     #expect(try fixture.sync().isNothing)
+  }
+
+  /// The phone moves a subtask to another list (its file to another folder, same UID, its
+  /// parent line kept): it is top-level there, and its line stays.
+  @Test func aSubtaskThePhoneMovesToAnotherListIsTopLevelThere() throws {
+    let fixture = try SyncFixture(Self.outlineModel())
+    defer { fixture.remove() }
+    try fixture.sync()
+    let path = try #require(fixture.file(summary: "Book van"))
+    let text = try String(contentsOfFile: fixture.vdir + "/" + path, encoding: .utf8)
+    let work = try #require(fixture.folder(named: "Work"))
+    try FileManager.default.removeItem(atPath: fixture.vdir + "/" + path)
+    try fixture.write(work + "/moved.ics", text)
+    #expect(try fixture.sync().merge.conflicts.isEmpty)
+    let (_, load) = try ChecklistsStore.open(location: fixture.location)
+    let moved = try #require(load.model.lists.first { $0.name == "Work" }?.items.last)
+    #expect(moved.text == "Book van" && moved.parentItemID == nil)
+    #expect(
+      load.model.lists.first { $0.name == "Home" }?.items.map(\.text) == [
+        "Move house", "Water plants",
+      ])
+    #expect(try fixture.sync().isNothing)
+    #expect(fixture.files()[work + "/moved.ics"]?.contains("RELATED-TO;RELTYPE=PARENT:") == true)
   }
 
   /// Tags changed on the phone and the priority changed here, between two passes: both kept
