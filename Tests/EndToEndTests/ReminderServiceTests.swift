@@ -288,9 +288,12 @@ extension ServerAndCLIProcesses {
       #expect(service.child.waitForOutput("checklists reminders: delivering", deadline: 10))
       usleep(300_000)
       let before = try #require(service.wakeUps)
+      let ticks = try #require(service.cpuTicks)
       usleep(2_000_000)
-      // Not one wake-up in two seconds: it waits in poll with no timeout until the reminder.
+      // Not one wake-up of any thread in two seconds: it waits in poll with no timeout until
+      // the reminder; and no CPU time, as the app's idle check measures it.
       #expect(service.wakeUps == before)
+      #expect(service.cpuTicks == ticks)
       // A change to the file wakes it at once: an item due now is delivered.
       try setup.write([("Much later", Date() + 3600, true, nil), ("Now", Date() - 1, true, nil)])
       #expect(service.waitForDelivery("Now") != nil)
