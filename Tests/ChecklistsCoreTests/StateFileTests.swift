@@ -172,7 +172,7 @@ struct StateFileTests {
     writer.rememberApp(openList: 1, in: load.model, sortByDue: ["Chores"], openView: nil)
     let first = try #require(store.currentState())
     #expect(first.notified == ["3@1800000000"])
-    #expect(first.checklistName == "Chores" && first.checklistIndex == 1)
+    #expect(first.checklistName == load.model.lists[1].name && first.checklistIndex == 1)
     #expect(first.sortByDue == ["Chores"])
     #expect(!first.firstTime)
     #expect(writer.last == first)
