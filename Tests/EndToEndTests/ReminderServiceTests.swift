@@ -181,6 +181,26 @@ extension ServerAndCLIProcesses {
       #expect(service.child.waitForOutput(next, deadline: 5), "\(service.child.lines)")
     }
 
+    /// Frozen over the due time, as a suspended machine's processes are: the wall-clock timer
+    /// has passed meanwhile, and the reminder comes once when the service runs again.
+    @Test func aReminderDueWhileTheServiceWasFrozenComesOnceWhenItRunsAgain() throws {
+      let setup = try Setup()
+      defer { setup.close() }
+      let due = Self.wholeSecond(in: 2)
+      try setup.write([("Feed the cat", due, true, nil)])
+      let service = try ReminderServiceProcess(environment: setup.environment)
+      defer { service.stop() }
+      #expect(service.child.waitForOutput("next reminder:", deadline: 10))
+      kill(service.child.pid, SIGSTOP)
+      // Until the due time has passed (a wait for a time, not for the program).
+      while Date() < due.addingTimeInterval(1) { usleep(50_000) }
+      kill(service.child.pid, SIGCONT)
+      #expect(service.waitForDelivery("Feed the cat", deadline: 10) != nil)
+      usleep(300_000)
+      #expect(service.deliveries("Feed the cat").count == 1)
+      #expect(try setup.rig.closeAllAndReadHistory().count == 1)
+    }
+
     @Test func catchesUpOnceAndSummarisesMoreThanFive() throws {
       let setup = try Setup()
       defer { setup.close() }
