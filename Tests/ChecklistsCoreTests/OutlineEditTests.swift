@@ -136,6 +136,23 @@ import Testing
     }
   }
 
+  /// Given the list's depths (a screen has them), the edits look only near the item: the same
+  /// changes as reading the outline, for every item; depths of another length are not used.
+  @Test func theListsDepthsGiveTheSameChanges() throws {
+    var model = Self.model()
+    let id = model.lists[0].id
+    model.apply(try #require(try model.indent(listID: id, at: 5)))  // Milk under Groceries
+    let depths = model.lists[0].depths()
+    for index in 0..<6 {
+      let indent = try? model.indent(listID: id, at: index)
+      #expect(indent == (try? model.indent(listID: id, at: index, depths: depths)), "\(index)")
+      let outdent = try? model.outdent(listID: id, at: index)
+      #expect(outdent == (try? model.outdent(listID: id, at: index, depths: depths)), "\(index)")
+      #expect(
+        outdent == (try? model.outdent(listID: id, at: index, depths: [0])), "\(index)")
+    }
+  }
+
   @Test func outdentNeedsASubtask() throws {
     let model = Self.model()
     let id = model.lists[0].id

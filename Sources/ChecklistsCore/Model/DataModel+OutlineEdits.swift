@@ -57,24 +57,21 @@ extension DataModel {
   /// subtask above it. The item keeps its place in the list (it already follows its sibling's
   /// subtree), so the change is one `replaceItem` of its `parentItemID`. Nil when there is no
   /// such item; `nothingAbove` when there is no sibling above.
-  public func indent(listID: Checklist.ID, at index: Int) throws(OutlineEditError)
-    -> ModelChange?
+  ///
+  /// `depths` are the list's `Checklist.depths()` when the caller has them (a screen showing
+  /// the outline): the edit then looks only at the items between the sibling and the item
+  /// instead of reading the whole list's outline.
+  public func indent(listID: Checklist.ID, at index: Int, depths: [Int]? = nil)
+    throws(OutlineEditError) -> ModelChange?
   {
     guard let list = list(withID: listID), list.items.indices.contains(index) else { return nil }
-    let parents = list.outline()
-    let parent = parents[index]
-    // Walk up from the item just above to the first one with the same parent (every item
-    // between is in that sibling's subtree), or to the parent itself.
+    let depths = Self.depths(depths, of: list)
+    let depth = depths[index]
+    // Every item between the sibling and the item is deeper (in the sibling's subtree); a
+    // shallower one is the item's parent: it has no sibling above.
     var above = index - 1
-    while above >= 0, above != parent, parents[above] != parent {
-      guard let up = parents[above] else {
-        above = -1
-        break
-      }
-      above = up
-    }
-    // Reaching the parent itself means the item is its first subtask.
-    guard above >= 0, above != parent else { throw .nothingAbove }
+    while above >= 0, depths[above] > depth { above -= 1 }
+    guard above >= 0, depths[above] == depth else { throw .nothingAbove }
     let old = list.items[index]
     var new = old
     new.parentItemID = list.items[above].itemID
@@ -84,17 +81,30 @@ extension DataModel {
   /// The changes that lift the subtask at `index` out one level, with its own subtasks: it
   /// becomes a sibling of its old parent and lands right after the old parent's subtree (the
   /// subtasks after it stay with the old parent). `alreadyTopLevel` for a top-level item; nil
-  /// when there is no such item.
-  public func outdent(listID: Checklist.ID, at index: Int) throws(OutlineEditError)
-    -> [ModelChange]?
+  /// when there is no such item. `depths` as for `indent`.
+  public func outdent(listID: Checklist.ID, at index: Int, depths: [Int]? = nil)
+    throws(OutlineEditError) -> [ModelChange]?
   {
     guard let list = list(withID: listID), list.items.indices.contains(index) else { return nil }
-    let parents = list.outline()
-    guard let parent = parents[index] else { throw .alreadyTopLevel }
-    let subtree = list.subtreeRange(at: index)
-    let parentEnd = list.subtreeRange(at: parent).upperBound
+    let depths = Self.depths(depths, of: list)
+    let depth = depths[index]
+    guard depth > 0 else { throw .alreadyTopLevel }
+    // The parent is the nearest shallower item above, the grandparent the nearest above it.
+    var parent = index - 1
+    while parent > 0, depths[parent] >= depth { parent -= 1 }
+    var grandparent: Int?
+    if depth > 1 {
+      var up = parent - 1
+      while up > 0, depths[up] >= depth - 1 { up -= 1 }
+      grandparent = up
+    }
+    var subtreeEnd = index + 1
+    while subtreeEnd < depths.count, depths[subtreeEnd] > depth { subtreeEnd += 1 }
+    var parentEnd = subtreeEnd
+    while parentEnd < depths.count, depths[parentEnd] >= depth { parentEnd += 1 }
+    let subtree = index..<subtreeEnd
     var moved = Array(list.items[subtree])
-    moved[0].parentItemID = parents[parent].map { list.items[$0].itemID }
+    moved[0].parentItemID = grandparent.map { list.items[$0].itemID }
     // The old parent's subtree ends `subtree.count` earlier once the item has left it.
     let place = parentEnd - subtree.count
     var changes: [ModelChange] = []
@@ -112,6 +122,12 @@ extension DataModel {
       changes.append(.insertItem(listID: listID, index: place + offset, item: item))
     }
     return changes
+  }
+
+  /// The depths given, when there is one per item of `list`, else the list's own.
+  private static func depths(_ given: [Int]?, of list: Checklist) -> [Int] {
+    if let given, given.count == list.items.count { return given }
+    return list.depths()
   }
 
   /// The change that gives the item at `index` a priority level (stored 1, 5 or 9; none removes
