@@ -81,8 +81,8 @@ final class PhotoRig: @unchecked Sendable {
 }
 
 @Suite struct PhotoUITests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 
@@ -385,7 +385,7 @@ final class PhotoRig: @unchecked Sendable {
     #expect(picker(app) != nil)
     _ = app.handle(.focusLost, now: testNow)
     #expect(picker(app) == nil)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     app.press(.enter)
     #expect(app.press(.control("z")) == [.suspend])
     #expect(picker(app) == nil)
@@ -653,8 +653,8 @@ final class Counter: @unchecked Sendable {
     #expect(app.screen().contains("Photo     [photo PNG]"))
   }
 
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 

@@ -9,7 +9,7 @@ import FoundationEssentials
 /// they save.
 extension ChecklistsApp {
   /// Does a Notes or Repeat action (the picker's pick and close too) on the item form.
-  func performOnItemFields(_ action: KeyAction, form: inout ItemForm) {
+  func performOnItemFields(_ action: KeyAction, form: inout ItemFormScreen) {
     switch action {
     case .newLine:
       guard form.focus == .note else { return }
@@ -40,21 +40,10 @@ extension ChecklistsApp {
     }
   }
 
-  /// Moves the Repeat picker's selection when it is open; false when it is not.
-  mutating func moveInRepeatPicker(_ motion: Motion) -> Bool {
-    guard case .item(var itemForm) = form, let selection = itemForm.repeatPicker
-    else { return false }
-    itemForm.repeatPicker = motion.target(
-      from: selection, count: itemForm.repeatChoices.count,
-      page: itemFormLayout(itemForm, width: width, height: height).pickerRows)
-    form = .item(itemForm)
-    return true
-  }
-
   /// Puts the form's note and repeat rule on the item; each only when the user changed it,
   /// so an unread rule (from a newer version), a series' kept day and time, and a note as the
   /// field cannot show it (tabs, CR LF line breaks) stay.
-  func applyItemFields(_ form: ItemForm, to item: inout ChecklistItem) {
+  func applyItemFields(_ form: ItemFormScreen, to item: inout ChecklistItem) {
     let originalNote = form.original?.note ?? ""
     if form.note.text != TextField(originalNote, multiline: true).text {
       item.note = Self.savedNote(form.note.text)
@@ -108,7 +97,7 @@ extension ChecklistsApp {
   }
 
   /// The first due date after the form's, when the form repeats and has a due date.
-  func nextOccurrence(_ form: ItemForm) -> Date? {
+  func nextOccurrence(_ form: ItemFormScreen) -> Date? {
     guard let rule = form.repeatRule, let due = form.dueDate else { return nil }
     let schedule = RepeatSchedule(timeZone: options.timeZone)
     // An unchanged series goes on with the day and time it keeps (31st, after February).
@@ -147,7 +136,7 @@ extension ChecklistsApp {
   }
 
   /// The status-line hints on the Notes field and the Repeat row (and its picker).
-  func itemFieldHints(_ form: ItemForm) -> [Hint] {
+  func itemFieldHints(_ form: ItemFormScreen) -> [Hint] {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
     }

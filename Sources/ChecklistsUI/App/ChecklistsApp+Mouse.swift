@@ -10,22 +10,6 @@ extension ChecklistsApp {
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
     guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed else { return }
-    switch form {
-    case .item(var itemForm):
-      if itemForm.photoPicker != nil {
-        handlePhotoPickerMouse(mouse, form: &itemForm)
-        form = .item(itemForm)
-        return
-      }
-      handleItemFormClick(mouse, form: &itemForm, now: now)
-      form = .item(itemForm)
-      return
-    case .list(var listForm):
-      handleListFormClick(mouse, form: &listForm)
-      form = .list(listForm)
-      return
-    case nil: break
-    }
     if planner != nil {
       handlePlannerMouse(mouse, now: now)
       return
@@ -50,7 +34,7 @@ extension ChecklistsApp {
         } else if wasSelected {
           // A click on the selected row (the second click of a double-click) edits the item.
           let item = dataModel.lists[listIndex].items[index]
-          form = .item(editItemForm(listID: listID, index: index, item: item))
+          stack.push(editItemForm(listID: listID, index: index, item: item))
         }
       }
     } else {
@@ -131,7 +115,7 @@ extension ChecklistsApp {
   /// A click on a field of the item form focuses it; on Remind Me it also flips the switch, on
   /// Repeat it opens the picker, on a choice of the open picker it picks it (the wheel moves
   /// the picker's selection).
-  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm, now: Date) {
+  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemFormScreen, now: Date) {
     let layout = itemFormLayout(form, width: width, height: height)
     if let selection = form.repeatPicker, mouse.kind != .press {
       let step = mouse.kind == .wheelDown ? 1 : -1
@@ -160,7 +144,7 @@ extension ChecklistsApp {
   }
 
   /// A click on the Name field focuses it, on the Icon row opens the picker, on an icon picks it.
-  func handleListFormClick(_ mouse: MouseEvent, form: inout ListForm) {
+  func handleListFormClick(_ mouse: MouseEvent, form: inout ListFormScreen) {
     let iconRow = Self.listFormIconRow(height: height)
     if let selection = form.picker {
       let icons = IconName.allCases

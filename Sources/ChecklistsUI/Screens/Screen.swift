@@ -57,6 +57,9 @@ protocol Screen: Equatable, Sendable {
   var allowsReminderJump: Bool { get }
   /// Whether a Ctrl-C in a form stays pending while it shows (a second one quits).
   var keepsInterruptPending: Bool { get }
+  /// What a first Ctrl-C keeps (a form's draft: "the item"), saying how to leave instead of
+  /// quitting; nil when Ctrl-C quits.
+  var interruptKeeps: String? { get }
 }
 
 extension Screen {
@@ -78,4 +81,5 @@ extension Screen {
   var hidesPhotos: Bool { false }
   var allowsReminderJump: Bool { false }
   var keepsInterruptPending: Bool { false }
+  var interruptKeeps: String? { nil }
 }

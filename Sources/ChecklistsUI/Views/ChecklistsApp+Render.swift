@@ -19,11 +19,6 @@ extension ChecklistsApp {
     }
     if let cover = stack.screens.last(where: \.drawsContent) {
       cover.draw(into: &grid, now: now, app: self)
-    } else if let form {
-      switch form {
-      case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
-      case .list(let listForm): renderListForm(listForm, into: &grid)
-      }
     } else if let planner {
       renderPlanner(planner, into: &grid, now: now)
     } else if let open {
@@ -79,7 +74,7 @@ extension ChecklistsApp {
     }
     let browser = open?.browser ?? allLists
     let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
-    if stack.top == nil, form == nil, let field = typing {
+    if stack.top == nil, let field = typing {
       let style = CellStyle(color: .accent)
       grid.fill(row: row, column: 0, width: grid.width, style: style)
       grid.draw("/", row: row, column: 0, width: 1, style: style)
@@ -266,7 +261,7 @@ extension ChecklistsApp {
     grid.draw(label, row: row, column: 1, width: Self.labelWidth - 1, style: style)
   }
 
-  func renderListForm(_ form: ListForm, into grid: inout CellGrid) {
+  func renderListForm(_ form: ListFormScreen, into grid: inout CellGrid) {
     renderTitle(form.listID == nil ? "Add List" : "Edit List", into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
     drawLabel("Name", row: 2, focused: form.focus == .name && form.picker == nil, into: &grid)

@@ -14,7 +14,7 @@ extension ChecklistsApp {
 
   /// The mouse in the picker: the wheel moves, a click highlights an entry, a click on the
   /// highlighted one opens or picks it.
-  mutating func handlePhotoPickerMouse(_ mouse: MouseEvent, form: inout ItemForm) {
+  mutating func handlePhotoPickerMouse(_ mouse: MouseEvent, form: inout ItemFormScreen) {
     guard var picker = form.photoPicker else { return }
     switch mouse.kind {
     case .wheelUp, .wheelDown:
