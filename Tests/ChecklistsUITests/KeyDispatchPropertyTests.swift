@@ -259,13 +259,13 @@ import Testing
         old.dueDate.map { utc.date(byAdding: .day, value: Int(days), to: $0) } == new.dueDate
       #expect(moved || new.dueText.text.count == old.dueText.text.count + 1, "\(label)")
     case .chooseIcon:
-      if let form = after.listForm { #expect(form.picker != nil, "\(label)") }
+      if after.listForm != nil { #expect(after.iconPicker != nil, "\(label)") }
     case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat,
       .nextLead, .previousLead:
       checkItemField(action, before: before, after: after, label: label)
     case .choosePhoto:
       // The picker opens, or the status line says why not (no photos in this session).
-      if let form = after.itemForm, form.photoPicker == nil {
+      if after.itemForm != nil, after.photoPicker == nil {
         #expect(after.statusMessage != nil, "\(label)")
       }
     case .removePhoto:
@@ -275,9 +275,9 @@ import Testing
     case .parentFolder, .completePath:
       #expect(after.hasForm, "\(label)")
     case .pick, .closePicker:
-      if let form = after.listForm { #expect(form.picker == nil, "\(label)") }
-      if let form = after.itemForm { #expect(form.repeatPicker == nil, "\(label)") }
-      if action == .pick, let old = before.itemForm, let selection = old.repeatPicker,
+      if after.listForm != nil { #expect(after.iconPicker == nil, "\(label)") }
+      if after.itemForm != nil { #expect(after.repeatPicker == nil, "\(label)") }
+      if action == .pick, let old = before.itemForm, let selection = before.repeatPicker?.selected,
         let new = after.itemForm
       {
         #expect(new.repeatRule == old.repeatChoices[selection], "\(label)")
@@ -397,7 +397,8 @@ import Testing
         new.focus == old.focus.cycled(by: step) || line(new) == line(old) + step, "\(label)")
       #expect(new.note.text == old.note.text, "\(label)")
     case .chooseRepeat:
-      #expect(new.repeatPicker.map { old.repeatChoices[$0] } == old.repeatRule, "\(label)")
+      #expect(
+        after.repeatPicker.map { old.repeatChoices[$0.selected] } == old.repeatRule, "\(label)")
     case .nextRepeat, .previousRepeat:
       #expect(new.repeatRule != old.repeatRule, "\(label)")
       #expect(new.repeatChoices.contains(new.repeatRule), "\(label)")
@@ -418,15 +419,15 @@ import Testing
       let expected = motion.target(
         from: picker.selected, count: picker.targets.count, page: before.contentRows - 1)
       #expect(after.listPicker?.selected == expected, "\(label)")
-    } else if let form = before.itemForm, let selection = form.repeatPicker {
+    } else if let form = before.itemForm, let selection = before.repeatPicker?.selected {
       let layout = before.itemFormLayout(form, width: before.width, height: before.height)
       let expected = motion.target(
         from: selection, count: form.repeatChoices.count, page: layout.pickerRows)
-      if let new = after.itemForm { #expect(new.repeatPicker == expected, "\(label)") }
-    } else if let form = before.listForm, let selection = form.picker {
+      if after.itemForm != nil { #expect(after.repeatPicker?.selected == expected, "\(label)") }
+    } else if before.listForm != nil, let selection = before.iconPicker?.selected {
       let expected = motion.target(
         from: selection, count: IconName.allCases.count, page: before.pickerRows)
-      if let new = after.listForm { #expect(new.picker == expected, "\(label)") }
+      if after.listForm != nil { #expect(after.iconPicker?.selected == expected, "\(label)") }
     } else if let view = before.planner {
       let expected = motion.target(
         from: view.selected, count: view.selectable.count, page: before.contentRows)

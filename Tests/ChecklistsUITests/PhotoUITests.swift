@@ -86,7 +86,7 @@ final class PhotoRig: @unchecked Sendable {
     return nil
   }
 
-  func picker(_ app: ChecklistsApp) -> PhotoPicker? { itemForm(app)?.photoPicker }
+  func picker(_ app: ChecklistsApp) -> PhotoPicker? { app.photoPicker?.picker }
 
   func names(_ app: ChecklistsApp) -> [String] {
     guard let picker = picker(app) else { return [] }
@@ -445,7 +445,7 @@ final class PhotoRig: @unchecked Sendable {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .backTab, .enter)
     #expect(app.statusMessage == "Photos are not available here")
-    #expect(itemForm(app)?.photoPicker == nil)
+    #expect(app.photoPicker == nil)
   }
 
   @Test func helpListsThePhotoKeys() throws {

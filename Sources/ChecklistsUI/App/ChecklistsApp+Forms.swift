@@ -127,9 +127,6 @@ extension ChecklistsApp {
   )
     -> FormOutcome
   {
-    if form.photoPicker != nil {
-      return performInPhotoPicker(action, form: &form) ? .stay : .typing
-    }
     switch action {
     case .cancel: return .cancel
     case .done: return .done
@@ -143,8 +140,7 @@ extension ChecklistsApp {
       guard form.focus == .due,
         moveDueDate(days: action == .dayLater ? 1 : -1, key: key, form: &form, now: now)
       else { return .typing }
-    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat, .pick,
-      .closePicker:
+    case .newLine, .previousLine, .nextLine, .nextRepeat, .previousRepeat:
       performOnItemFields(action, form: &form)
     case .choosePhoto, .removePhoto:
       performOnPhotoRow(action, form: &form)
@@ -153,23 +149,13 @@ extension ChecklistsApp {
     return .stay
   }
 
-  /// What an action does to the list form and its icon picker.
+  /// What an action does to the list form.
   func listFormOutcome(_ action: KeyAction, form: inout ListFormScreen) -> FormOutcome {
-    let icons = IconName.allCases
     switch action {
     case .cancel: return .cancel
     case .done: return .done
     case .nextField: form.focus = form.focus.cycled(by: 1)
     case .previousField: form.focus = form.focus.cycled(by: -1)
-    case .chooseIcon:
-      form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
-    case .pick:
-      guard let selection = form.picker else { break }
-      form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
-      form.picker = nil
-      // On to the name, where Enter is Done (on the Icon row it would open the picker again).
-      form.focus = .name
-    case .closePicker: form.picker = nil
     default: break
     }
     return .stay

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// The item form's Notes and Repeat fields: the note's line keys, the Repeat picker, and what
 /// they save.
 extension ChecklistsApp {
-  /// Does a Notes or Repeat action (the picker's pick and close too) on the item form.
+  /// Does a Notes or Repeat action on the item form.
   func performOnItemFields(_ action: KeyAction, form: inout ItemFormScreen) {
     switch action {
     case .newLine:
@@ -21,21 +21,12 @@ extension ChecklistsApp {
       if !form.note.moveLines(by: step, width: itemFieldWidth(form, width: width)) {
         form.focus = form.focus.cycled(by: step)
       }
-    case .chooseRepeat:
-      guard form.focus == .repeat else { return }
-      form.repeatPicker = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
     case .nextRepeat, .previousRepeat:
-      guard form.focus == .repeat, form.repeatPicker == nil else { return }
+      guard form.focus == .repeat else { return }
       let count = form.repeatChoices.count
       let position = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
       let step = action == .nextRepeat ? 1 : -1
       form.repeatRule = form.repeatChoices[((position + step) % count + count) % count]
-    case .pick:
-      guard let selection = form.repeatPicker, !form.repeatChoices.isEmpty else { return }
-      form.repeatRule = form.repeatChoices[min(max(selection, 0), form.repeatChoices.count - 1)]
-      form.repeatPicker = nil
-    case .closePicker:
-      form.repeatPicker = nil
     default: break
     }
   }
@@ -135,7 +126,7 @@ extension ChecklistsApp {
     }
   }
 
-  /// The status-line hints on the Notes field and the Repeat row (and its picker).
+  /// The status-line hints on the Notes field and the Repeat row.
   func itemFieldHints(_ form: ItemFormScreen) -> [Hint] {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
@@ -146,9 +137,6 @@ extension ChecklistsApp {
         hint(.cancel, "cancel", 0), hint(.previousField, "previous field", 3),
         hint(.help, "help", 2),
       ]
-    }
-    if form.repeatPicker != nil {
-      return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
     }
     return [
       hint(.chooseRepeat, "choose", 0),

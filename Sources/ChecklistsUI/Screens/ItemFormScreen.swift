@@ -41,16 +41,12 @@ struct ItemFormScreen: Screen {
   /// What the Repeat picker offers: Never, the common rules, and the item's own rule when it
   /// is another one (set with the CLI).
   var repeatChoices: [RepeatRule?] = ItemFormScreen.repeatChoices(keeping: nil)
-  /// The Repeat picker's selection (an index into `repeatChoices`) while it is open.
-  var repeatPicker: Int?
   /// What Done does with the item's photo.
   var photo = PhotoChoice.keep
   /// What it was before the last file was chosen: what that file, found damaged, gives way to.
   var photoBeforeAttach = PhotoChoice.keep
   /// The caption of the item's photo, read when the form opened.
   var photoCaption: String?
-  /// The photo file picker, while it is open.
-  var photoPicker: PhotoPicker?
   /// The item's list as it was when a merge took it away (deleted elsewhere while the form was
   /// open): Done puts it back, as a merge keeps a list changed on one side.
   var keptList: Checklist?
@@ -83,15 +79,12 @@ extension ItemFormScreen {
     case .note: return .note
     case .remind: return .remind
     case .due: return .due
-    case .repeat: return repeatPicker == nil ? .repeat : .picker
-    case .photo: return photoPicker == nil ? .photo : .photoPicker
+    case .repeat: return .repeat
+    case .photo: return .photo
     }
   }
 
-  var helpContext: HelpContext? {
-    if photoPicker != nil { return .photoPicker }
-    return repeatPicker == nil ? .itemForm : .repeatPicker
-  }
+  var helpContext: HelpContext? { .itemForm }
 
   var interruptKeeps: String? { "the item" }
 
@@ -141,14 +134,12 @@ extension ItemFormScreen {
       return .handled()
     default: break
     }
-    if photoPicker != nil {
-      return app.performInPhotoPicker(action, form: &self) ? .handled() : .typing
-    }
-    if let motion = action.motion {
-      if let selection = repeatPicker {
-        repeatPicker = motion.target(
-          from: selection, count: repeatChoices.count,
-          page: app.itemFormLayout(self, width: app.width, height: app.height).pickerRows)
+    if action.motion != nil { return .handled() }
+    if action == .chooseRepeat {
+      if focus == .repeat {
+        app.stack.push(
+          RepeatPickerScreen(
+            choices: repeatChoices, selected: repeatChoices.firstIndex(of: repeatRule) ?? 0))
       }
       return .handled()
     }
@@ -164,10 +155,6 @@ extension ItemFormScreen {
   }
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    if photoPicker != nil {
-      app.typeInPhotoPicker(key, form: &self)
-      return .handled()
-    }
     switch focus {
     case .text: _ = text.handle(key)
     case .note: _ = note.handle(key)
@@ -178,11 +165,11 @@ extension ItemFormScreen {
   }
 
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    if photoPicker != nil {
-      app.pasteInPhotoPicker(text, form: &self)
+    if app.pastePhotoPath(text, form: &self) {
+      // The focus went to the Photo row: a Repeat picker open on its row closes.
+      app.stack.remove(RepeatPickerScreen.self)
       return .handled()
     }
-    if app.pastePhotoPath(text, form: &self) { return .handled() }
     switch focus {
     case .text: self.text.insert(text)
     case .note: note.insert(text)
@@ -197,11 +184,7 @@ extension ItemFormScreen {
   }
 
   mutating func click(_ mouse: MouseEvent, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    if photoPicker != nil {
-      app.handlePhotoPickerMouse(mouse, form: &self)
-    } else {
-      app.handleItemFormClick(mouse, form: &self, now: now)
-    }
+    app.handleItemFormClick(mouse, form: &self, now: now)
     return .handled()
   }
 
@@ -300,7 +283,7 @@ extension ItemFormScreen {
       original.note = current.note
     }
     if repeatRule == original.repeatRule && current.repeatRule != original.repeatRule
-      && repeatPicker == nil
+      && !app.stack.contains(RepeatPickerScreen.self)
     {
       repeatRule = current.repeatRule
       repeatChoices = ItemFormScreen.repeatChoices(keeping: current.repeatRule)

@@ -17,8 +17,6 @@ struct ListFormScreen: Screen {
   var iconName: String
   /// The field with the focus.
   var focus: Field = .name
-  /// The icon picker's selection while it is open.
-  var picker: Int?
   /// The list as it was when a merge took it away (deleted elsewhere while the form was open):
   /// Done puts it back with the form's name and icon.
   var keptList: Checklist?
@@ -30,20 +28,16 @@ struct ListFormScreen: Screen {
 
 extension ListFormScreen {
   func keyScreen(in app: ChecklistsApp) -> KeyScreen {
-    if picker != nil { return .picker }
-    return focus == .icon ? .icon : .form
+    focus == .icon ? .icon : .form
   }
 
-  var helpContext: HelpContext? { picker == nil ? .listForm : .iconPicker }
+  var helpContext: HelpContext? { .listForm }
 
   var interruptKeeps: String? { "the list" }
 
   func hints(in app: ChecklistsApp) -> [Hint]? {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
-    }
-    if picker != nil {
-      return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
     }
     if focus == .icon {
       return [
@@ -60,11 +54,9 @@ extension ListFormScreen {
   mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
     -> ScreenReply
   {
-    if let motion = action.motion {
-      if let selection = picker {
-        picker = motion.target(
-          from: selection, count: IconName.allCases.count, page: app.pickerRows)
-      }
+    if action.motion != nil { return .handled() }
+    if action == .chooseIcon {
+      openIconPicker(in: &app)
       return .handled()
     }
     switch action {
@@ -86,7 +78,7 @@ extension ListFormScreen {
   }
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    if focus == .name && picker == nil {
+    if focus == .name {
       _ = name.handle(key)
     } else {
       app.unknownKey(key, on: keyScreen(in: app))
@@ -95,13 +87,25 @@ extension ListFormScreen {
   }
 
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    if focus == .name && picker == nil { name.insert(text) }
+    if focus == .name { name.insert(text) }
     return .handled()
   }
 
   mutating func click(_ mouse: MouseEvent, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    app.handleListFormClick(mouse, form: &self)
+    guard mouse.kind == .press else { return .handled() }
+    if mouse.position.row == 2 {
+      focus = .name
+    } else if mouse.position.row == ChecklistsApp.listFormIconRow(height: app.height) {
+      focus = .icon
+      openIconPicker(in: &app)
+    }
     return .handled()
+  }
+
+  /// Opens the icon picker on the form's icon.
+  private func openIconPicker(in app: inout ChecklistsApp) {
+    app.stack.push(
+      IconPickerScreen(selected: IconName.allCases.firstIndex { $0.rawValue == iconName } ?? 0))
   }
 
   var drawsContent: Bool { true }

@@ -264,18 +264,19 @@ extension ChecklistsApp {
   func renderListForm(_ form: ListFormScreen, into grid: inout CellGrid) {
     renderTitle(form.listID == nil ? "Add List" : "Edit List", into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
-    drawLabel("Name", row: 2, focused: form.focus == .name && form.picker == nil, into: &grid)
+    let picker = iconPicker?.selected
+    drawLabel("Name", row: 2, focused: form.focus == .name && picker == nil, into: &grid)
     grid.drawField(
       form.name, row: 2, column: Self.labelWidth, width: fieldWidth,
       style: CellStyle(color: .normal, attributes: [.underline]),
-      focused: form.focus == .name && form.picker == nil)
+      focused: form.focus == .name && picker == nil)
     let iconRow = Self.listFormIconRow(height: grid.height)
     drawLabel("Icon", row: iconRow, focused: form.focus == .icon, into: &grid)
     let iconStyle = CellStyle(
-      color: .normal, attributes: form.focus == .icon && form.picker == nil ? [.reverse] : [])
+      color: .normal, attributes: form.focus == .icon && picker == nil ? [.reverse] : [])
     let iconText = "\(glyphs.icon(form.iconName)) \(form.iconName)"
     grid.draw(iconText, row: iconRow, column: Self.labelWidth, width: fieldWidth, style: iconStyle)
-    guard let selection = form.picker else { return }
+    guard let selection = picker else { return }
     let icons = IconName.allCases
     let first = iconRow + 1
     let rows = max(grid.height - 1 - first, 1)

@@ -44,8 +44,12 @@ extension ChecklistsApp {
   /// screen, from 3 to 10.
   static func maxNoteLines(height: Int) -> Int { min(max(height / 3, 3), 10) }
 
-  /// The item form's layout on a terminal of this size.
-  func itemFormLayout(_ form: ItemFormScreen, width: Int, height: Int) -> ItemFormLayout {
+  /// The item form's layout on a terminal of this size, with the Repeat picker open under its
+  /// row when `repeatPicker` (by default the one on the stack) is.
+  func itemFormLayout(
+    _ form: ItemFormScreen, width: Int, height: Int, repeatPicker: RepeatPickerScreen? = nil
+  ) -> ItemFormLayout {
+    let picker = repeatPicker ?? self.repeatPicker
     let compact = height < 13
     let top = compact ? 1 : 2
     let bottom = max(height - 2, top)
@@ -60,7 +64,7 @@ extension ChecklistsApp {
         form.note.wrapped(width: fieldWidth).lines.count, Self.maxNoteLines(height: height),
         visible), 1)
     let pickerRows =
-      form.repeatPicker == nil ? 0 : max(min(form.repeatChoices.count, visible - 1), 1)
+      picker.map { max(min($0.choices.count, visible - 1), 1) } ?? 0
     let heights: [(ItemFormScreen.Field, Int)] = [
       (.text, textLines), (.note, noteLines), (.remind, 1), (.due, 2), (.repeat, 1 + pickerRows),
       (.photo, 1),
@@ -90,10 +94,6 @@ extension ChecklistsApp {
   }
 
   func renderItemForm(_ form: ItemFormScreen, into grid: inout CellGrid, now: Date) {
-    if let picker = form.photoPicker {
-      renderPhotoPicker(picker, into: &grid)
-      return
-    }
     let listName = dataModel.list(withID: form.listID)?.name ?? ""
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let layout = itemFormLayout(form, width: grid.width, height: grid.height)
@@ -213,7 +213,7 @@ extension ChecklistsApp {
     let name = Self.repeatName(form.repeatRule)
     let style = CellStyle(
       color: form.repeatRule == nil ? .normal : .accent,
-      attributes: focused && form.repeatPicker == nil ? [.reverse] : [])
+      attributes: focused && repeatPicker == nil ? [.reverse] : [])
     let used = grid.draw(name, row: row, column: Self.labelWidth, width: width, style: style)
     let room = width - used - 2
     if form.repeatRule != nil, room > 4 {
@@ -228,8 +228,9 @@ extension ChecklistsApp {
           style: CellStyle(color: .error))
       }
     }
-    guard let selection = form.repeatPicker, rows > 1 else { return }
-    let choices = form.repeatChoices
+    guard let picker = repeatPicker, rows > 1 else { return }
+    let selection = picker.selected
+    let choices = picker.choices
     let shown = rows - 1
     let first = Self.repeatPickerTop(selection: selection, count: choices.count, rows: shown)
     for offset in 0..<shown where first + offset < choices.count {

@@ -99,8 +99,8 @@ extension ChecklistsApp {
   /// The boxes on screen now, each wanting its picture.
   var shownPhotoBoxes: [PhotoBox] {
     guard !stack.hidesPhotos, !photosHidden else { return [] }
+    if let photoPicker { return pickerPhotoBox(photoPicker.picker).map { [$0] } ?? [] }
     if let itemForm {
-      if let picker = itemForm.photoPicker { return pickerPhotoBox(picker).map { [$0] } ?? [] }
       let layout = itemFormLayout(itemForm, width: width, height: height)
       return itemPhotoBox(itemForm, layout: layout, width: width).map { [$0] } ?? []
     }
