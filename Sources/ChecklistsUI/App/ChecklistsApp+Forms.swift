@@ -17,17 +17,17 @@ extension ChecklistsApp {
 
   /// The form for editing an item: the Due Date field is empty when the item has none.
   func editItemForm(listID: Checklist.ID, index: Int, item: ChecklistItem) -> ItemFormScreen {
+    let fields = ItemFields(item)
     var form = ItemFormScreen(
-      listID: listID, itemIndex: index, original: item, text: TextField(item.text),
-      remind: item.shouldRemind,
-      dueText: TextField(item.showsDueDate ? editableText(for: item.dueDate) : ""),
-      dueDate: item.showsDueDate ? item.dueDate : nil)
-    form.note = TextField(item.note, multiline: true)
-    form.repeatRule = item.repeatRule
-    form.repeatChoices = ItemFormScreen.repeatChoices(keeping: item.repeatRule)
-    form.reminderLead = item.reminderLead
-    form.leadChoices = ItemFormScreen.leadChoices(keeping: item.reminderLead)
-    if let photo = item.photo { form.photoCaption = options.photos?.caption(photo) }
+      listID: listID, itemIndex: index, original: item, text: TextField(fields.text),
+      remind: fields.remind, dueText: TextField(fields.shownDueDate.map(editableText(for:)) ?? ""),
+      dueDate: fields.shownDueDate)
+    form.note = TextField(fields.note, multiline: true)
+    form.repeatRule = fields.repeatRule
+    form.repeatChoices = ItemFormScreen.repeatChoices(keeping: fields.repeatRule)
+    form.reminderLead = fields.reminderLead
+    form.leadChoices = ItemFormScreen.leadChoices(keeping: fields.reminderLead)
+    if let photo = fields.photo { form.photoCaption = options.photos?.caption(photo) }
     return form
   }
 
@@ -217,20 +217,11 @@ extension ChecklistsApp {
         } ?? original
       // Only what the form changed is written: the item may have been changed elsewhere while
       // the form was open (and merged in), and those changes stay unless the form changed the
-      // same field. The due date, its showing and Remind Me go together.
+      // same field.
       let current = item
-      if form.text.text != original.text { item.text = form.text.text }
-      let dueChanged =
-        form.dueDate != (original.showsDueDate ? original.dueDate : nil)
-        || form.remind != original.shouldRemind
-      if dueChanged {
-        item.shouldRemind = form.remind
-        // A date changed by hand starts a repeating series afresh from it.
-        if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
-        item.hasDueDate = hasDueDate
-      }
-      applyItemFields(form, to: &item)
-      if form.photo != .keep { item.photo = photo }
+      let opened = ItemFields(original)
+      item = form.editedFields(from: opened, photo: photo, keptDueDate: dueDate).applied(
+        to: item, since: opened)
       let overridden = Self.fieldsChangedOnBothSides(
         original: original, elsewhere: current, form: item)
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
@@ -271,8 +262,9 @@ extension ChecklistsApp {
       var item = session.makeItem(
         text: form.text.text, dueDate: dueDate, shouldRemind: form.remind,
         hasDueDate: hasDueDate)
-      applyItemFields(form, to: &item)
-      item.photo = photo
+      let made = ItemFields(item)
+      item = form.editedFields(from: made, photo: photo, keptDueDate: dueDate).applied(
+        to: item, since: made)
       guard let change = dataModel.insertItem(item, listID: listID) else { return true }
       commit(change, now: now)
       if showsList { selectItem(count) }

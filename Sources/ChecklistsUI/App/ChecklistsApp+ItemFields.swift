@@ -31,22 +31,6 @@ extension ChecklistsApp {
     }
   }
 
-  /// Puts the form's note and repeat rule on the item; each only when the user changed it,
-  /// so an unread rule (from a newer version), a series' kept day and time, and a note as the
-  /// field cannot show it (tabs, CR LF line breaks) stay.
-  func applyItemFields(_ form: ItemFormScreen, to item: inout ChecklistItem) {
-    let originalNote = form.original?.note ?? ""
-    if form.note.text != TextField(originalNote, multiline: true).text {
-      item.note = Self.savedNote(form.note.text)
-    }
-    if form.repeatRule != form.original?.repeatRule {
-      item.repeatRule = form.repeatRule
-    }
-    if form.reminderLead != (form.original?.reminderLead ?? .none) {
-      item.reminderLead = form.reminderLead
-    }
-  }
-
   /// A note as saved: without the empty lines (and trailing blanks) it ends with; "" when it
   /// is only white space.
   static func savedNote(_ text: String) -> String {

@@ -292,3 +292,24 @@ extension ItemFormScreen {
     self.original = original
   }
 }
+
+extension ItemFormScreen {
+  /// The item's fields as the form holds them, on `base` (the item's when the form opened):
+  /// `photo` is the photo Done stores, `keptDueDate` the date an item without a due date keeps.
+  /// The note counts as changed only when the field's text differs from the note as the field
+  /// showed it (tabs and CR LF line breaks it cannot show stay).
+  func editedFields(from base: ItemFields, photo: PhotoName?, keptDueDate: Date) -> ItemFields {
+    var fields = base
+    fields.text = text.text
+    if note.text != TextField(base.note, multiline: true).text {
+      fields.note = ChecklistsApp.savedNote(note.text)
+    }
+    fields.dueDate = dueDate ?? keptDueDate
+    fields.hasDueDate = dueDate != nil
+    fields.remind = remind
+    fields.reminderLead = reminderLead
+    fields.repeatRule = repeatRule
+    if self.photo != .keep { fields.photo = photo }
+    return fields
+  }
+}
