@@ -434,6 +434,34 @@ extension ChecklistsApp {
     return parts.isEmpty ? "Updated list \(quoted(new.name))" : parts.joined(separator: "; ")
   }
 
+  /// What a form answers before its own actions: Ctrl-C, saving, suspending and help are the
+  /// app's; `q` says how to leave. Nil for the form's own actions.
+  mutating func formAnswersFirst(_ action: KeyAction) -> ScreenReply? {
+    switch action {
+    case .interrupt, .save, .suspend, .help: return .passed
+    case .quit:
+      refuseQuitInForm()
+      return .handled()
+    default: return nil
+    }
+  }
+
+  /// A form's reply once an action changed it: Cancel closes it, Done closes it when `finish`
+  /// saved what it holds.
+  mutating func formReply(_ outcome: FormOutcome, finish: (inout ChecklistsApp) -> Bool)
+    -> ScreenReply
+  {
+    switch outcome {
+    case .stay: return .handled()
+    case .typing: return .typing
+    case .cancel:
+      status = StatusMessage(text: "Cancelled", isError: false)
+      return .close
+    case .done:
+      return finish(&self) ? .close : .handled()
+    }
+  }
+
   /// `q` in a form would throw away what was typed: say how to leave instead (Ctrl-C still quits).
   mutating func refuseQuitInForm() {
     let done = keyName(.done, on: .form, or: "Done")

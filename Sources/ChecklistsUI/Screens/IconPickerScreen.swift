@@ -11,13 +11,7 @@ struct IconPickerScreen: Screen {
 
   var helpContext: HelpContext? { .iconPicker }
 
-  func hints(in app: ChecklistsApp) -> [Hint]? {
-    [
-      Hint(actions: [.pick], label: "pick", dropRank: 0),
-      Hint(actions: [.closePicker], label: "back", dropRank: 0),
-      Hint(actions: [.help], label: "help", dropRank: 1),
-    ]
-  }
+  func hints(in app: ChecklistsApp) -> [Hint]? { Hint.picking }
 
   mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
     -> ScreenReply
@@ -76,6 +70,15 @@ struct IconPickerScreen: Screen {
       $0.focus = .name
     }
   }
+}
+
+extension Hint {
+  /// The hints of a picker under a form's row (the icon and Repeat pickers).
+  static let picking = [
+    Hint(actions: [.pick], label: "pick", dropRank: 0),
+    Hint(actions: [.closePicker], label: "back", dropRank: 0),
+    Hint(actions: [.help], label: "help", dropRank: 1),
+  ]
 }
 
 extension ChecklistsApp {

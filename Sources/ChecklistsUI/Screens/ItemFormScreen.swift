@@ -127,13 +127,7 @@ extension ItemFormScreen {
   mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
     -> ScreenReply
   {
-    switch action {
-    case .interrupt, .save, .suspend, .help: return .passed
-    case .quit:
-      app.refuseQuitInForm()
-      return .handled()
-    default: break
-    }
+    if let reply = app.formAnswersFirst(action) { return reply }
     if action.motion != nil { return .handled() }
     if action == .chooseRepeat {
       if focus == .repeat {
@@ -143,15 +137,8 @@ extension ItemFormScreen {
       }
       return .handled()
     }
-    switch app.itemFormOutcome(action, key: key, form: &self, now: now) {
-    case .stay: return .handled()
-    case .typing: return .typing
-    case .cancel:
-      app.status = StatusMessage(text: "Cancelled", isError: false)
-      return .close
-    case .done:
-      return app.finishItemForm(self, now: now) ? .close : .handled()
-    }
+    let outcome = app.itemFormOutcome(action, key: key, form: &self, now: now)
+    return app.formReply(outcome) { [self] in $0.finishItemForm(self, now: now) }
   }
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {

@@ -59,22 +59,9 @@ extension ListFormScreen {
       openIconPicker(in: &app)
       return .handled()
     }
-    switch action {
-    case .interrupt, .save, .suspend, .help: return .passed
-    case .quit:
-      app.refuseQuitInForm()
-      return .handled()
-    default: break
-    }
-    switch app.listFormOutcome(action, form: &self) {
-    case .stay: return .handled()
-    case .typing: return .typing
-    case .cancel:
-      app.status = StatusMessage(text: "Cancelled", isError: false)
-      return .close
-    case .done:
-      return app.finishListForm(self, now: now) ? .close : .handled()
-    }
+    if let reply = app.formAnswersFirst(action) { return reply }
+    let outcome = app.listFormOutcome(action, form: &self)
+    return app.formReply(outcome) { [self] in $0.finishListForm(self, now: now) }
   }
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {

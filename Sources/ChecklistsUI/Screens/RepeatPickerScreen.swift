@@ -14,13 +14,7 @@ struct RepeatPickerScreen: Screen {
 
   var helpContext: HelpContext? { .repeatPicker }
 
-  func hints(in app: ChecklistsApp) -> [Hint]? {
-    [
-      Hint(actions: [.pick], label: "pick", dropRank: 0),
-      Hint(actions: [.closePicker], label: "back", dropRank: 0),
-      Hint(actions: [.help], label: "help", dropRank: 1),
-    ]
-  }
+  func hints(in app: ChecklistsApp) -> [Hint]? { Hint.picking }
 
   mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
     -> ScreenReply
