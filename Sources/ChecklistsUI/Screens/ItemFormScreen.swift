@@ -177,6 +177,12 @@ extension ItemFormScreen {
 
   var drawsContent: Bool { true }
 
+  /// The item's photo (or the file chosen) beside the fields.
+  func photoBoxes(in app: ChecklistsApp) -> [PhotoBox]? {
+    let layout = app.itemFormLayout(self, width: app.width, height: app.height)
+    return app.itemPhotoBox(self, layout: layout, width: app.width).map { [$0] } ?? []
+  }
+
   func draw(into grid: inout CellGrid, now: Date, app: ChecklistsApp) {
     app.renderItemForm(self, into: &grid, now: now)
   }

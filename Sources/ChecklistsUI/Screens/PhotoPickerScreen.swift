@@ -60,6 +60,11 @@ struct PhotoPickerScreen: Screen {
 
   var drawsContent: Bool { true }
 
+  /// The highlighted image's preview, on a wide terminal.
+  func photoBoxes(in app: ChecklistsApp) -> [PhotoBox]? {
+    app.pickerPhotoBox(picker).map { [$0] } ?? []
+  }
+
   func draw(into grid: inout CellGrid, now: Date, app: ChecklistsApp) {
     app.renderPhotoPicker(picker, into: &grid)
   }

@@ -99,12 +99,11 @@ extension ChecklistsApp {
   /// The boxes on screen now, each wanting its picture.
   var shownPhotoBoxes: [PhotoBox] {
     guard !stack.hidesPhotos, !photosHidden else { return [] }
-    if let photoPicker { return pickerPhotoBox(photoPicker.picker).map { [$0] } ?? [] }
-    if let itemForm {
-      let layout = itemFormLayout(itemForm, width: width, height: height)
-      return itemPhotoBox(itemForm, layout: layout, width: width).map { [$0] } ?? []
+    for screen in stack.screens.reversed() {
+      if let boxes = screen.photoBoxes(in: self) { return boxes }
+      if screen.drawsContent { return [] }
     }
-    if !stack.coversContent, planner == nil, let open, let paneWidth = previewPaneWidth,
+    if planner == nil, let open, let paneWidth = previewPaneWidth,
       let box = previewPaneBox(open, paneWidth: paneWidth).box
     {
       return [box]
