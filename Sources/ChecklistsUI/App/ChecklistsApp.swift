@@ -157,9 +157,10 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The first instant after `now` at which a due date on screen reads differently.
   func nextRedraw(after now: Date) -> Date? {
-    // Today's count on All Lists, and Today and Scheduled's days, change at midnight.
+    // Today's count on All Lists, and Today and Scheduled's days, change at midnight (also
+    // under a screen over them, which shows them again when it closes).
     var next: Date? =
-      (open == nil && !stack.coversContent && (planner == nil || planner?.kind != .search))
+      (open == nil && (planner == nil || planner?.kind != .search))
       ? nextMidnight(after: now) : nil
     for date in visibleDueDates() {
       let change = formatter.nextChange(of: date, after: now)
