@@ -7,8 +7,8 @@ import Testing
 /// The item form's early reminder: `+` and `-` on the Remind Me row step the lead time, shown
 /// beside the switch, saved as the item's `reminderLead`.
 @Suite struct ItemFormLeadTests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 

@@ -114,7 +114,7 @@ extension ChecklistsApp {
     case .editItem:
       guard let place else { break }
       let item = dataModel.lists[place.listIndex].items[place.itemIndex]
-      form = .item(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
+      stack.push(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
     case .deleteItem:
       guard let place else { break }
       deleteSelectedItem(

@@ -38,7 +38,6 @@ public struct ChecklistsApp: TerminalProgram {
   var stack = ScreenStack()
   var allLists = Browser()
   var open: OpenList?
-  var form: Form?
   /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
   var planner: PlannerView?
   /// The planner view a list was opened from (going back returns there).
@@ -158,9 +157,10 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The first instant after `now` at which a due date on screen reads differently.
   func nextRedraw(after now: Date) -> Date? {
-    // Today's count on All Lists, and Today and Scheduled's days, change at midnight.
+    // Today's count on All Lists, and Today and Scheduled's days, change at midnight (also
+    // under a screen over them, which shows them again when it closes).
     var next: Date? =
-      (open == nil && form == nil && (planner == nil || planner?.kind != .search))
+      (open == nil && (planner == nil || planner?.kind != .search))
       ? nextMidnight(after: now) : nil
     for date in visibleDueDates() {
       let change = formatter.nextChange(of: date, after: now)
@@ -172,8 +172,8 @@ public struct ChecklistsApp: TerminalProgram {
   /// The due dates the rows on screen show (none unless a checklist is on screen).
   func visibleDueDates() -> [Date] {
     guard !stack.coversContent else { return [] }
-    if form == nil, let planner { return plannerDueDates(planner) }
-    guard form == nil, let open, let list = dataModel.list(withID: open.listID)
+    if let planner { return plannerDueDates(planner) }
+    guard let open, let list = dataModel.list(withID: open.listID)
     else { return [] }
     let total = list.items.count
     let count = open.browser.rowCount(total: total)
@@ -260,22 +260,16 @@ public struct ChecklistsApp: TerminalProgram {
     for screen in stack.screens.reversed() {
       if let context = screen.helpContext { return context }
     }
-    switch form {
-    case .item(let itemForm):
-      if itemForm.photoPicker != nil { return .photoPicker }
-      return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
-    case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
-    case nil:
-      if planner != nil { return .planner }
-      return open == nil ? .allLists : .checklist
-    }
+    if planner != nil { return .planner }
+    return open == nil ? .allLists : .checklist
   }
 
   /// Says that a key does nothing here (any key but Esc, which people press to be sure).
-  mutating func unknownKey(_ key: Key) {
+  mutating func unknownKey(_ key: Key, on screen: KeyScreen? = nil) {
     if key == .escape { return }
     let name = KeyNotation.display(key)
-    let help = keys.keyName(.help, on: keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
+    let help =
+      keys.keyName(.help, on: screen ?? keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
     status = StatusMessage(text: "\(name): not a key here\(help)", isError: false)
   }
 
@@ -303,37 +297,10 @@ public struct ChecklistsApp: TerminalProgram {
   mutating func handlePaste(_ text: String, now: Date) {
     let reply = askScreens { $0.paste(text, now: now, app: &$1) }
     guard reply == .passed else { return }
-    switch form {
-    case .item(var itemForm):
-      if itemForm.photoPicker != nil {
-        pasteInPhotoPicker(text, form: &itemForm)
-        form = .item(itemForm)
-        return
-      }
-      if pastePhotoPath(text, form: &itemForm) {
-        form = .item(itemForm)
-        return
-      }
-      switch itemForm.focus {
-      case .text: itemForm.text.insert(text)
-      case .note: itemForm.note.insert(text)
-      case .due:
-        if itemForm.dueSelected { itemForm.dueText.setText("") }
-        itemForm.dueSelected = false
-        itemForm.dueText.insert(text)
-        updateDue(&itemForm, now: now)
-      case .remind, .repeat, .photo: break
-      }
-      form = .item(itemForm)
-    case .list(var listForm):
-      if listForm.focus == .name && listForm.picker == nil { listForm.name.insert(text) }
-      form = .list(listForm)
-    case nil:
-      if planner?.isTyping == true {
-        updateSearch(now: now) { $0.insert(text) }
-      } else if isTypingFilter {
-        updateFilterField { $0.insert(text) }
-      }
+    if planner?.isTyping == true {
+      updateSearch(now: now) { $0.insert(text) }
+    } else if isTypingFilter {
+      updateFilterField { $0.insert(text) }
     }
   }
 

@@ -275,9 +275,6 @@ extension ChecklistsApp {
     switch action {
     case .undo: return !session.undoStack.isEmpty
     case .previous, .next: return true
-    case .dayLater, .dayEarlier:
-      if case .item(let itemForm) = form { return itemForm.dueDate != nil }
-      return false
     case .moveDown, .moveUp:
       guard let open, let list = dataModel.list(withID: open.listID), open.dueOrder == nil else {
         return false
@@ -311,70 +308,29 @@ extension ChecklistsApp {
     for screen in stack.screens.reversed() {
       if let hints = screen.hints(in: self) { return hints }
     }
-    switch form {
-    case .item(let form):
-      switch form.focus {
-      case .remind:
+    if let planner {
+      if planner.isTyping {
         return [
-          hint(.toggleRemind, "switch", 0), hint(.done, "done", 0), hint(.cancel, "cancel", 0),
-          Hint(actions: [.nextLead, .previousLead], label: "earlier/later", dropRank: 1),
-          hint(.nextField, "next field", 3), hint(.help, "help", 2),
+          hint(.keepFilter, "to the results", 0), hint(.clearFilter, "close search", 0),
         ]
-      case .due:
-        return [
-          hint(.done, "done", 0), hint(.cancel, "cancel", 0),
-          Hint(actions: [.dayLater, .dayEarlier], label: "a day", dropRank: 1),
-          hint(.nextField, "next field", 3), hint(.help, "help", 2),
-        ]
-      case .text:
-        return [
-          hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2),
-          hint(.help, "help", 1),
-        ]
-      case .note, .repeat:
-        return itemFieldHints(form)
-      case .photo:
-        return photoHints(form)
       }
-    case .list(let form):
-      if form.picker != nil {
-        return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
+      let undo = hint(.undo, "undo", 7)
+      let back = hint(.back, "back", 3)
+      let messages = hint(.messages, "messages", 12)
+      guard planner.selectedLine != nil else {
+        return [hint(.search, "search", 1), undo, back, messages, hint(.help, "help", 0)]
       }
-      if form.focus == .icon {
+      if case .list = planner.selectedLine {
         return [
-          hint(.chooseIcon, "choose icon", 0), hint(.cancel, "cancel", 0),
-          hint(.nextField, "name", 2), hint(.help, "help", 1),
+          hint(.open, "open", 1), hint(.search, "search", 2), undo, back, messages,
+          hint(.help, "help", 0),
         ]
       }
       return [
-        hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "icon", 2),
-        hint(.help, "help", 1),
+        hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),
+        hint(.deleteItem, "delete", 5), hint(.moveToList, "move", 6),
+        hint(.search, "search", 8), undo, back, messages, hint(.help, "help", 0),
       ]
-    case nil:
-      if let planner {
-        if planner.isTyping {
-          return [
-            hint(.keepFilter, "to the results", 0), hint(.clearFilter, "close search", 0),
-          ]
-        }
-        let undo = hint(.undo, "undo", 7)
-        let back = hint(.back, "back", 3)
-        let messages = hint(.messages, "messages", 12)
-        guard planner.selectedLine != nil else {
-          return [hint(.search, "search", 1), undo, back, messages, hint(.help, "help", 0)]
-        }
-        if case .list = planner.selectedLine {
-          return [
-            hint(.open, "open", 1), hint(.search, "search", 2), undo, back, messages,
-            hint(.help, "help", 0),
-          ]
-        }
-        return [
-          hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),
-          hint(.deleteItem, "delete", 5), hint(.moveToList, "move", 6),
-          hint(.search, "search", 8), undo, back, messages, hint(.help, "help", 0),
-        ]
-      }
     }
     let undo = hint(.undo, "undo", 7)
     let messages = hint(.messages, "messages", 12)

@@ -44,6 +44,9 @@ struct ScreenStack: Equatable {
   /// Whether a Ctrl-C in a form stays pending (a second one quits).
   var keepsInterruptPending: Bool { screens.contains { $0.keepsInterruptPending } }
 
+  /// What a first Ctrl-C keeps, from the topmost screen that keeps a draft.
+  var interruptKeeps: String? { screens.reversed().lazy.compactMap(\.interruptKeeps).first }
+
   /// Whether a reminder's message may offer to jump to it.
   var allowsReminderJump: Bool { screens.allSatisfy { $0.allowsReminderJump } }
 
