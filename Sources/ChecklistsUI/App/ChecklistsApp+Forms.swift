@@ -330,6 +330,7 @@ extension ChecklistsApp {
     if both(\.shouldRemind) { fields.append("Remind Me") }
     if both(\.note) { fields.append("notes") }
     if both(\.repeatRule) { fields.append("repeat") }
+    if both(\.reminderLead) { fields.append("early reminder") }
     if both(\.photo) { fields.append("photo") }
     return fields
   }

@@ -243,9 +243,9 @@ extension ItemFormScreen {
   }
 
   /// After a merge, the form shows what changed elsewhere in the fields it left as they were
-  /// (the text, the due date with Remind Me, the note, the repeat), as Done would keep them; a
-  /// field the user changed keeps the user's value (and Done says when it was changed
-  /// elsewhere too).
+  /// (the text, the due date with Remind Me, the note, the repeat, the early reminder), as Done
+  /// would keep them; a field the user changed keeps the user's value (and Done says when it was
+  /// changed elsewhere too).
   private mutating func refreshFields(in app: ChecklistsApp) {
     guard var original, let hint = itemIndex, let list = app.dataModel.list(withID: listID),
       let index = list.index(ofItemID: original.itemID, near: hint)
@@ -281,6 +281,11 @@ extension ItemFormScreen {
       repeatRule = current.repeatRule
       repeatChoices = ItemFormScreen.repeatChoices(keeping: current.repeatRule)
       original.repeatRule = current.repeatRule
+    }
+    if reminderLead == original.reminderLead && current.reminderLead != original.reminderLead {
+      reminderLead = current.reminderLead
+      leadChoices = ItemFormScreen.leadChoices(keeping: current.reminderLead)
+      original.reminderLead = current.reminderLead
     }
     self.original = original
   }
