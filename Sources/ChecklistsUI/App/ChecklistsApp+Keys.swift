@@ -11,7 +11,7 @@ extension ChecklistsApp {
 
   /// The screen whose keys apply in this exact state.
   var keyScreen: KeyScreen {
-    if let top = stack.top { return top.keyScreen(in: self) }
+    if let top = screensOverForm.last { return top.keyScreen(in: self) }
     switch form {
     case .item(let itemForm):
       switch itemForm.focus {
@@ -25,10 +25,7 @@ extension ChecklistsApp {
     case .list(let listForm):
       if listForm.picker != nil { return .picker }
       return listForm.focus == .icon ? .icon : .form
-    case nil:
-      if let planner { return planner.isTyping ? .filter : .planner }
-      if isTypingFilter { return .filter }
-      return open == nil ? .lists : .checklist
+    case nil: return .lists  // All Lists is always on the stack
     }
   }
 
@@ -87,13 +84,7 @@ extension ChecklistsApp {
   /// on the status line (or nothing, on help and the quit prompt).
   mutating func unboundKey(_ key: Key, on screen: KeyScreen, now: Date) {
     switch screen {
-    case .savePath, .quitPrompt, .help, .confirm: break  // their screens answer
-    case .filter:
-      if planner?.isTyping == true {
-        updateSearch(now: now) { _ = $0.handle(key) }
-      } else {
-        updateFilterField { _ = $0.handle(key) }
-      }
+    case .savePath, .quitPrompt, .help, .confirm, .filter: break  // their screens answer
     case .form, .due, .note:
       typeInForm(key, now: now)
     case .photoPicker:
@@ -159,37 +150,8 @@ extension ChecklistsApp {
     case .redo:
       redo(now: now)
       return []
-    case .filter:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-        return []
-      }
-      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
-      return []
-    case .search:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-      } else if open == nil, form == nil {
-        openPlanner(.search, now: now)
-      }
-      return []
-    case .clearFilter:
-      if planner?.isTyping == true {
-        closePlanner()
-      } else if isTypingFilter {
-        setFilter(nil)
-        updateBrowser { $0.filterField = nil }
-      } else if (open?.browser ?? allLists).filter != nil {
-        setFilter(nil)
-      }
-      return []
-    case .keepFilter:
-      if planner?.isTyping == true {
-        keepSearch()
-        return []
-      }
-      updateBrowser { $0.filterField = nil }
-      return []
+    case .filter, .search, .clearFilter, .keepFilter:
+      return []  // the browse screens' own
     case .lastReminder:
       jumpToLastReminder()
       return []
@@ -198,21 +160,9 @@ extension ChecklistsApp {
     case .messages:
       stack.push(HelpScreen(context: .messages))
       return []
-    case .open, .addList, .editList, .deleteList:
-      if planner != nil, form == nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnAllLists(action, now: now)
-      }
-      return []
-    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
-      .clearChecked, .moveToList:
-      if planner != nil, form == nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnChecklist(action, key: key, now: now)
-      }
-      return []
+    case .open, .addList, .editList, .deleteList, .toggle, .addItem, .editItem, .deleteItem,
+      .moveDown, .moveUp, .sort, .back, .closeList, .clearChecked, .moveToList:
+      return []  // the browse screens' own
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
       .nextRepeat, .previousRepeat, .nextLead, .previousLead, .choosePhoto, .removePhoto,
@@ -247,23 +197,13 @@ extension ChecklistsApp {
     return " (\(name) undoes)"
   }
 
-  /// Moves the selection of the list-like screen on show.
+  /// Moves the selection of a form's picker (the browse screens move their own).
   mutating func move(_ motion: Motion) {
     if moveInRepeatPicker(motion) { return }
     if case .list(var listForm) = form, let selection = listForm.picker {
       listForm.picker = motion.target(
         from: selection, count: IconName.allCases.count, page: pickerRows)
       form = .list(listForm)
-      return
-    }
-    guard form == nil else { return }
-    if planner != nil {
-      movePlannerSelection(motion)
-    } else if var state = open, let list = dataModel.list(withID: state.listID) {
-      moveSelection(&state.browser, motion, total: list.items.count)
-      open = state
-    } else if open == nil {
-      moveOnAllLists(motion)
     }
   }
 
@@ -282,7 +222,6 @@ extension ChecklistsApp {
   // MARK: - All Lists and a Checklist
 
   mutating func performOnAllLists(_ action: KeyAction, now: Date) {
-    guard open == nil, form == nil else { return }
     if let kind = smartSelected {
       switch action {
       case .open: openPlanner(kind, now: now)
@@ -323,7 +262,7 @@ extension ChecklistsApp {
   mutating func performOnChecklist(_ action: KeyAction, key: Key, now: Date) {
     // Only small values of the list are kept here: holding a copy of the list while changing
     // the model would copy all of its items.
-    guard form == nil, let state = open, let listIndex = dataModel.index(ofList: state.listID)
+    guard let state = open, let listIndex = dataModel.index(ofList: state.listID)
     else { return }
     let listID = state.listID
     let total = dataModel.lists[listIndex].items.count
@@ -398,7 +337,11 @@ extension ChecklistsApp {
     }
     let text = dataModel.lists[listIndex].items[itemIndex].text
     commit(change, now: now)
-    if case .character = key { lastItemDelete = (now, key) } else { lastItemDelete = nil }
+    if case .character = key {
+      lastItemDelete = ItemDelete(date: now, key: key)
+    } else {
+      lastItemDelete = nil
+    }
     status = StatusMessage(text: "Deleted \(quoted(text))\(undoNote)", isError: false)
   }
 }

@@ -96,11 +96,18 @@ extension ChecklistsApp {
     if open?.browser.rows != nil { refreshOpenRows(keepItem: to) }
   }
 
-  /// Opens the checklist screen on a list.
+  /// Opens the checklist screen on a list, over All Lists (a view open there closes).
   mutating func openList(id: Checklist.ID) {
+    planner = nil
+    showList(id: id)
+  }
+
+  /// Opens the checklist screen on a list over the browse screen on show (going back returns
+  /// there).
+  mutating func showList(id: Checklist.ID) {
+    open = nil
     open = OpenList(listID: id)
     smartSelected = nil
-    plannerReturn = nil
     refreshOpenRows(keepItem: nil)
     if let index = dataModel.index(ofList: id) {
       if let row = allLists.row(ofIndex: index, total: dataModel.lists.count) {
@@ -113,10 +120,8 @@ extension ChecklistsApp {
   mutating func closeList() {
     guard let state = open else { return }
     open = nil
-    if let view = plannerReturn {
-      // Back to the Today, Scheduled or search it was opened from.
-      planner = view
-      plannerReturn = nil
+    if planner != nil {
+      // Back to the Today, Scheduled or search it was opened from, made again from the model.
       plannerVersion = -1
       return
     }
