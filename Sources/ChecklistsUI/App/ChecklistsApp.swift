@@ -28,9 +28,8 @@ public struct ChecklistsApp: TerminalProgram {
   public var sortByDue: Set<String> { session.sortByDue }
 
   let options: AppOptions
-  let glyphs: Glyphs
-  let parser: DueDateParser
-  let formatter: DueDateFormatter
+  /// The glyphs and the due dates' parser and formatter.
+  let environment: AppEnvironment
   var width: Int
   var height: Int
 
@@ -76,9 +75,7 @@ public struct ChecklistsApp: TerminalProgram {
       model: model, sortByDue: sortByDue,
       showsPhotos: options.photos != nil && options.photoColors != nil, now: now)
     self.options = options
-    self.glyphs = Glyphs(ascii: options.asciiGlyphs)
-    self.parser = DueDateParser(timeZone: options.timeZone)
-    self.formatter = DueDateFormatter(timeZone: options.timeZone)
+    self.environment = AppEnvironment(options: options)
     self.width = max(size.width, 0)
     self.height = max(size.height, 0)
     stack.push(AllListsScreen())
