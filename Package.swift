@@ -130,8 +130,10 @@ let package = Package(
     /// Model, file format, store, state and dates: Foundation only, no terminal.
     .target(name: "ChecklistsCore", swiftSettings: [functionSections]),
     /// The UI as a pure state machine plus views drawing into a cell grid: no terminal.
+    /// Its Program folder holds the app's photo access and drawing (`AppPhotos`), on the images.
     .target(
-      name: "ChecklistsUI", dependencies: ["ChecklistsCore"], swiftSettings: [functionSections]),
+      name: "ChecklistsUI", dependencies: ["ChecklistsCore", "ChecklistsImages"],
+      swiftSettings: [functionSections]),
     /// ncursesw, wide-character API, through the system library.
     /// ncursesw, linked by its module map (Debian's libncursesw.so brings libtinfo). No
     /// `pkgConfig`: its only flags are `-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600`, which SwiftPM
@@ -170,10 +172,11 @@ let package = Package(
       name: "ChecklistsDesktop", dependencies: ["CDesktopBus"], swiftSettings: [functionSections]
     ),
     /// The scripting commands (`lists`, `add`, `due`, …) on the same store; `keys` prints the
-    /// UI's key table; `reminders`, the reminder service.
+    /// UI's key table, which the program hands over (`AppKeyTable`: the CLI does not import the
+    /// UI); `reminders`, the reminder service.
     .target(
       name: "ChecklistsCLI",
-      dependencies: ["ChecklistsCore", "ChecklistsUI", "ChecklistsImages", "ChecklistsDesktop"],
+      dependencies: ["ChecklistsCore", "ChecklistsImages", "ChecklistsDesktop"],
       swiftSettings: [functionSections]),
     /// Linked with the Swift runtime and FoundationEssentials built in (`-static-stdlib`; no
     /// target imports all of Foundation, so ICU is not linked): it starts in about 3 ms instead
@@ -182,7 +185,9 @@ let package = Package(
     /// `releaseLinkFlags` for the rest of its release link.
     .executableTarget(
       name: "checklists",
-      dependencies: ["ChecklistsCore", "ChecklistsCLI", "ChecklistsTerminal", "ChecklistsImages"],
+      dependencies: [
+        "ChecklistsCore", "ChecklistsCLI", "ChecklistsUI", "ChecklistsTerminal", "ChecklistsImages",
+      ],
       exclude: ["Linking"],
       swiftSettings: [
         .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])), functionSections,
@@ -219,7 +224,8 @@ let package = Package(
     .testTarget(
       name: "ChecklistsCLITests",
       dependencies: [
-        "ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsTestSupport",
+        "ChecklistsCLI", "ChecklistsCore", "ChecklistsImages", "ChecklistsUI",
+        "ChecklistsTestSupport",
       ]),
     /// The built binary in tmux and as a process: terminal, signals, locks, crashes.
     .testTarget(

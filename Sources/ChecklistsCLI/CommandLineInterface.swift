@@ -15,14 +15,17 @@ public enum CommandLineInterface {
   /// Returns nil when there is no command (the caller then starts the full-screen app), else
   /// the exit status after printing: 0 done, 1 failed (`due`: nothing due; it fails with 3),
   /// 2 usage error. Output goes to `streams` (the process's stdout and stderr by default).
+  /// `keyTable` is the full-screen app's, for `keys` and `config --check`.
   public static func run(
-    _ arguments: [String], environment: [String: String], streams: CLIStreams = .standard
+    _ arguments: [String], environment: [String: String], keyTable: AppKeyTable,
+    streams: CLIStreams = .standard
   ) -> Int32? {
     let output = CLIOutput(streams: streams)
     var failureStatus: Int32 = 1
     guard
       let status = dispatch(
-        arguments, environment: environment, output: output, failureStatus: &failureStatus)
+        arguments, environment: environment, keyTable: keyTable, output: output,
+        failureStatus: &failureStatus)
     else { return nil }
     // Output that was lost (a full disk, a closed stdout: `export > backup`) is a failure,
     // whatever the command did.
@@ -34,8 +37,8 @@ public enum CommandLineInterface {
   /// Runs the command `arguments` name (see `run`); sets `failureStatus` to its status for
   /// an error.
   private static func dispatch(
-    _ arguments: [String], environment: [String: String], output: CLIOutput,
-    failureStatus: inout Int32
+    _ arguments: [String], environment: [String: String], keyTable: AppKeyTable,
+    output: CLIOutput, failureStatus: inout Int32
   ) -> Int32? {
     let global: GlobalOptions
     do {
@@ -71,7 +74,7 @@ public enum CommandLineInterface {
       let context = CommandContext(
         location: location, output: output, now: try Clock.now(environment: environment),
         timeZone: Clock.timeZone(environment: environment), environment: environment,
-        photos: CommandPhotos(),
+        photos: CommandPhotos(), keyTable: keyTable,
         fileNamed: global.filePath != nil || !(environment["CHECKLISTS_FILE"] ?? "").isEmpty,
         commandWords: [name] + global.rest)
       return try spec.run(parsed, context)
@@ -218,6 +221,8 @@ struct CommandContext {
   var environment: [String: String]
   /// The photos the command holds while it runs, and the ones it read.
   var photos: CommandPhotos
+  /// The full-screen app's key table (`keys`, `config --check`).
+  var keyTable: AppKeyTable
   /// Whether the data file was named (`--file`, `CHECKLISTS_FILE`) rather than the default one:
   /// a named file that does not exist is likely a typo, so only a command that changes lists
   /// creates it, and only in a folder that exists.

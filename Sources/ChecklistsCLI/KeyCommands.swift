@@ -1,5 +1,4 @@
 import ChecklistsCore
-import ChecklistsUI
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -19,23 +18,23 @@ enum KeyCommands {
       --format text|json|markdown|man chooses the output.
       """
   ) { arguments, context throws(CLIError) in
-    var format = KeyTable.Format.text
-    if arguments.has(.json) { format = .json }
+    let keyTable = context.keyTable
+    var format = keyTable.formats.first ?? "text"
+    if arguments.has(.json) { format = "json" }
     if let name = arguments.value(.format) {
-      guard let chosen = KeyTable.Format(rawValue: name) else {
-        let known = KeyTable.Format.allCases.map(\.rawValue).joined(separator: ", ")
+      guard keyTable.formats.contains(name) else {
+        let known = keyTable.formats.joined(separator: ", ")
         throw .usage("unknown format \"\(name)\" (formats: \(known))")
       }
-      format = chosen
+      format = name
     }
-    var table = KeyTable.defaults
+    var config: ConfigFile?
     if !arguments.has(.defaults) {
-      let config = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
-      let (configured, problems) = KeyTable.configured(by: config)
-      table = configured
-      for problem in problems { context.output.error("warning: \(problem)") }
+      let file = ConfigFile.load(path: ConfigFile.defaultPath(environment: context.environment))
+      for problem in keyTable.problems(file) { context.output.error("warning: \(problem)") }
+      config = file
     }
-    context.output.write(table.rendered(as: format))
+    context.output.write(keyTable.rendered(config, format))
     return 0
   }
 
@@ -55,7 +54,7 @@ enum KeyCommands {
       return 0
     }
     let config = ConfigFile.load(path: path)
-    let (_, problems) = KeyTable.configured(by: config)
+    let problems = context.keyTable.problems(config)
     for problem in problems { context.output.line(problem.description) }
     if !problems.isEmpty { return 1 }
     if FileManager.default.fileExists(atPath: path) {

@@ -151,7 +151,7 @@ enum PhotoCommands {
     do {
       // Decoded whole (small), not only its header: a file whose image data is damaged is
       // refused now rather than attached and then shown as unreadable.
-      return CheckedPhoto(source: source, caption: try AppPhotos.checkedCaption(source.bytes))
+      return CheckedPhoto(source: source, caption: try ImageDecoder.checkedCaption(source.bytes))
     } catch {
       if case .libraryMissing = error.kind {
         context.output.error("warning: \(error.message)")

@@ -51,6 +51,13 @@ public enum ImageDecoder {
       orientation: ExifOrientation.read(bytes, format: format))
   }
 
+  /// The caption of an image after decoding all of it (to a small size, which JPEG and WebP
+  /// decode quickly); throws when any part of the image is damaged. What `attach` and the app's
+  /// item form check before a file is stored.
+  public static func checkedCaption(_ bytes: [UInt8]) throws(ImageError) -> String {
+    try decode(bytes, maxWidth: 64, maxHeight: 64).info.caption
+  }
+
   /// Decodes the image upright, scaled down to fit `maxWidth`×`maxHeight` pixels (keeping its
   /// aspect ratio, never scaled up). Only as many pixels as that needs are decoded where the
   /// format allows (JPEG at 1/8–1 scale in the DCT, WebP scaled by its decoder); PNG and GIF

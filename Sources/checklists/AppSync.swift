@@ -1,4 +1,5 @@
 import ChecklistsCore
+import ChecklistsUI
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -27,6 +28,22 @@ final class AppSync {
     else { return nil }
     self.location = location
     self.vdir = vdir
+  }
+
+  /// After a save: what the save wrote goes to the vdir (what the pass brought comes back
+  /// through the watcher); a problem is told with the save's line.
+  func afterSave(_ outcome: inout SaveOutcome) {
+    guard outcome.succeeded else { return }
+    run()
+    if let message = takeMessage() { outcome.message += "; " + message }
+  }
+
+  /// Before a look at the data file: the vdir may have changed, and a pass writes its changes
+  /// to the file, which the look then merges. What the pass has to say is said now, with or
+  /// without a change to the file (once: a problem that stays is not said again at every look).
+  func beforeLook() -> String? {
+    run()
+    return takeMessage(repeating: false)
   }
 
   /// Runs one pass; keeps a message when it needs the user (conflicts, skipped files, refused

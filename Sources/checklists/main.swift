@@ -10,7 +10,7 @@ import FoundationEssentials
 FullScreen.prepareProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment
-if let status = CommandLineInterface.run(arguments, environment: environment) {
+if let status = CommandLineInterface.run(arguments, environment: environment, keyTable: .ui) {
   exit(status)
 }
 FullScreenLaunch.run(arguments: arguments, environment: environment)

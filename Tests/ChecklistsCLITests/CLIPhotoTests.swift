@@ -2,6 +2,7 @@ import ChecklistsCLI
 import ChecklistsCore
 import ChecklistsImages
 import ChecklistsTestSupport
+import ChecklistsUI
 import Foundation
 import Testing
 

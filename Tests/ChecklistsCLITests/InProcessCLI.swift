@@ -1,5 +1,6 @@
 import ChecklistsCLI
 import ChecklistsTestSupport
+import ChecklistsUI
 import Foundation
 
 /// What a command run in-process wrote to its two streams, kept in memory.
@@ -45,8 +46,19 @@ extension CLITestSandbox {
   ) -> ProcessResult {
     let captured = CapturedStreams()
     let status = CommandLineInterface.run(
-      arguments, environment: environment.merging(extra) { $1 },
+      arguments, environment: environment.merging(extra) { $1 }, keyTable: .ui,
       streams: captured.streams(outputIsTerminal: outputIsTerminal))
     return captured.result(status: status ?? -1)
   }
+}
+
+extension AppKeyTable {
+  /// The UI's key table, handed to the commands as the program hands it (`main.swift`).
+  static let ui = AppKeyTable(
+    formats: KeyTable.Format.allCases.map(\.rawValue),
+    rendered: { config, format in
+      let table = config.map { KeyTable.configured(by: $0).table } ?? KeyTable.defaults
+      return table.rendered(as: KeyTable.Format(rawValue: format) ?? .text)
+    },
+    problems: { KeyTable.configured(by: $0).problems })
 }

@@ -3,6 +3,10 @@ import Testing
 
 @testable import ChecklistsCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("State file: remembered choices beside the data file")
 struct StateFileTests {
   /// Each side's changes since the state both read stay, as in the data file's merge.
@@ -149,6 +153,46 @@ struct StateFileTests {
     try store.saveState(again)
     let next = try store.saveState(written, base: written)
     #expect(next.openView == "today")
+  }
+
+  /// The app's writer records its choices merged from what it last read or wrote: another
+  /// writer's reminders stay; an unchanged state is not written again; each write is the base
+  /// of the next.
+  @Test func theAppsStateWriterMergesFromWhatItLastSaw() throws {
+    let folder = StoreTestFolder()
+    defer { folder.remove() }
+    folder.write("Checklists.plist", encodedBytes(sampleModel()))
+    let (store, load) = try ChecklistsStore.open(location: folder.location())
+    defer { store.close() }
+    let writer = StateFileWriter(store: store, loaded: load.state)
+    // Meanwhile the reminder service records a delivery.
+    var theirs = load.state
+    theirs.notified = ["3@1800000000"]
+    try store.saveState(theirs)
+    writer.rememberApp(openList: 1, in: load.model, sortByDue: ["Chores"], openView: nil)
+    let first = try #require(store.currentState())
+    #expect(first.notified == ["3@1800000000"])
+    #expect(first.checklistName == load.model.lists[1].name && first.checklistIndex == 1)
+    #expect(first.sortByDue == ["Chores"])
+    #expect(!first.firstTime)
+    #expect(writer.last == first)
+    // Nothing new: the file is not written again.
+    let path = folder.location().stateFile
+    let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate]
+    usleep(20_000)
+    writer.rememberApp(openList: 1, in: load.model, sortByDue: ["Chores"], openView: nil)
+    let after = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate]
+    #expect(before as? Date == after as? Date)
+    // The next choice is merged from the last write: the reminder another writer took out
+    // since stays out, and All Lists with Today open is ours.
+    var later = first
+    later.notified = []
+    try store.saveState(later)
+    writer.rememberApp(openList: -1, in: load.model, sortByDue: [], openView: "today")
+    let second = try #require(store.currentState())
+    #expect(second.notified.isEmpty)
+    #expect(second.checklistName == nil && second.openView == "today")
+    #expect(second.sortByDue.isEmpty)
   }
 
   /// A line the app's form gives the conflicts log is stamped and names the file, on one line.

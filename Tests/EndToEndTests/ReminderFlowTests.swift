@@ -230,5 +230,35 @@ extension EndToEndProcesses {
       #expect(!Self.stateText(shell).contains("2@"), "the service's to claim")
       #expect(try shell.quit() == "0")
     }
+
+    /// Two apps on one file, both out of sight: the reminder rings on both screens, and goes
+    /// out through the terminal once (whichever claims it first in the shared record).
+    @Test func twoAppsOnOneFileSendOneTerminalNotification() throws {
+      let rent = Date().addingTimeInterval(6)
+      let binary = shellQuote(try BuiltBinary.existingPath())
+      let first = try TmuxSession(command: binary, logOutput: true) { folder in
+        try Self.writeBills(payRentDue: rent, into: folder)
+      }
+      defer { first.close() }
+      let second = try TmuxSession(
+        command: binary,
+        environment: [
+          "XDG_DATA_HOME": first.dataHome.path, "XDG_STATE_HOME": first.stateHome.path,
+        ], logOutput: true)
+      defer { second.close() }
+      let apps = [first, second]
+      for app in apps { try app.waitFor(text: "Bills") }
+      #expect(Date() < rent, "the apps started too late for this test to mean anything")
+      // What a terminal sends when its window loses the focus.
+      for app in apps { try app.sendKeys("-H", "1b", "5b", "4f") }
+      for app in apps { try app.waitFor(text: "Reminder: \"Pay rent\" (Bills)", timeout: 20) }
+      let sequence = Data("\u{1B}]9;Reminder: Pay rent (Bills)\u{1B}\\".utf8)
+      let sent = { (app: TmuxSession) in app.loggedOutput().range(of: sequence) != nil }
+      try first.waitUntil("a terminal notification", timeout: 10) { apps.contains(where: sent) }
+      // The other one had as long again to send its own (tmux copies output asynchronously).
+      let settle = Date().addingTimeInterval(1)
+      try first.waitUntil("a second") { Date() > settle }
+      #expect(apps.filter(sent).count == 1)
+    }
   }
 }

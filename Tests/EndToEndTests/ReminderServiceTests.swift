@@ -181,6 +181,26 @@ extension ServerAndCLIProcesses {
       #expect(service.child.waitForOutput(next, deadline: 5), "\(service.child.lines)")
     }
 
+    /// Frozen over the due time, as a suspended machine's processes are: the wall-clock timer
+    /// has passed meanwhile, and the reminder comes once when the service runs again.
+    @Test func aReminderDueWhileTheServiceWasFrozenComesOnceWhenItRunsAgain() throws {
+      let setup = try Setup()
+      defer { setup.close() }
+      let due = Self.wholeSecond(in: 2)
+      try setup.write([("Feed the cat", due, true, nil)])
+      let service = try ReminderServiceProcess(environment: setup.environment)
+      defer { service.stop() }
+      #expect(service.child.waitForOutput("next reminder:", deadline: 10))
+      kill(service.child.pid, SIGSTOP)
+      // Until the due time has passed (a wait for a time, not for the program).
+      while Date() < due.addingTimeInterval(1) { usleep(50_000) }
+      kill(service.child.pid, SIGCONT)
+      #expect(service.waitForDelivery("Feed the cat", deadline: 10) != nil)
+      usleep(300_000)
+      #expect(service.deliveries("Feed the cat").count == 1)
+      #expect(try setup.rig.closeAllAndReadHistory().count == 1)
+    }
+
     @Test func catchesUpOnceAndSummarisesMoreThanFive() throws {
       let setup = try Setup()
       defer { setup.close() }
@@ -288,9 +308,12 @@ extension ServerAndCLIProcesses {
       #expect(service.child.waitForOutput("checklists reminders: delivering", deadline: 10))
       usleep(300_000)
       let before = try #require(service.wakeUps)
+      let ticks = try #require(service.cpuTicks)
       usleep(2_000_000)
-      // Not one wake-up in two seconds: it waits in poll with no timeout until the reminder.
+      // Not one wake-up of any thread in two seconds: it waits in poll with no timeout until
+      // the reminder; and no CPU time, as the app's idle check measures it.
       #expect(service.wakeUps == before)
+      #expect(service.cpuTicks == ticks)
       // A change to the file wakes it at once: an item due now is delivered.
       try setup.write([("Much later", Date() + 3600, true, nil), ("Now", Date() - 1, true, nil)])
       #expect(service.waitForDelivery("Now") != nil)

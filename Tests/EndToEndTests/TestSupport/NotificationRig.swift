@@ -164,15 +164,39 @@ final class ReminderServiceProcess {
     return UInt32(line[open.upperBound...].dropLast())
   }
 
-  /// The process's voluntary context switches so far (each wake-up from a wait is one).
+  /// The voluntary context switches of all the process's threads so far (each wake-up from a
+  /// wait is one; `/proc/PID/status` alone counts only the main thread's).
   var wakeUps: Int? {
-    guard
-      let status = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: {
-        $0.hasPrefix("voluntary_ctxt_switches:")
-      })
+    let tasks = "/proc/\(child.pid)/task"
+    guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks),
+      !threads.isEmpty
     else { return nil }
-    return Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+    var total = 0
+    for thread in threads {
+      guard
+        let status = try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: {
+          $0.hasPrefix("voluntary_ctxt_switches:")
+        }),
+        let count = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+      else { return nil }
+      total += count
+    }
+    return total
+  }
+
+  /// The CPU time the process has used, all threads, in clock ticks (`utime` + `stime` of
+  /// `/proc/PID/stat`, 10 ms each): the measure of the app's idle check (docs/performance.md).
+  var cpuTicks: Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(child.pid)/stat", encoding: .utf8),
+      let closing = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the command's name: state is field 3, utime 14 and stime 15.
+    let fields = stat[stat.index(after: closing)...].split(separator: " ")
+    guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      return nil
+    }
+    return user + system
   }
 
   func stop() { child.kill() }

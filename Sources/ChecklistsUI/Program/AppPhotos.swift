@@ -1,14 +1,18 @@
 import ChecklistsCore
 import ChecklistsImages
-import ChecklistsUI
 import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The app's photos: the session's hold and copies (`PhotoSession`), and the access the UI
-/// uses to read captions, list folders and store a chosen file.
+/// The app's photos as the image libraries give them: the access the item form and the photo
+/// picker use (captions, folders, storing a chosen file in the session's Photos folder), how
+/// photos are drawn on this terminal, and a photo decoded and drawn into a `PhotoPicture`.
+///
+/// This implements the program's photo contract (`PhotoAccess`, `PhotoRequest`, `PhotoPicture`)
+/// beside it; the launch (`FullScreenLaunch`) wires it in, and the benchmarks run it as the app
+/// does.
 public enum AppPhotos {
   /// How much of a file is read for its caption first: the header and EXIF of any photo a
   /// camera writes; the whole file only when that is not enough.
@@ -58,7 +62,7 @@ public enum AppPhotos {
     do throws(PhotoError) {
       let source = try PhotoLibrary.readSource(path)
       do throws(ImageError) {
-        _ = try checkedCaption(source.bytes)
+        _ = try ImageDecoder.checkedCaption(source.bytes)
         return nil
       } catch {
         if case .libraryMissing = error.kind { return nil }
@@ -67,12 +71,6 @@ public enum AppPhotos {
     } catch {
       return PhotoAccessError(message: error.message)
     }
-  }
-
-  /// The caption of an image after decoding all of it (to a small size, which JPEG and WebP
-  /// decode quickly); throws when any part of the image is damaged.
-  public static func checkedCaption(_ bytes: [UInt8]) throws(ImageError) -> String {
-    try ImageDecoder.decode(bytes, maxWidth: 64, maxHeight: 64).info.caption
   }
 
   /// "[photo 4032×3024 JPEG]" from the start of the file (or all of it), nil when unreadable.
@@ -222,34 +220,6 @@ extension AppPhotos {
     } catch {
       return .text(error.message, isError: true)
     }
-  }
-}
-
-/// Numbers kitty images, one new id per picture (so that deleting one never takes another).
-public final class ImageIDs: @unchecked Sendable {
-  private let lock = ThreadLock()
-  private var last: UInt32 = 100
-
-  /// Starts at 101.
-  public init() {}
-
-  /// The next id.
-  public func next() -> UInt32 {
-    lock.lock()
-    defer { lock.unlock() }
-    last = last == UInt32.max ? 101 : last + 1
-    return last
-  }
-}
-
-extension AppPhotos {
-  /// The terminal's cell size in pixels (`TIOCGWINSZ`), `typical` when it reports none.
-  public static func cellPixelSize() -> CellPixelSize {
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return .typical }
-    return CellPixelSize.from(
-      columns: Int(size.ws_col), rows: Int(size.ws_row), pixelWidth: Int(size.ws_xpixel),
-      pixelHeight: Int(size.ws_ypixel))
   }
 }
 
