@@ -307,7 +307,7 @@ extension ChecklistsApp {
       refreshOpenRows(keepItem: itemIndex)
     case .back:
       if state.browser.filter != nil {
-        setFilter(nil)
+        setChecklistFilter(nil)
       } else {
         closeList()
       }

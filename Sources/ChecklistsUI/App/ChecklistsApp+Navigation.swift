@@ -172,39 +172,18 @@ extension ChecklistsApp {
     return allLists.filterField != nil
   }
 
-  /// Changes the browser of the current screen.
-  mutating func updateBrowser(_ body: (inout Browser) -> Void) {
-    if var state = open {
-      body(&state.browser)
-      open = state
-    } else {
-      body(&allLists)
-    }
+  /// Sets the open list's filter and recomputes its rows.
+  mutating func setChecklistFilter(_ filter: String?) {
+    let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
+    open?.browser.filter = filter
+    refreshOpenRows(keepItem: keep)
   }
 
-  mutating func updateFilterField(_ body: (inout TextField) -> Void) {
-    var field: TextField?
-    updateBrowser {
-      if var current = $0.filterField {
-        body(&current)
-        $0.filterField = current
-        field = current
-      }
-    }
-    if let field { setFilter(field.text.isEmpty ? nil : field.text) }
-  }
-
-  /// Sets the filter of the current screen and recomputes its rows.
-  mutating func setFilter(_ filter: String?) {
-    if open != nil {
-      let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
-      open?.browser.filter = filter
-      refreshOpenRows(keepItem: keep)
-    } else {
-      let keep = allLists.index(ofRow: allLists.selected)
-      allLists.filter = filter
-      refreshListRows(keepList: keep)
-    }
+  /// Sets All Lists' filter and recomputes its rows.
+  mutating func setListsFilter(_ filter: String?) {
+    let keep = allLists.index(ofRow: allLists.selected)
+    allLists.filter = filter
+    refreshListRows(keepList: keep)
   }
 
   /// Recomputes the All Lists rows for the filter (cheap: there are few lists).

@@ -58,10 +58,8 @@ struct AllListsScreen: BrowseScreen {
       return app.reply(as: &self) { $0.openPlanner(.search, now: now) }
     case .clearFilter:
       guard browser.filterField != nil || browser.filter != nil else { return .handled() }
-      return app.reply(as: &self) { app in
-        app.setFilter(nil)
-        app.allLists.filterField = nil
-      }
+      browser.filterField = nil
+      return app.reply(as: &self) { $0.setListsFilter(nil) }
     case .keepFilter:
       browser.filterField = nil
       return .handled()
@@ -74,16 +72,20 @@ struct AllListsScreen: BrowseScreen {
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
     guard !app.browseCovered else { return .passed }
-    guard browser.filterField != nil else {
+    guard var field = browser.filterField else {
       return app.reply(as: &self) { $0.unknownKey(key) }  // its keys name the help key
     }
-    return app.reply(as: &self) { $0.updateFilterField { _ = $0.handle(key) } }
+    _ = field.handle(key)
+    browser.filterField = field
+    return app.reply(as: &self) { $0.setListsFilter(field.text.isEmpty ? nil : field.text) }
   }
 
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply {
     guard !app.browseCovered else { return .passed }
-    guard browser.filterField != nil else { return .handled() }
-    return app.reply(as: &self) { $0.updateFilterField { $0.insert(text) } }
+    guard var field = browser.filterField else { return .handled() }
+    field.insert(text)
+    browser.filterField = field
+    return app.reply(as: &self) { $0.setListsFilter(field.text.isEmpty ? nil : field.text) }
   }
 
   mutating func click(_ mouse: MouseEvent, now: Date, app: inout ChecklistsApp) -> ScreenReply {

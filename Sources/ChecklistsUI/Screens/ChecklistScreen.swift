@@ -75,10 +75,8 @@ struct ChecklistScreen: BrowseScreen {
       guard open.browser.filterField != nil || open.browser.filter != nil else {
         return .handled()
       }
-      return app.reply(as: &self) { app in
-        app.setFilter(nil)
-        app.open?.browser.filterField = nil
-      }
+      open.browser.filterField = nil
+      return app.reply(as: &self) { $0.setChecklistFilter(nil) }
     case .keepFilter:
       open.browser.filterField = nil
       return .handled()
@@ -92,16 +90,20 @@ struct ChecklistScreen: BrowseScreen {
 
   mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
     guard !app.browseCovered else { return .passed }
-    guard open.browser.filterField != nil else {
+    guard var field = open.browser.filterField else {
       return app.reply(as: &self) { $0.unknownKey(key) }  // its keys name the help key
     }
-    return app.reply(as: &self) { $0.updateFilterField { _ = $0.handle(key) } }
+    _ = field.handle(key)
+    open.browser.filterField = field
+    return app.reply(as: &self) { $0.setChecklistFilter(field.text.isEmpty ? nil : field.text) }
   }
 
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply {
     guard !app.browseCovered else { return .passed }
-    guard open.browser.filterField != nil else { return .handled() }
-    return app.reply(as: &self) { $0.updateFilterField { $0.insert(text) } }
+    guard var field = open.browser.filterField else { return .handled() }
+    field.insert(text)
+    open.browser.filterField = field
+    return app.reply(as: &self) { $0.setChecklistFilter(field.text.isEmpty ? nil : field.text) }
   }
 
   mutating func click(_ mouse: MouseEvent, now: Date, app: inout ChecklistsApp) -> ScreenReply {
