@@ -134,7 +134,7 @@ extension ChecklistsApp {
       right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
     }
     renderTitle("Checklists", right: right, into: &grid)
-    renderSmartRows(into: &grid)
+    renderSmartRows(selected: smartSelected, into: &grid)
     if lists.isEmpty {
       renderCentered(
         "No lists yet"
