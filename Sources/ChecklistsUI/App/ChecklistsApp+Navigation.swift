@@ -119,7 +119,7 @@ extension ChecklistsApp {
   /// Goes back to All Lists, selecting the list that was open.
   mutating func closeList() {
     guard let state = open else { return }
-    open = nil
+    stack.remove(ChecklistScreen.self)
     if planner != nil {
       // Back to the Today, Scheduled or search it was opened from, made again from the model.
       plannerVersion = -1

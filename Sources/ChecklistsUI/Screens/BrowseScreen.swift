@@ -68,12 +68,16 @@ extension ChecklistsApp {
     set { stack.update(AllListsScreen.self) { $0.smartSelected = newValue } }
   }
 
-  /// The list on screen; setting one shows it over the browse screen on show, nil closes it.
+  /// The list on screen; setting one shows it over the browse screen on show. Nil closes it
+  /// and shows All Lists (a view it was opened from closes too: only going back, `closeList`,
+  /// returns there).
   var open: OpenList? {
     get { stack.first(ChecklistScreen.self)?.open }
     set {
       guard let newValue else {
+        guard stack.contains(ChecklistScreen.self) else { return }
         stack.remove(ChecklistScreen.self)
+        stack.remove(PlannerScreen.self)
         return
       }
       if stack.contains(ChecklistScreen.self) {
