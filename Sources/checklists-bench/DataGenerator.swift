@@ -62,3 +62,52 @@ struct SplitMix: RandomNumberGenerator {
     return value ^ (value >> 31)
   }
 }
+
+extension DataGenerator {
+  /// `model(lists:itemsPerList:)` with subtasks, priorities and tags: `childShare` of each
+  /// list's items (a fifth by default) are subtasks, placed at random after the first item —
+  /// three in four a sibling of the subtask above them, one in four a level deeper (at most
+  /// three) — every 7th item has a priority and every 9th a tag or two.
+  static func outlineModel(
+    lists listCount: Int, itemsPerList: Int, childShare: Double = 0.2, seed: UInt64 = 34
+  ) -> DataModel {
+    let plain = model(lists: listCount, itemsPerList: itemsPerList, seed: seed)
+    var random = SplitMix(seed: seed &+ 1)
+    let levels: [PriorityLevel] = [.low, .medium, .high]
+    let tagNames = ["work", "home", "errands", "東京", "urgent"]
+    var lists: [Checklist] = []
+    lists.reserveCapacity(plain.lists.count)
+    for list in plain.lists {
+      var items = list.items
+      let count = items.count
+      let childCount = min(Int((Double(count) * childShare).rounded()), max(count - 1, 0))
+      // Which items are subtasks: a shuffle of 1..<count, the first childCount of it.
+      var candidates = Array(1..<max(count, 1))
+      for position in candidates.indices.reversed() where position > 0 {
+        candidates.swapAt(position, Int(random.next() % UInt64(position + 1)))
+      }
+      var isChild = [Bool](repeating: false, count: count)
+      for index in candidates.prefix(childCount) { isChild[index] = true }
+      var parents = [Int?](repeating: nil, count: count)
+      var depths = [Int](repeating: 0, count: count)
+      for index in 0..<count {
+        if isChild[index] {
+          let above = index - 1
+          let deeper = depths[above] < 3 && (parents[above] == nil || random.next() % 4 == 0)
+          let parent = deeper ? above : parents[above]
+          if let parent {
+            parents[index] = parent
+            depths[index] = depths[parent] + 1
+            items[index].parentItemID = items[parent].itemID
+          }
+        }
+        if index % 7 == 3 { items[index].priorityLevel = levels[index % 3] }
+        if index % 9 == 4 {
+          items[index].tags = [tagNames[index % 5], tagNames[(index / 9) % 5]]
+        }
+      }
+      lists.append(Checklist(name: list.name, iconName: list.iconName, items: items))
+    }
+    return DataModel(lists: lists, nextItemID: plain.nextItemID)
+  }
+}

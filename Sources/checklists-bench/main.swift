@@ -11,6 +11,7 @@ let subcommands: [String: ([String]) -> Int32] = [
   "generate": GenerateCommand.run,
   "keys": KeyBenchmarks.run,
   "merge": MergeBenchmarks.run,
+  "outline": OutlineBenchmarks.run,
   "photo-form": PhotoFormBenchmarks.run,
   "photos": PhotoBenchmarks.run,
   "planner": PlannerBenchmarks.run,

@@ -155,8 +155,9 @@ extension ServerAndCLIProcesses {
       try SyncRig.write(local, iosTask(uid: "LOCAL-1", summary: "Tea"))
       try rig.vdirsyncer("sync")
       try rig.phoneSync()
+      // A property checklists does not map (CATEGORIES are tags, merged as a field).
       try rig.phoneEdit("Tea", stamp: "20261204T090000Z") {
-        $0 = $0.map { $0.hasPrefix("CATEGORIES:") ? "CATEGORIES:Drinks" : $0 }
+        $0 = $0.flatMap { $0.hasPrefix("SUMMARY:") ? [$0, "LOCATION:Corner shop"] : [$0] }
       }
       try rig.phoneSync()
       try SyncRig.write(
@@ -169,13 +170,13 @@ extension ServerAndCLIProcesses {
       #expect(refused.stderr.contains("not in the sync state"), "\(refused.stderr)")
       #expect(try String(contentsOfFile: local, encoding: .utf8).contains("SUMMARY:Green tea"))
       try rig.phoneSync()
-      #expect(rig.phoneTasks()["Tea"]?.contains("CATEGORIES:Drinks") == true)
+      #expect(rig.phoneTasks()["Tea"]?.contains("LOCATION:Corner shop") == true)
       // The documented round: our pass records the task, vdirsyncer merges it.
       try rig.documentedCronLine()
       try rig.documentedCronLine()
       try rig.phoneSync()
       let tea = try #require(rig.phoneTasks()["Green tea"])
-      #expect(tea.contains("CATEGORIES:Drinks"), "the phone's foreign property stayed: \(tea)")
+      #expect(tea.contains("LOCATION:Corner shop"), "the phone's foreign property stayed: \(tea)")
       #expect(try rig.item("Green tea").text == "Green tea")
 
       let a = rig.root + "/lists_local"

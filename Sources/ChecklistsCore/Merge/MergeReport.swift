@@ -20,6 +20,9 @@ public struct MergeReport: Equatable, Sendable {
   /// Items added on both sides under the same `itemID`: ours got a new one (for the undo
   /// history; not told or logged, as nothing outside knew the old one).
   public var renumbered: [Renumbering] = []
+  /// Subtasks whose parent moved to another list on one side: they moved there with it (the
+  /// list they were in, their text, and where they went).
+  public var movedWithParents: [KeptItem] = []
   /// Lists and items the file lacked when it was read again after being unreadable (restored
   /// from an older copy): they stayed instead of being taken as deleted elsewhere.
   public var keptMissingFromFile: Int = 0
@@ -41,13 +44,14 @@ public struct MergeReport: Equatable, Sendable {
     conflicts += other.conflicts
     keptItems += other.keptItems
     keptLists += other.keptLists
+    movedWithParents += other.movedWithParents
     renumbered += other.renumbered
     keptMissingFromFile += other.keptMissingFromFile
   }
 
   /// Whether anything here belongs in the conflict log.
   public var hasLogEntries: Bool {
-    !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty
+    !conflicts.isEmpty || !keptItems.isEmpty || !keptLists.isEmpty || !movedWithParents.isEmpty
   }
 
   /// One sentence for the status line or the CLI, e.g. "3 changes made elsewhere merged; 1
@@ -103,6 +107,11 @@ public struct MergeReport: Equatable, Sendable {
       lines.append(
         "\(stamp) \(file): list \(Self.quote(item.list)), item \(Self.quote(item.text)): "
           + "kept: \(item.reason)")
+    }
+    for item in movedWithParents {
+      lines.append(
+        "\(stamp) \(file): list \(Self.quote(item.list)), item \(Self.quote(item.text)): "
+          + item.reason)
     }
     for list in keptLists {
       lines.append(

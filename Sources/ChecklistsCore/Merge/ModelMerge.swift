@@ -504,6 +504,7 @@ private struct Merger {
         nextListID += 1
       }
     }
+    var changed: [Int] = []  // indices in `lists` of the lists not taken as they are
     for (index, slot) in slots.enumerated() where slot.survives {
       if slot.quiet, let o = slot.ours {
         lists.append(ours.lists[o])
@@ -549,16 +550,81 @@ private struct Merger {
       }
       if let t = slot.theirs { theirsWithIDs[t].id = list.id }
       list.setItems(orderedItems(slot: index))
-      // A child whose parent was deleted (or moved to another list) elsewhere becomes
-      // top-level; one the merge placed away from its parent follows it again.
-      list.repairOutline()
+      changed.append(lists.count)
       lists.append(list)
     }
+    followMovedParents(&lists, changed: changed)
+    // A child whose parent was deleted elsewhere becomes top-level; one the merge placed away
+    // from its parent follows it again.
+    for index in changed { lists[index].repairOutline() }
     theirsIDs = theirsWithIDs.map(\.id)
     return (
       DataModel(listsKeepingIDs: lists, nextItemID: nextItemID, nextListID: nextListID),
       DataModel(listsKeepingIDs: theirsWithIDs, nextItemID: nextItemID, nextListID: nextListID)
     )
+  }
+
+  /// Children left behind by a parent that moved to another list (on one side, while the
+  /// other side kept or added children under it in the old list) follow it there; the report
+  /// says which (`MergeReport.movedWithParents`). A child whose parent is in another list
+  /// without having moved from the child's list stays, and `repairOutline` makes it top-level.
+  mutating func followMovedParents(_ lists: inout [Checklist], changed: [Int]) {
+    // Only lists both sides did not leave as they were can have a child away from its parent
+    // (a parent that moved changed the list it left and the one it went to).
+    let orphaned = changed.filter { !lists[$0].outlineIsConsistent }
+    guard !orphaned.isEmpty else { return }
+    var listOf: [Int: Int] = [:]  // item id: index in `lists`
+    for index in changed {
+      for item in lists[index].items where listOf[item.itemID] == nil {
+        listOf[item.itemID] = index
+      }
+    }
+    var baseListIDOf: [Int: Checklist.ID] = [:]
+    for list in base {
+      for item in list.items where baseListIDOf[item.itemID] == nil {
+        baseListIDOf[item.itemID] = list.id
+      }
+    }
+    // In order, so that a child's children follow it: an item whose parent is moving moves.
+    var moving: [Int: Int] = [:]  // item id: target list index
+    var moves: [(from: Int, item: Int, to: Int)] = []
+    for index in orphaned {
+      let list = lists[index]
+      for (position, item) in list.items.enumerated() {
+        guard let parentID = item.parentItemID else { continue }
+        let target: Int
+        if let follows = moving[parentID] {
+          target = follows
+        } else if let there = listOf[parentID], there != index,
+          baseListIDOf[parentID] == list.id
+        {
+          target = there
+        } else {
+          continue
+        }
+        moving[item.itemID] = target
+        moves.append((index, position, target))
+      }
+    }
+    guard !moves.isEmpty else { return }
+    var taken: [Int: [ChecklistItem]] = [:]  // target list index: items in order
+    for move in moves {
+      let item = lists[move.from].items[move.item]
+      taken[move.to, default: []].append(item)
+      report.movedWithParents.append(
+        KeptItem(
+          list: lists[move.from].name, text: item.text,
+          reason: "moved with its parent to list \(MergeReport.quote(lists[move.to].name))"))
+      report.changesFromElsewhere += 1
+    }
+    for (index, list) in lists.enumerated() {
+      let leaving = Set(moves.filter { $0.from == index }.map(\.item))
+      let arriving = taken[index] ?? []
+      guard !leaving.isEmpty || !arriving.isEmpty else { continue }
+      var items = list.items.enumerated().filter { !leaving.contains($0.offset) }.map(\.element)
+      items += arriving
+      lists[index].setItems(items)
+    }
   }
 
   /// The items of a slot in merged order: ours' order, with the items theirs placed inserted

@@ -115,6 +115,28 @@ public enum ConflictMerge {
         MergeConflict(place: place, field: field, kept: describe(ours), other: describe(theirs)))
       return ours
     }
+
+    /// Tags merge as a set against the version the server last had (the oldest the file
+    /// held): a tag added or removed on either side stays added or removed, so a tag added on
+    /// one side and removed on the other follows the side that changed it. When the history
+    /// cannot tell who changed what (`unsure`), a difference is a conflict: ours kept.
+    mutating func pickTags(_ ours: [String], _ theirs: [String]) -> [String] {
+      if ours == theirs { return ours }
+      guard knowsChanges, let base = history.last?.tags else {
+        conflicts.append(
+          MergeConflict(
+            place: place, field: "tags", kept: Self.describeTags(ours),
+            other: Self.describeTags(theirs)))
+        return ours
+      }
+      if history.contains(where: { $0.tags == theirs }) { return ours }
+      if history.allSatisfy({ $0.tags == ours }) { return theirs }
+      return TaskOutlineProperties.mergeTags(base: base, ours: ours, theirs: theirs)
+    }
+
+    static func describeTags(_ tags: [String]) -> String {
+      tags.isEmpty ? "no tags" : tags.map { "#" + $0 }.joined(separator: " ")
+    }
   }
 
   /// Merges `ours` (the vdir's version) and `theirs` (the server's) against the versions the
@@ -148,6 +170,13 @@ public enum ConflictMerge {
       RuleValue(o), RuleValue(t), of: RuleValue.init, field: "repeat", describe: \.words)
     merged.repeatRule = rule.rule
     merged.repeatDay = rule.day
+    merged.parent = pick.pick(o.parent, t.parent, of: \.parent, field: "subtask of") {
+      $0.map { "the task \($0)" } ?? "none (top-level)"
+    }
+    merged.priority = pick.pick(o.priority, t.priority, of: \.priority, field: "priority") {
+      PriorityLevel(priority: $0).rawValue
+    }
+    merged.tags = pick.pickTags(o.tags, t.tags)
     // The order is not the user's words: the vdir's wins a tie without a word of it.
     merged.sortOrder =
       history.contains { $0.sortOrder == t.sortOrder } ? o.sortOrder : t.sortOrder

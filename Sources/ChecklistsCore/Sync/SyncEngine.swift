@@ -439,7 +439,7 @@ private struct Planner {
     }
     let zone = options.timeZone
     return zip(a.items, b.items).allSatisfy {
-      $0.itemID == $1.itemID
+      $0.itemID == $1.itemID && $0.parentItemID == $1.parentItemID
         && TaskFields($0, timeZone: zone).sameContent(as: TaskFields($1, timeZone: zone))
     }
   }
@@ -625,6 +625,9 @@ private struct Planner {
       byFolder[newcomer.folder, default: []].append((itemID, nil))
     }
 
+    // Which item each UID of a folder is: a parent line names one of its list's items.
+    var itemOfUID: [String: [String: Int]] = [:]
+    for (itemID, entry) in located { itemOfUID[entry.folder, default: [:]][entry.uid] = itemID }
     // Theirs: one list per folder, its items in the vdir's order.
     var baseItemByID: [Int: ChecklistItem] = [:]
     for collection in baseCollections {
@@ -637,7 +640,10 @@ private struct Planner {
       var items: [(item: ChecklistItem, order: Int, position: Int, href: String)] = []
       for (itemID, position) in entries {
         guard let entry = located[itemID] else { continue }
-        let item: ChecklistItem
+        var item: ChecklistItem
+        // The parent line's UID as an item of this list; a parent in another list, or
+        // missing, leaves the item top-level here (its line stays in the file).
+        let parentHere = entry.fields.parent.flatMap { itemOfUID[folder.name]?[$0] }
         if let record = entry.stateRecord {
           // Unchanged files are the record's item; changed ones change what the file changed
           // (a file an interrupted pass did not rewrite still says what it said before; one
@@ -650,9 +656,19 @@ private struct Planner {
             since = previous
           }
           item = entry.calendar == nil ? base : entry.fields.applied(to: base, since: since)
+          // The parent line changed, or it names a parent whose file came later, or the
+          // recorded parent is not in this folder (the task moved to another list).
+          let recordedParentHere = base.parentItemID.map { located[$0]?.folder == folder.name }
+          if entry.calendar != nil
+            && (entry.fields.parent != since.parent || recordedParentHere == false
+              || (recordedParentHere == nil && parentHere != nil))
+          {
+            item.parentItemID = parentHere
+          }
         } else if let base = baseItemByID[itemID] {
           item = entry.fields.applied(
             to: base, since: TaskFields(base, timeZone: options.timeZone))
+          if entry.fields.parent != nil { item.parentItemID = parentHere }
         } else {
           // To the second, as the data file keeps dates: the state records the item as saved,
           // or the next pass would take the fraction for a change made here.
@@ -660,6 +676,7 @@ private struct Planner {
             itemID: itemID,
             defaultDate: Date(
               timeIntervalSince1970: options.now.timeIntervalSince1970.rounded(.down)))
+          item.parentItemID = parentHere
         }
         items.append((item, entry.fields.sortOrder ?? Int.max, position ?? Int.max, entry.href))
       }
@@ -757,7 +774,9 @@ private struct Planner {
         after.insert(item.itemID)
         if let old = before[item.itemID] {
           let zone = options.timeZone
-          if !TaskFields(old, timeZone: zone).sameContent(as: TaskFields(item, timeZone: zone)) {
+          if !TaskFields(old, timeZone: zone).sameContent(as: TaskFields(item, timeZone: zone))
+            || old.parentItemID != item.parentItemID
+          {
             report.changedFromVdir += 1
           }
         } else {
@@ -797,8 +816,14 @@ private struct Planner {
     var snapshotFolders: [String: VdirSnapshot.Folder] = [:]
     for folder in snapshot.folders { snapshotFolders[folder.name] = folder }
     var resultItemIDs = Set<Int>()
+    // Each result item's UID: its file's, or the one its new file gets (a child names its
+    // parent's).
+    var uidOf: [Int: String] = [:]
     for list in merged.model.lists {
-      for item in list.items { resultItemIDs.insert(item.itemID) }
+      for item in list.items {
+        resultItemIDs.insert(item.itemID)
+        uidOf[item.itemID] = located[item.itemID]?.uid ?? Vdir.newUID()
+      }
     }
 
     for list in merged.model.lists {
@@ -827,14 +852,23 @@ private struct Planner {
           folder: folder, deleted: false, name: list.name, icon: list.iconName, items: []))
       let orders = sortOrders(for: list.items, folder: folder)
       var hrefsInFolder = Set(existing?.items.map(\.href) ?? [])
+      let parents = list.outline()
+      let uidsInList = Set(list.items.compactMap { uidOf[$0.itemID] })
       for (position, item) in list.items.enumerated() {
         var desired = TaskFields(item, timeZone: options.timeZone)
         desired.sortOrder = orders[position]
+        desired.parent = parents[position].flatMap { uidOf[list.items[$0].itemID] }
+        if desired.parent == nil, let foreign = located[item.itemID]?.fields.parent,
+          !uidsInList.contains(foreign)
+        {
+          // A parent in another list or missing: the phone's line stays as it is.
+          desired.parent = foreign
+        }
         desired.acknowledged = options.acknowledgements[item.itemID]
         let itemIndex = newState.collections[collectionIndex].items.count
         guard var entry = located[item.itemID] else {
           // Born here: a new file named after its new UID.
-          let uid = Vdir.newUID()
+          let uid = uidOf[item.itemID] ?? Vdir.newUID()
           let href = uid + Vdir.itemExtension
           var calendar = TaskMapping.newCalendar(
             uid: uid, fields: desired, now: options.now, timeZone: options.timeZone)

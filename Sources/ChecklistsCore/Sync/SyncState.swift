@@ -213,6 +213,11 @@ public struct SyncState: Equatable, Sendable {
         line += "\t\(fields.repeatRule?.text ?? "")\t\(fields.repeatDay.map(String.init) ?? "-")"
         // The early reminder's lead time (minutes): the item's, the file's.
         line += "\t\(item.reminderLead.minutes)\t\(fields.lead)"
+        // Subtasks, priorities and tags: the item's parent id, priority and tags; the file's
+        // parent UID, priority and tags.
+        line += "\t\(item.parentItemID.map(String.init) ?? "-")\t\(item.priority)\t"
+        line += Self.escape(TaskOutlineProperties.encodeTags(item.tags)) + "\t"
+        line += Self.outlineLine(fields)
         lines.append(line)
         switch entry.pending {
         case nil: break
@@ -233,14 +238,20 @@ public struct SyncState: Equatable, Sendable {
   }
 
   /// A record of fields on one line (after its word): checked, due, day, remind, sort order,
-  /// item id, text, note, repeat rule, repeat day.
+  /// item id, text, note, repeat rule, repeat day, lead, parent UID, priority, tags.
   private static func fieldsLine(_ fields: TaskFields) -> String {
     "\(fields.checked ? 1 : 0)\t\(fields.due.map(String.init) ?? "-")\t"
       + "\(fields.dueIsDay ? 1 : 0)\t\(fields.remind ? 1 : 0)\t"
       + "\(fields.sortOrder.map(String.init) ?? "-")\t"
       + "\(fields.itemID.map(String.init) ?? "-")\t\(Self.escape(fields.text))\t"
       + "\(Self.escape(fields.note))\t\(fields.repeatRule?.text ?? "")\t"
-      + "\(fields.repeatDay.map(String.init) ?? "-")\t\(fields.lead)"
+      + "\(fields.repeatDay.map(String.init) ?? "-")\t\(fields.lead)\t" + outlineLine(fields)
+  }
+
+  /// The parent UID ("" for none), priority and tags of fields, tab-separated.
+  private static func outlineLine(_ fields: TaskFields) -> String {
+    "\(escape(fields.parent ?? ""))\t\(fields.priority)\t"
+      + escape(TaskOutlineProperties.encodeTags(fields.tags))
   }
 
   /// Reads the text form; nil when it is not a state file of this version.
@@ -287,8 +298,9 @@ public struct SyncState: Equatable, Sendable {
           Collection(
             folder: text(1), deleted: flag(2), name: text(3), icon: text(4), items: []))
       case "item":
-        // 19 fields before notes and repeats were synced, 25 since, 27 with lead times.
-        guard ranges.count == 19 || ranges.count == 25 || ranges.count == 27,
+        // 19 fields before notes and repeats were synced, 25 since, 27 with lead times, 33
+        // with subtasks, priorities and tags.
+        guard [19, 25, 27, 33].contains(ranges.count),
           !state.collections.isEmpty,
           let itemID = number(1),
           let due = Double(word(5)), let inode = number(8), let size = number(9),
@@ -318,9 +330,22 @@ public struct SyncState: Equatable, Sendable {
           taskFields.note = marked(22, same: item.note)
           taskFields.repeatRule = RepeatRule(parsing: text(23))
           taskFields.repeatDay = number(24).map { Int($0) }
-          if ranges.count == 27 {
+          if ranges.count >= 27 {
             item.reminderLead = ReminderLead(minutes: Int(clamping: number(25) ?? 0))
             taskFields.lead = Int(clamping: number(26) ?? 0)
+          }
+          if ranges.count == 33 {
+            item.parentItemID = number(27).flatMap { Int(exactly: $0) }
+            item.priority = Int(clamping: number(28) ?? 0)
+            item.tags = TaskOutlineProperties.decodeTags(text(29))
+            let parent = text(30)
+            taskFields.parent = parent.isEmpty ? nil : parent
+            taskFields.priority = Int(clamping: number(31) ?? 0)
+            taskFields.tags = TaskOutlineProperties.decodeTags(text(32))
+          } else {
+            // Recorded before subtasks, priorities and tags were synced: the file is read
+            // again, so that its RELATED-TO, PRIORITY and CATEGORIES are taken in.
+            fingerprint = SyncState.unwritten
           }
         } else {
           // Recorded before notes and repeats were synced: the file is read again, so that a
@@ -342,7 +367,7 @@ public struct SyncState: Equatable, Sendable {
         }
         state.collections[c].items[state.collections[c].items.count - 1].pending = .newFile
       case "prev", "base":
-        guard ranges.count == 8 || ranges.count == 11 || ranges.count == 12,
+        guard [8, 11, 12, 15].contains(ranges.count),
           let c = state.collections.indices.last,
           !state.collections[c].items.isEmpty
         else { return nil }
@@ -353,7 +378,13 @@ public struct SyncState: Equatable, Sendable {
           previous.note = text(8)
           previous.repeatRule = RepeatRule(parsing: text(9))
           previous.repeatDay = number(10).map { Int($0) }
-          if ranges.count == 12 { previous.lead = Int(clamping: number(11) ?? 0) }
+          if ranges.count >= 12 { previous.lead = Int(clamping: number(11) ?? 0) }
+          if ranges.count == 15 {
+            let parent = text(12)
+            previous.parent = parent.isEmpty ? nil : parent
+            previous.priority = Int(clamping: number(13) ?? 0)
+            previous.tags = TaskOutlineProperties.decodeTags(text(14))
+          }
         }
         let last = state.collections[c].items.count - 1
         if word(0) == "base" {

@@ -38,14 +38,25 @@ public struct TaskFields: Equatable, Sendable {
   /// 9074), to the second; nil when none was. Not content: never compared, not kept in the
   /// sync state (see `AcknowledgedAlarms`).
   public var acknowledged: Int64?
+  /// The UID our `RELATED-TO;RELTYPE=PARENT` line names (the first parent line; one without a
+  /// `RELTYPE` is a parent line too); nil for none. An item's own fields leave it nil: the sync
+  /// fills in its parent's UID (see `TaskOutlineProperties`).
+  public var parent: String?
+  /// `PRIORITY`, 0–9 as written (0 for none or a value out of range).
+  public var priority: Int = 0
+  /// The tags of every `CATEGORIES` line, in order, without repeats.
+  public var tags: [String] = []
 
   /// Creates fields.
   public init(
     text: String, checked: Bool = false, due: Int64? = nil, dueIsDay: Bool = false,
     remind: Bool = false, sortOrder: Int? = nil, itemID: Int? = nil, note: String = "",
     repeatRule: RepeatRule? = nil, repeatDay: Int? = nil, lead: Int = 0,
-    acknowledged: Int64? = nil
+    acknowledged: Int64? = nil, parent: String? = nil, priority: Int = 0, tags: [String] = []
   ) {
+    self.parent = parent
+    self.priority = priority
+    self.tags = tags
     self.lead = lead
     self.acknowledged = acknowledged
     self.text = text
@@ -81,7 +92,8 @@ public struct TaskFields: Equatable, Sendable {
         TaskRecurrence.keptDay(
           rule: $0, due: item.dueDate, keptDay: item.repeatAnchorDay, timeZone: timeZone)
       },
-      lead: dated && item.shouldRemind ? item.reminderLead.minutes : 0)
+      lead: dated && item.shouldRemind ? item.reminderLead.minutes : 0,
+      priority: item.priority, tags: TaskOutlineProperties.writableTags(item.tags))
   }
 
   /// Equal in everything but `acknowledged`, which is no content of the task.
@@ -90,16 +102,19 @@ public struct TaskFields: Equatable, Sendable {
       && left.sortOrder == right.sortOrder && left.itemID == right.itemID
   }
 
-  /// Whether the parts our items hold (text, done, due, reminder, note, repeat) are equal.
+  /// Whether the parts our items hold (text, done, due, reminder, note, repeat, parent,
+  /// priority, tags) are equal.
   public func sameContent(as other: TaskFields) -> Bool {
     text == other.text && checked == other.checked && due == other.due && remind == other.remind
       && note == other.note && repeatRule == other.repeatRule && repeatDay == other.repeatDay
-      && lead == other.lead
+      && lead == other.lead && parent == other.parent && priority == other.priority
+      && tags == other.tags
   }
 
   /// `base` with what these fields say differently from `old` (what the vdir said before): the
   /// item as the vdir has it, keeping what the vdir cannot express (an undated item's stored
-  /// date, the rest of its extra keys).
+  /// date, the rest of its extra keys). The parent is a UID here: the sync sets the item's
+  /// `parentItemID` itself (see `SyncEngine`).
   public func applied(to base: ChecklistItem, since old: TaskFields) -> ChecklistItem {
     var item = base
     if text != old.text { item.text = text }
@@ -116,6 +131,8 @@ public struct TaskFields: Equatable, Sendable {
       item.shouldRemind = remind && due != nil
     }
     if note != old.note { item.note = note }
+    if priority != old.priority { item.priority = priority }
+    if tags != old.tags { item.tags = tags }
     if lead != old.lead { item.reminderLead = ReminderLead(minutes: lead) }
     if repeatRule != old.repeatRule {
       item.repeatRule = repeatRule
@@ -133,6 +150,8 @@ public struct TaskFields: Equatable, Sendable {
       dueDate: due.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? defaultDate,
       shouldRemind: remind, hasDueDate: due != nil, itemID: itemID)
     item.note = note
+    item.priority = priority
+    item.tags = tags
     if remind { item.reminderLead = ReminderLead(minutes: lead) }
     if let repeatRule {
       item.repeatRule = repeatRule
@@ -205,7 +224,10 @@ public enum TaskMapping {
       lead: TaskAlarmLead.lead(of: todo, reading: reading, timeZone: timeZone, zones: zones),
       acknowledged: AcknowledgedAlarms.latest(
         in: todo, alarms: TaskDueReading.entries(of: reading.ownedAlarms, in: todo),
-        timeZone: timeZone))
+        timeZone: timeZone),
+      parent: TaskOutlineProperties.parent(of: todo),
+      priority: TaskOutlineProperties.priority(of: todo),
+      tags: TaskOutlineProperties.tags(of: todo))
   }
 
   /// The rule of a VTODO's one RRULE, when a rule of ours says exactly the same: no `RDATE` or
@@ -290,8 +312,9 @@ public enum TaskMapping {
   /// through the calendar's `VTIMEZONE`s); our alarm (see `TaskDueReading`); DESCRIPTION (and
   /// an X-ALT-DESC of the old note); RRULE (an RRULE we cannot express only when `fields` sets a
   /// rule); X-APPLE-SORT-ORDER (when `fields.sortOrder` is set) and X-CHECKLISTS-ITEMID (when
-  /// `fields.itemID` is set); then DTSTAMP, LAST-MODIFIED and SEQUENCE + 1. Everything else
-  /// stays byte for byte.
+  /// `fields.itemID` is set); the first parent RELATED-TO, PRIORITY, and CATEGORIES (one line
+  /// for all tags) each when its value changed (see `TaskOutlineProperties`); then DTSTAMP,
+  /// LAST-MODIFIED and SEQUENCE + 1. Everything else stays byte for byte.
   public static func patch(
     calendar: inout ICSComponent, to fields: TaskFields, now: Date, timeZone: ZoneRules
   ) -> Bool {
@@ -530,6 +553,18 @@ public enum TaskMapping {
     }
     if let itemID = fields.itemID, itemID != current.itemID {
       todo.set(ICSProperty(name: itemIDProperty, value: String(itemID)))
+      changed = true
+    }
+    if fields.parent != current.parent {
+      TaskOutlineProperties.setParent(fields.parent, in: &todo)
+      changed = true
+    }
+    if fields.priority != current.priority {
+      TaskOutlineProperties.setPriority(fields.priority, in: &todo)
+      changed = true
+    }
+    if fields.tags != current.tags {
+      TaskOutlineProperties.setTags(fields.tags, in: &todo)
       changed = true
     }
     guard changed, stamp else { return changed }

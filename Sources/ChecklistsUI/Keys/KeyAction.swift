@@ -243,3 +243,44 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     }
   }
 }
+
+/// The actions of the outline on a Checklist: subtasks, folds and priority.
+///
+/// They are not `KeyAction` cases yet, because no screen performs them: `ChecklistsApp.perform`
+/// switches over every `KeyAction`, and a key the table binds must do something. When the
+/// checklist screen performs them, each becomes a `KeyAction` case with the same name, label and
+/// summary, and `KeyTable.outlineKeys` becomes rows of `KeyTable.defaults`.
+enum OutlineKeyAction: String, CaseIterable, Sendable {
+  case indent, outdent
+  case toggleFold = "toggle-fold"
+  case foldAll = "fold-all"
+  case unfoldAll = "unfold-all"
+  case cyclePriority = "cycle-priority"
+
+  /// A few words for the status line, after the key: `> indent`.
+  var label: String {
+    switch self {
+    case .indent: return "indent"
+    case .outdent: return "outdent"
+    case .toggleFold: return "fold"
+    case .foldAll: return "fold all"
+    case .unfoldAll: return "unfold all"
+    case .cyclePriority: return "priority"
+    }
+  }
+
+  /// What the action does, for the help screen, `checklists keys` and the docs.
+  var summary: String {
+    switch self {
+    case .indent:
+      return "make the item a subtask of the item above it at its level (again: one level deeper)"
+    case .outdent:
+      return "lift the subtask out one level (it goes after its parent's subtasks)"
+    case .toggleFold: return "fold / unfold the item's subtasks"
+    case .foldAll: return "fold every item with subtasks (only top-level items show)"
+    case .unfoldAll: return "unfold every item"
+    case .cyclePriority:
+      return "next priority: none, ! low, !! medium, !!! high, then none again"
+    }
+  }
+}
