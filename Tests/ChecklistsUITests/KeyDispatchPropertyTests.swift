@@ -219,11 +219,11 @@ import Testing
         #expect(after.open != nil && after.open?.browser.filter == nil, "\(label)")
       } else {
         #expect(after.open == nil, "\(label)")
-        #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
+        #expect((after.planner != nil) == before.stack.contains(PlannerScreen.self), "\(label)")
       }
     case .closeList:
       #expect(after.open == nil, "\(label)")
-      #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
+      #expect((after.planner != nil) == before.stack.contains(PlannerScreen.self), "\(label)")
     case .cancel:
       if before.quitPrompt != nil {
         #expect(after.quitPrompt?.path == nil && after.quitPrompt != nil, "\(label)")

@@ -12,9 +12,7 @@ extension ChecklistsApp {
   /// The screen whose keys apply in this exact state.
   var keyScreen: KeyScreen {
     if let top = stack.top { return top.keyScreen(in: self) }
-    if let planner { return planner.isTyping ? .filter : .planner }
-    if isTypingFilter { return .filter }
-    return open == nil ? .lists : .checklist
+    return .lists  // All Lists is always on the stack
   }
 
   /// The action `key` does in this state, if any.
@@ -72,14 +70,8 @@ extension ChecklistsApp {
   /// on the status line (or nothing, on help and the quit prompt).
   mutating func unboundKey(_ key: Key, on screen: KeyScreen, now: Date) {
     switch screen {
-    case .savePath, .quitPrompt, .help, .confirm, .form, .due, .note, .photoPicker:
+    case .savePath, .quitPrompt, .help, .confirm, .filter, .form, .due, .note, .photoPicker:
       break  // their screens answer
-    case .filter:
-      if planner?.isTyping == true {
-        updateSearch(now: now) { _ = $0.handle(key) }
-      } else {
-        updateFilterField { _ = $0.handle(key) }
-      }
     case .generic, .browse, .lists, .checklist, .planner, .remind, .repeat, .photo, .icon,
       .picker:
       unknownKey(key)
@@ -91,10 +83,7 @@ extension ChecklistsApp {
   mutating func perform(
     _ action: KeyAction, key: Key, now: Date, interruptWasPending: Bool = false
   ) -> [Effect]? {
-    if let motion = action.motion {
-      move(motion)
-      return []
-    }
+    if action.motion != nil { return [] }  // each screen moves its own selection
     switch action {
     case .interrupt:
       // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
@@ -127,37 +116,8 @@ extension ChecklistsApp {
     case .redo:
       redo(now: now)
       return []
-    case .filter:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-        return []
-      }
-      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
-      return []
-    case .search:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-      } else if open == nil {
-        openPlanner(.search, now: now)
-      }
-      return []
-    case .clearFilter:
-      if planner?.isTyping == true {
-        closePlanner()
-      } else if isTypingFilter {
-        setFilter(nil)
-        updateBrowser { $0.filterField = nil }
-      } else if (open?.browser ?? allLists).filter != nil {
-        setFilter(nil)
-      }
-      return []
-    case .keepFilter:
-      if planner?.isTyping == true {
-        keepSearch()
-        return []
-      }
-      updateBrowser { $0.filterField = nil }
-      return []
+    case .filter, .search, .clearFilter, .keepFilter:
+      return []  // the browse screens' own
     case .lastReminder:
       jumpToLastReminder()
       return []
@@ -166,21 +126,9 @@ extension ChecklistsApp {
     case .messages:
       stack.push(HelpScreen(context: .messages))
       return []
-    case .open, .addList, .editList, .deleteList:
-      if planner != nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnAllLists(action, now: now)
-      }
-      return []
-    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
-      .clearChecked, .moveToList:
-      if planner != nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnChecklist(action, key: key, now: now)
-      }
-      return []
+    case .open, .addList, .editList, .deleteList, .toggle, .addItem, .editItem, .deleteItem,
+      .moveDown, .moveUp, .sort, .back, .closeList, .clearChecked, .moveToList:
+      return []  // the browse screens' own
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
       .nextRepeat, .previousRepeat, .nextLead, .previousLead, .choosePhoto, .removePhoto,
@@ -215,18 +163,6 @@ extension ChecklistsApp {
     return " (\(name) undoes)"
   }
 
-  /// Moves the selection of the list-like screen on show.
-  mutating func move(_ motion: Motion) {
-    if planner != nil {
-      movePlannerSelection(motion)
-    } else if var state = open, let list = dataModel.list(withID: state.listID) {
-      moveSelection(&state.browser, motion, total: list.items.count)
-      open = state
-    } else if open == nil {
-      moveOnAllLists(motion)
-    }
-  }
-
   /// Moves a browser's selection and keeps it on screen.
   func moveSelection(_ browser: inout Browser, _ motion: Motion, total: Int) {
     browser.selected = motion.target(
@@ -242,7 +178,6 @@ extension ChecklistsApp {
   // MARK: - All Lists and a Checklist
 
   mutating func performOnAllLists(_ action: KeyAction, now: Date) {
-    guard open == nil else { return }
     if let kind = smartSelected {
       switch action {
       case .open: openPlanner(kind, now: now)
@@ -330,7 +265,7 @@ extension ChecklistsApp {
       refreshOpenRows(keepItem: itemIndex)
     case .back:
       if state.browser.filter != nil {
-        setFilter(nil)
+        setChecklistFilter(nil)
       } else {
         closeList()
       }
@@ -360,7 +295,11 @@ extension ChecklistsApp {
     }
     let text = dataModel.lists[listIndex].items[itemIndex].text
     commit(change, now: now)
-    if case .character = key { lastItemDelete = (now, key) } else { lastItemDelete = nil }
+    if case .character = key {
+      lastItemDelete = ItemDelete(date: now, key: key)
+    } else {
+      lastItemDelete = nil
+    }
     status = StatusMessage(text: "Deleted \(quoted(text))\(undoNote)", isError: false)
   }
 }

@@ -9,11 +9,12 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
-    guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed else { return }
-    if planner != nil {
-      handlePlannerMouse(mouse, now: now)
-      return
-    }
+    _ = askScreens { $0.click(mouse, now: now, app: &$1) }
+  }
+
+  /// Click selects an item (on the check-mark column it toggles it; on the selected row it
+  /// edits it, so a double-click does too); the wheel scrolls.
+  mutating func clickOnChecklist(_ mouse: MouseEvent, now: Date) {
     if var state = open, let listIndex = dataModel.index(ofList: state.listID) {
       let listID = state.listID
       let total = dataModel.lists[listIndex].items.count
@@ -37,29 +38,33 @@ extension ChecklistsApp {
           stack.push(editItemForm(listID: listID, index: index, item: item))
         }
       }
-    } else {
-      let total = dataModel.lists.count
-      switch mouse.kind {
-      case .wheelUp, .wheelDown:
-        scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
-      case .press:
-        let smart: [PlannerKind] = [.today, .scheduled]
-        if smart.indices.contains(mouse.position.row - 1) {
-          let kind = smart[mouse.position.row - 1]
-          // A click on the selected row (the second click of a double-click) opens it.
-          if smartSelected == kind { openPlanner(kind, now: now) } else { smartSelected = kind }
-          return
-        }
-        var position = mouse.position
-        position.row -= 2
-        if position.row >= 1, let row = clickedRow(position, browser: allLists, total: total) {
-          let wasSelected = row == allLists.selected && smartSelected == nil
-          smartSelected = nil
-          allLists.selected = row
-          // A click on the selected list (the second click of a double-click) opens it.
-          if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
-            openList(id: dataModel.lists[index].id)
-          }
+    }
+  }
+
+  /// Click selects a list or Today or Scheduled (on the selected row it opens it, so a
+  /// double-click does too); the wheel scrolls.
+  mutating func clickOnAllLists(_ mouse: MouseEvent, now: Date) {
+    let total = dataModel.lists.count
+    switch mouse.kind {
+    case .wheelUp, .wheelDown:
+      scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
+    case .press:
+      let smart: [PlannerKind] = [.today, .scheduled]
+      if smart.indices.contains(mouse.position.row - 1) {
+        let kind = smart[mouse.position.row - 1]
+        // A click on the selected row (the second click of a double-click) opens it.
+        if smartSelected == kind { openPlanner(kind, now: now) } else { smartSelected = kind }
+        return
+      }
+      var position = mouse.position
+      position.row -= 2
+      if position.row >= 1, let row = clickedRow(position, browser: allLists, total: total) {
+        let wasSelected = row == allLists.selected && smartSelected == nil
+        smartSelected = nil
+        allLists.selected = row
+        // A click on the selected list (the second click of a double-click) opens it.
+        if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
+          openList(id: dataModel.lists[index].id)
         }
       }
     }

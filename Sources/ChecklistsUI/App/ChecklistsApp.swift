@@ -28,26 +28,14 @@ public struct ChecklistsApp: TerminalProgram {
   public var sortByDue: Set<String> { session.sortByDue }
 
   let options: AppOptions
-  let glyphs: Glyphs
-  let parser: DueDateParser
-  let formatter: DueDateFormatter
+  /// The glyphs and the due dates' parser and formatter.
+  let environment: AppEnvironment
   var width: Int
   var height: Int
 
-  /// The help, questions and prompts over the screens below (see `Screen`).
+  /// The screens on show, bottom first: All Lists, a list or Today/Scheduled/search over it,
+  /// and the help, questions and pickers over those (see `Screen`).
   var stack = ScreenStack()
-  var allLists = Browser()
-  var open: OpenList?
-  /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
-  var planner: PlannerView?
-  /// The planner view a list was opened from (going back returns there).
-  var plannerReturn: PlannerView?
-  /// The smart row highlighted on All Lists (Today or Scheduled), nil when a list is.
-  var smartSelected: PlannerKind?
-  /// The model version the planner view's lines were made from.
-  var plannerVersion = -1
-  /// The line to select when the planner view is next made (after an undo).
-  var plannerKeep: PlannerLine?
   /// The status line's message, if one is showing.
   var status: StatusMessage? {
     get { session.status }
@@ -63,9 +51,6 @@ public struct ChecklistsApp: TerminalProgram {
   var redrawAt: Date?
   /// Whether the last key was a Ctrl-C in a form that kept the form open (a second one quits).
   var interruptPending = false
-  /// When a letter (`d`) last deleted an item: the same letter right after (vim's `dd`)
-  /// deletes nothing.
-  var lastItemDelete: (date: Date, key: Key)?
   /// How soon after a `d` a second `d` is taken for a `dd` and ignored.
   static let doubleDeleteWindow: TimeInterval = 0.5
 
@@ -89,11 +74,10 @@ public struct ChecklistsApp: TerminalProgram {
       model: model, sortByDue: sortByDue,
       showsPhotos: options.photos != nil && options.photoColors != nil, now: now)
     self.options = options
-    self.glyphs = Glyphs(ascii: options.asciiGlyphs)
-    self.parser = DueDateParser(timeZone: options.timeZone)
-    self.formatter = DueDateFormatter(timeZone: options.timeZone)
+    self.environment = AppEnvironment(options: options)
     self.width = max(size.width, 0)
     self.height = max(size.height, 0)
+    stack.push(AllListsScreen())
     var startIndex = checklistIndex
     if isFirstRun && dataModel.lists.isEmpty {
       let list = session.makeList(name: "List", iconName: IconName.noIcon.rawValue)
@@ -160,7 +144,7 @@ public struct ChecklistsApp: TerminalProgram {
     // Today's count on All Lists, and Today and Scheduled's days, change at midnight (also
     // under a screen over them, which shows them again when it closes).
     var next: Date? =
-      (open == nil && (planner == nil || planner?.kind != .search))
+      shownBrowseScreen?.changesAtMidnight == true
       ? nextMidnight(after: now) : nil
     for date in visibleDueDates() {
       let change = formatter.nextChange(of: date, after: now)
@@ -169,26 +153,11 @@ public struct ChecklistsApp: TerminalProgram {
     return next
   }
 
-  /// The due dates the rows on screen show (none unless a checklist is on screen).
+  /// The due dates the rows on screen show (none while a form or a screen covers the rows).
   func visibleDueDates() -> [Date] {
-    guard !stack.coversContent else { return [] }
-    if let planner { return plannerDueDates(planner) }
-    guard let open, let list = dataModel.list(withID: open.listID)
+    guard let screen = stack.screens.last(where: \.drawsContent) as? any BrowseScreen
     else { return [] }
-    let total = list.items.count
-    let count = open.browser.rowCount(total: total)
-    let rows = height - 2
-    guard rows > 0, width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
-      return []
-    }
-    let top = visibleTop(open.browser, count: count, rows: rows)
-    var dates: [Date] = []
-    for row in top..<max(min(top + rows, count), top) {
-      guard let index = open.browser.index(ofRow: row), index < total else { continue }
-      let item = list.items[index]
-      if item.showsDueDate { dates.append(item.dueDate) }
-    }
-    return dates
+    return screen.visibleDueDates(in: self)
   }
 
   // MARK: - Events
@@ -260,8 +229,7 @@ public struct ChecklistsApp: TerminalProgram {
     for screen in stack.screens.reversed() {
       if let context = screen.helpContext { return context }
     }
-    if planner != nil { return .planner }
-    return open == nil ? .allLists : .checklist
+    return .allLists  // All Lists is always on the stack
   }
 
   /// Says that a key does nothing here (any key but Esc, which people press to be sure).
@@ -282,28 +250,15 @@ public struct ChecklistsApp: TerminalProgram {
   var contentRows: Int { max(height - 2, 1) }
 
   mutating func clampSelections() {
-    allLists.clamp(total: dataModel.lists.count, visibleRows: listRows)
-    let rows = contentRows
-    planner?.clamp(rows: rows)
-    if var open, let list = dataModel.list(withID: open.listID) {
-      open.browser.clamp(total: list.items.count, visibleRows: contentRows)
-      self.open = open
-    } else if open != nil {
-      open = nil
-    }
+    // A list deleted (elsewhere, or by an undo) closes.
+    if let open, dataModel.list(withID: open.listID) == nil { self.open = nil }
     clampScreens()
   }
 
+  /// Pasted text goes to the screen on top (a field that takes it), or to none.
   mutating func handlePaste(_ text: String, now: Date) {
-    let reply = askScreens { $0.paste(text, now: now, app: &$1) }
-    guard reply == .passed else { return }
-    if planner?.isTyping == true {
-      updateSearch(now: now) { $0.insert(text) }
-    } else if isTypingFilter {
-      updateFilterField { $0.insert(text) }
-    }
+    _ = askScreens { $0.paste(text, now: now, app: &$1) }
   }
-
 }
 
 extension Key {

@@ -19,16 +19,6 @@ extension ChecklistsApp {
     }
     if let cover = stack.screens.last(where: \.drawsContent) {
       cover.draw(into: &grid, now: now, app: self)
-    } else if let planner {
-      renderPlanner(planner, into: &grid, now: now)
-    } else if let open {
-      if let paneWidth = previewPaneWidth {
-        renderChecklistWithPane(open, paneWidth: paneWidth, into: &grid, now: now)
-      } else {
-        renderChecklist(open, into: &grid, now: now)
-      }
-    } else {
-      renderAllLists(into: &grid)
     }
     renderStatus(into: &grid)
     if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
@@ -70,15 +60,6 @@ extension ChecklistsApp {
   func renderStatus(into grid: inout CellGrid) {
     let row = grid.height - 1
     for screen in stack.screens.reversed() where screen.drawStatus(into: &grid, app: self) {
-      return
-    }
-    let browser = open?.browser ?? allLists
-    let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
-    if stack.top == nil, let field = typing {
-      let style = CellStyle(color: .accent)
-      grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw("/", row: row, column: 0, width: 1, style: style)
-      grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
       return
     }
     if let status {
@@ -136,7 +117,9 @@ extension ChecklistsApp {
 
   // MARK: - All Lists
 
-  func renderAllLists(into grid: inout CellGrid) {
+  func renderAllLists(_ screen: AllListsScreen, into grid: inout CellGrid) {
+    let allLists = screen.browser
+    let smartSelected = screen.smartSelected
     let lists = dataModel.lists
     let count = allLists.rowCount(total: lists.count)
     let rows = grid.height - 4
@@ -146,7 +129,7 @@ extension ChecklistsApp {
       right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
     }
     renderTitle("Checklists", right: right, into: &grid)
-    renderSmartRows(into: &grid)
+    renderSmartRows(selected: smartSelected, into: &grid)
     if lists.isEmpty {
       renderCentered(
         "No lists yet"

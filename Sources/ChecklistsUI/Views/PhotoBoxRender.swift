@@ -103,11 +103,6 @@ extension ChecklistsApp {
       if let boxes = screen.photoBoxes(in: self) { return boxes }
       if screen.drawsContent { return [] }
     }
-    if planner == nil, let open, let paneWidth = previewPaneWidth,
-      let box = previewPaneBox(open, paneWidth: paneWidth).box
-    {
-      return [box]
-    }
     return []
   }
 
