@@ -41,22 +41,23 @@ enum JSONOutput {
 
     /// The item; with `photos`, its photo's path in that library.
     init(_ item: ChecklistItem, photos: PhotoLibrary? = nil) {
-      text = item.text
+      let fields = ItemFields(item)
+      text = fields.text
       checked = item.checked
-      dueDate = item.dueDate
-      shouldRemind = item.shouldRemind
-      hasDueDate = item.showsDueDate
+      dueDate = fields.dueDate
+      shouldRemind = fields.remind
+      hasDueDate = fields.shownDueDate != nil
       itemID = item.itemID
-      note = item.note.isEmpty ? nil : item.note
-      `repeat` = item.repeatRule?.text
-      remindBefore = item.reminderLead.isNone ? nil : item.reminderLead.text
+      note = fields.note.isEmpty ? nil : fields.note
+      `repeat` = fields.repeatRule?.text
+      remindBefore = fields.reminderLead.isNone ? nil : fields.reminderLead.text
       repeatDay = item.repeatAnchorDay
       repeatMinute = item.repeatAnchorMinute
       parentItemID = item.parentItemID
       priority = item.priority == 0 ? nil : item.priority
       let tags = item.tags
       self.tags = tags.isEmpty ? nil : tags
-      if let photos, let name = item.photo { photo = photos.path(of: name) }
+      if let photos, let name = fields.photo { photo = photos.path(of: name) }
     }
   }
 

@@ -171,7 +171,7 @@ extension CellGrid {
 }
 
 /// The item form on screen, if any.
-private func openItemForm(_ app: ChecklistsApp) -> ItemForm? {
-  if case .item(let form) = app.form { return form }
+private func openItemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+  if let form = app.itemForm { return form }
   return nil
 }

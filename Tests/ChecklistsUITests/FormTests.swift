@@ -5,8 +5,8 @@ import Testing
 @testable import ChecklistsUI
 
 @Suite struct ItemFormTests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 
@@ -526,7 +526,7 @@ import Testing
     app.type("\u{200B}")
     app.press(.enter)
     #expect(app.statusMessage == "The item needs some text")
-    #expect(app.form != nil)
+    #expect(app.hasForm)
   }
 
   /// An item that came without text (a task synced with no title) can be edited without
@@ -539,7 +539,7 @@ import Testing
     app.press(.character("e"), .tab)
     app.type("from the phone")
     app.press(.control("d"), .enter)
-    #expect(app.form == nil, "\(app.statusMessage ?? "")")
+    #expect(!app.hasForm, "\(app.statusMessage ?? "")")
     #expect(app.openList?.items.first?.note == "from the phone")
     #expect(app.openList?.items.first?.text == "")
     app.press(.down, .character("e"))
@@ -557,26 +557,26 @@ import Testing
 }
 
 @Suite struct ListFormTests {
-  func listForm(_ app: ChecklistsApp) -> ListForm? {
-    if case .list(let form) = app.form { return form }
+  func listForm(_ app: ChecklistsApp) -> ListFormScreen? {
+    if let form = app.listForm { return form }
     return nil
   }
 
   @Test func pickerKeys() {
     var app = makeApp()
     app.press(.character("a"), .tab, .enter)
-    #expect(listForm(app)?.picker == IconName.allCases.firstIndex(of: .folder))
+    #expect(app.iconPicker?.selected == IconName.allCases.firstIndex(of: .folder))
     app.press(.character("g"))
-    #expect(listForm(app)?.picker == 0)
+    #expect(app.iconPicker?.selected == 0)
     app.press(.up)
-    #expect(listForm(app)?.picker == 0)
+    #expect(app.iconPicker?.selected == 0)
     app.press(.character("G"), .down)
-    #expect(listForm(app)?.picker == 9)
+    #expect(app.iconPicker?.selected == 9)
     app.press(.home, .character("j"), .character("j"), .character("k"))
-    #expect(listForm(app)?.picker == 1)
+    #expect(app.iconPicker?.selected == 1)
     app.press(.end, .character(" "))
     #expect(listForm(app)?.iconName == "Trips")
-    #expect(listForm(app)?.picker == nil)
+    #expect(app.iconPicker?.selected == nil)
     // Picking moves on to the name, where Enter is Done.
     #expect(listForm(app)?.focus == .name)
     app.press(.tab, .character(" "), .character("?"))
@@ -604,14 +604,14 @@ import Testing
     #expect(app.statusMessage == "Not saved: give the list another name")
     #expect(listForm(app)?.name.text == "groceries")
     app.press(.enter, .character("y"))
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel.lists.filter { $0.name.lowercased() == "groceries" }.count == 2)
     // A rename to another list's name asks too; keeping the list's own name does not.
     app = makeApp()
     app.press(.down, .character("e"))
     #expect(listForm(app)?.name.text == "Groceries")
     app.press(.enter)
-    #expect(app.confirmation == nil && app.form == nil)
+    #expect(app.confirmation == nil && !app.hasForm)
     app.press(.character("e"), .control("u"))
     app.type("trips")
     app.press(.enter)
@@ -658,7 +658,7 @@ import Testing
     app.press(.character("?"))
     #expect(app.help?.context == .listForm)
     app.press(.escape, .escape)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel == sampleModel())
     #expect(app.statusMessage == "Cancelled")
   }

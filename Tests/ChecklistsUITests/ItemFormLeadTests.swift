@@ -7,8 +7,8 @@ import Testing
 /// The item form's early reminder: `+` and `-` on the Remind Me row step the lead time, shown
 /// beside the switch, saved as the item's `reminderLead`.
 @Suite struct ItemFormLeadTests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 
@@ -74,5 +74,45 @@ import Testing
     let saved = try #require(app.dataModel.lists.first?.items.first)
     #expect(saved.reminderLead.isNone)
     #expect(saved.unknownFields[.remindBefore] == nil)
+  }
+
+  /// Sets Home's first item's lead to `minutes` as another program would, and merges it.
+  func changeLeadElsewhere(to minutes: Int, in app: inout ChecklistsApp) throws {
+    var model = app.dataModel
+    let list = try #require(model.lists.first)
+    let old = try #require(list.items.first)
+    var new = old
+    new.reminderLead = ReminderLead(minutes: minutes)
+    _ = model.apply(.replaceItem(listID: list.id, index: 0, old: old, new: new))
+    _ = app.handle(
+      .mergedFromElsewhere(
+        MergedLists(model: model, renumbered: [:], matchesFile: true), message: "merged"),
+      now: testNow)
+  }
+
+  /// A lead changed elsewhere while the form is open shows in the form when the form left it
+  /// alone, and Done keeps it; one changed in the form too keeps the form's, and Done says so.
+  @Test func theLeadFollowsAChangeMadeElsewhereUnlessTheFormChangedIt() throws {
+    var bins = item("Bins", dueInMinutes: 3 * 1_440, id: 1)
+    bins.hasDueDate = true
+    bins.shouldRemind = true
+    bins.reminderLead = ReminderLead(minutes: 15)
+    let model = DataModel(lists: [Checklist(name: "Home", iconName: "Chores", items: [bins])])
+    var app = makeApp(model, checklistIndex: 0, width: 80, height: 16)
+    app.press(.character("e"))
+    try changeLeadElsewhere(to: 60, in: &app)
+    #expect(itemForm(app)?.reminderLead == ReminderLead(minutes: 60))
+    #expect(app.screen().contains("1 h before"))
+    app.press(.enter)
+    #expect(app.dataModel.lists.first?.items.first?.reminderLead.minutes == 60)
+
+    app.press(.character("e"), .tab, .tab, .right)
+    #expect(itemForm(app)?.reminderLead == ReminderLead(minutes: 1_440))
+    try changeLeadElsewhere(to: 5, in: &app)
+    #expect(itemForm(app)?.reminderLead == ReminderLead(minutes: 1_440))
+    app.press(.enter)
+    #expect(app.dataModel.lists.first?.items.first?.reminderLead.minutes == 1_440)
+    #expect(
+      app.statusMessage?.hasSuffix("(kept yours: early reminder also changed elsewhere)") == true)
   }
 }

@@ -6,8 +6,8 @@ import Testing
 
 /// The item form's Notes field and Repeat row, and notes in a Checklist's rows.
 @Suite struct ItemFormPlannerTests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 
@@ -49,7 +49,7 @@ import Testing
     app.press(.enter)
     app.type("the trip")
     #expect(itemForm(app)?.note.text == "Ask about\nthe trip")
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     // The note's second line, under the first: the cursor after "the trip".
     #expect(app.grid().cursor == GridPosition(row: 5, column: 19))
     #expect(app.screen().contains("Enter new line  Tab next field  Esc cancel"))
@@ -211,18 +211,18 @@ import Testing
     #expect(app.screen().contains("Repeat    Never"))
     #expect(itemForm(app)?.repeatChoices.count == 7)
     app.press(.enter)
-    #expect(itemForm(app)?.repeatPicker == 0)
+    #expect(app.repeatPicker?.selected == 0)
     #expect(app.keyScreen == .picker)
     #expect(app.helpContext == .repeatPicker)
     app.press(.character("j"), .character("j"), .character("j"))
-    #expect(itemForm(app)?.repeatPicker == 3)
+    #expect(app.repeatPicker?.selected == 3)
     #expect(app.screen().contains("Every 2 weeks"))
     app.press(.escape)
-    #expect(itemForm(app)?.repeatPicker == nil)
+    #expect(app.repeatPicker?.selected == nil)
     #expect(itemForm(app)?.repeatRule == nil)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     app.press(.character(" "), .character("G"), .character("k"), .enter)
-    #expect(itemForm(app)?.repeatPicker == nil)
+    #expect(app.repeatPicker?.selected == nil)
     #expect(itemForm(app)?.repeatRule == .monthly)
     #expect(itemForm(app)?.focus == .repeat)
     #expect(app.screen().contains("Repeat    Monthly  needs a due date"))
@@ -235,14 +235,14 @@ import Testing
     #expect(itemForm(app)?.repeatRule == .monthly)
     // Done without a due date is refused.
     app.press(.tab, .tab, .enter)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     #expect(app.statusMessage == "Repeat needs a due date")
     #expect(app.screen().contains("Repeat needs a due date"))
     app.press(.backTab, .backTab, .backTab)
     app.type("tomorrow 9am")
     #expect(app.screen().contains("Monthly  then Tue 16 Feb 2027, 09:00"))
     app.press(.enter)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     let milk = app.openList?.items.last
     #expect(milk?.repeatRule == .monthly)
     #expect(milk?.repeats == true)
@@ -257,7 +257,7 @@ import Testing
     #expect(app.screen().contains("Repeat    Every 3 days  then Mon 18 Jan 2027, 08:40"))
     app.press(.enter)
     #expect(itemForm(app)?.repeatChoices.count == 8)
-    #expect(itemForm(app)?.repeatPicker == 7)
+    #expect(app.repeatPicker?.selected == 7)
     app.press(.character("g"), .enter)
     #expect(itemForm(app)?.repeatRule == nil)
     app.press(.character("+"))
@@ -384,7 +384,7 @@ import Testing
     #expect(itemForm(app)?.focus == .note)
     #expect(itemForm(app)?.note.text == "Blue bin\nGreen bin\nBrown")
     app.press(.enter)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.openList?.items.first?.note == "Blue bin\nGreen bin\nBrown")
   }
 

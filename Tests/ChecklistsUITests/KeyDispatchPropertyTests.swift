@@ -109,7 +109,7 @@ import Testing
       checkMotion(motion, before: before, after: after, label: label)
       return
     }
-    if before.planner != nil, before.form == nil, before.listPicker == nil, before.help == nil,
+    if before.planner != nil, !before.hasForm, before.listPicker == nil, before.help == nil,
       before.confirmation == nil, before.quitPrompt == nil,
       checkPlanner(action, key: key, before: before, after: after, label: label)
     {
@@ -119,9 +119,12 @@ import Testing
     case .save: #expect(effects == [.save], "\(label)")
     case .suspend: #expect(effects == [.suspend], "\(label)")
     case .interrupt:
-      let keeps = before.form != nil && before.help == nil && !before.interruptPending
+      let keeps = before.hasForm && before.help == nil && !before.interruptPending
       #expect(effects == (keeps ? [] : [.quit]), "\(label)")
-      if keeps { #expect(after.form == before.form, "\(label)") }
+      if keeps {
+        #expect(
+          after.itemForm == before.itemForm && after.listForm == before.listForm, "\(label)")
+      }
     case .help:
       if before.help != nil {
         #expect(after.help == nil, "\(label)")
@@ -132,9 +135,10 @@ import Testing
     case .messages:
       if before.confirmation == nil { #expect(after.help?.context == .messages, "\(label)") }
     case .quit:
-      let stays = before.form != nil || before.listPicker != nil
+      let stays = before.hasForm || before.listPicker != nil
       #expect(effects == (stays ? [] : [.quit]), "\(label)")
-      #expect(after.form == before.form, "\(label)")
+      #expect(
+        after.itemForm == before.itemForm && after.listForm == before.listForm, "\(label)")
     case .undo:
       if !before.session.undoStack.isEmpty {
         #expect(after.session.undoStack.count == before.session.undoStack.count - 1, "\(label)")
@@ -161,12 +165,12 @@ import Testing
         #expect(after.open != nil, "\(label)")
       }
     case .addList, .addItem:
-      #expect(after.form != nil, "\(label)")
+      #expect(after.hasForm, "\(label)")
     case .editList:
       if before.smartSelected != nil {
-        #expect(after.form == nil && after.statusMessage != nil, "\(label)")
+        #expect(!after.hasForm && after.statusMessage != nil, "\(label)")
       } else if before.allLists.rowCount(total: before.dataModel.lists.count) > 0 {
-        if case .list(let form) = after.form {
+        if let form = after.listForm {
           #expect(form.listID != nil)
         } else {
           Issue.record("\(label): no list form")
@@ -176,7 +180,7 @@ import Testing
       if before.selectedItemIndex != nil, before.openList?.items.isEmpty == false,
         let open = before.open, open.browser.rowCount(total: before.openList?.items.count ?? 0) > 0
       {
-        if case .item(let form) = after.form {
+        if let form = after.itemForm {
           #expect(form.itemIndex == before.selectedItemIndex, "\(label)")
         } else {
           Issue.record("\(label): no item form")
@@ -215,35 +219,37 @@ import Testing
         #expect(after.open != nil && after.open?.browser.filter == nil, "\(label)")
       } else {
         #expect(after.open == nil, "\(label)")
-        #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
+        #expect((after.planner != nil) == before.stack.contains(PlannerScreen.self), "\(label)")
       }
     case .closeList:
       #expect(after.open == nil, "\(label)")
-      #expect((after.planner != nil) == (before.plannerReturn != nil), "\(label)")
+      #expect((after.planner != nil) == before.stack.contains(PlannerScreen.self), "\(label)")
     case .cancel:
       if before.quitPrompt != nil {
         #expect(after.quitPrompt?.path == nil && after.quitPrompt != nil, "\(label)")
       } else {
-        #expect(after.form == nil, "\(label)")
+        #expect(!after.hasForm, "\(label)")
       }
     case .done:
       // Saved and closed, or refused with a message and kept open.
-      #expect(after.form == nil || after.statusMessage != nil, "\(label)")
+      #expect(!after.hasForm || after.statusMessage != nil, "\(label)")
     case .nextField, .previousField:
       let step = action == .nextField ? 1 : -1
-      switch (before.form, after.form) {
-      case (.item(let old), .item(let new)): #expect(new.focus == old.focus.cycled(by: step))
-      case (.list(let old), .list(let new)): #expect(new.focus == old.focus.cycled(by: step))
-      default: Issue.record("\(label): the form went away")
+      if let old = before.itemForm, let new = after.itemForm {
+        #expect(new.focus == old.focus.cycled(by: step))
+      } else if let old = before.listForm, let new = after.listForm {
+        #expect(new.focus == old.focus.cycled(by: step))
+      } else {
+        Issue.record("\(label): the form went away")
       }
     case .toggleRemind:
-      if case .item(let old) = before.form, case .item(let new) = after.form {
+      if let old = before.itemForm, let new = after.itemForm {
         #expect(new.remind == !old.remind, "\(label)")
       } else {
         Issue.record("\(label): no item form")
       }
     case .dayLater, .dayEarlier:
-      guard case .item(let old) = before.form, case .item(let new) = after.form else {
+      guard let old = before.itemForm, let new = after.itemForm else {
         Issue.record("\(label): no item form")
         return
       }
@@ -253,30 +259,30 @@ import Testing
         old.dueDate.map { utc.date(byAdding: .day, value: Int(days), to: $0) } == new.dueDate
       #expect(moved || new.dueText.text.count == old.dueText.text.count + 1, "\(label)")
     case .chooseIcon:
-      if case .list(let form) = after.form { #expect(form.picker != nil, "\(label)") }
+      if after.listForm != nil { #expect(after.iconPicker != nil, "\(label)") }
     case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat,
       .nextLead, .previousLead:
       checkItemField(action, before: before, after: after, label: label)
     case .choosePhoto:
       // The picker opens, or the status line says why not (no photos in this session).
-      if case .item(let form) = after.form, form.photoPicker == nil {
+      if after.itemForm != nil, after.photoPicker == nil {
         #expect(after.statusMessage != nil, "\(label)")
       }
     case .removePhoto:
-      if case .item(let old) = before.form, case .item(let new) = after.form {
+      if let old = before.itemForm, let new = after.itemForm {
         #expect(new.photo != old.photo || after.statusMessage != nil, "\(label)")
       }
     case .parentFolder, .completePath:
-      #expect(after.form != nil, "\(label)")
+      #expect(after.hasForm, "\(label)")
     case .pick, .closePicker:
-      if case .list(let form) = after.form { #expect(form.picker == nil, "\(label)") }
-      if case .item(let form) = after.form { #expect(form.repeatPicker == nil, "\(label)") }
-      if action == .pick, case .item(let old) = before.form, let selection = old.repeatPicker,
-        case .item(let new) = after.form
+      if after.listForm != nil { #expect(after.iconPicker == nil, "\(label)") }
+      if after.itemForm != nil { #expect(after.repeatPicker == nil, "\(label)") }
+      if action == .pick, let old = before.itemForm, let selection = before.repeatPicker?.selected,
+        let new = after.itemForm
       {
         #expect(new.repeatRule == old.repeatChoices[selection], "\(label)")
       }
-      if before.form == nil && before.help == nil { #expect(after.listPicker == nil, "\(label)") }
+      if !before.hasForm && before.help == nil { #expect(after.listPicker == nil, "\(label)") }
     case .yes:
       #expect(after.confirmation == nil, "\(label)")
       switch before.confirmation {
@@ -285,7 +291,7 @@ import Testing
       case .clearChecked(let id):
         #expect(after.dataModel.list(withID: id)?.items.contains(where: \.checked) == false)
       case .duplicateListName:
-        #expect(after.form == nil, "\(label)")
+        #expect(!after.hasForm, "\(label)")
       case nil: break
       }
     case .moveToList:
@@ -335,7 +341,7 @@ import Testing
       }
     case .editItem:
       guard let place else { return true }
-      if case .item(let form) = after.form {
+      if let form = after.itemForm {
         #expect(form.itemIndex == place.itemIndex && form.listID == place.listID, "\(label)")
       } else {
         Issue.record("\(label): no item form")
@@ -373,7 +379,7 @@ import Testing
   func checkItemField(
     _ action: KeyAction, before: ChecklistsApp, after: ChecklistsApp, label: String
   ) {
-    guard case .item(let old) = before.form, case .item(let new) = after.form else {
+    guard let old = before.itemForm, let new = after.itemForm else {
       Issue.record("\(label): no item form")
       return
     }
@@ -386,12 +392,13 @@ import Testing
       // A line up or down in the note, or out of it at its first or last line.
       let step = action == .nextLine ? 1 : -1
       let width = ChecklistsApp.formFieldWidth(width: before.width)
-      let line = { (form: ItemForm) in form.note.wrapped(width: width).cursorLine }
+      let line = { (form: ItemFormScreen) in form.note.wrapped(width: width).cursorLine }
       #expect(
         new.focus == old.focus.cycled(by: step) || line(new) == line(old) + step, "\(label)")
       #expect(new.note.text == old.note.text, "\(label)")
     case .chooseRepeat:
-      #expect(new.repeatPicker.map { old.repeatChoices[$0] } == old.repeatRule, "\(label)")
+      #expect(
+        after.repeatPicker.map { old.repeatChoices[$0.selected] } == old.repeatRule, "\(label)")
     case .nextRepeat, .previousRepeat:
       #expect(new.repeatRule != old.repeatRule, "\(label)")
       #expect(new.repeatChoices.contains(new.repeatRule), "\(label)")
@@ -408,19 +415,19 @@ import Testing
       var expected = motion.target(from: help.top, count: lines, page: before.contentRows)
       expected = min(max(expected, 0), max(lines - before.contentRows, 0))
       #expect(after.help?.top == expected, "\(label)")
-    } else if before.form == nil, let picker = before.listPicker {
+    } else if !before.hasForm, let picker = before.listPicker {
       let expected = motion.target(
         from: picker.selected, count: picker.targets.count, page: before.contentRows - 1)
       #expect(after.listPicker?.selected == expected, "\(label)")
-    } else if case .item(let form) = before.form, let selection = form.repeatPicker {
+    } else if let form = before.itemForm, let selection = before.repeatPicker?.selected {
       let layout = before.itemFormLayout(form, width: before.width, height: before.height)
       let expected = motion.target(
         from: selection, count: form.repeatChoices.count, page: layout.pickerRows)
-      if case .item(let new) = after.form { #expect(new.repeatPicker == expected, "\(label)") }
-    } else if case .list(let form) = before.form, let selection = form.picker {
+      if after.itemForm != nil { #expect(after.repeatPicker?.selected == expected, "\(label)") }
+    } else if before.listForm != nil, let selection = before.iconPicker?.selected {
       let expected = motion.target(
         from: selection, count: IconName.allCases.count, page: before.pickerRows)
-      if case .list(let new) = after.form { #expect(new.picker == expected, "\(label)") }
+      if after.listForm != nil { #expect(after.iconPicker?.selected == expected, "\(label)") }
     } else if let view = before.planner {
       let expected = motion.target(
         from: view.selected, count: view.selectable.count, page: before.contentRows)
@@ -477,7 +484,8 @@ import Testing
   /// nothing of a change).
   func fingerprint(_ app: ChecklistsApp) -> String {
     var parts: [String] = []
-    parts.append(String(describing: app.form))
+    parts.append(String(describing: app.itemForm))
+    parts.append(String(describing: app.listForm))
     parts.append(String(describing: app.help))
     parts.append(String(describing: app.open))
     parts.append(String(describing: app.allLists))

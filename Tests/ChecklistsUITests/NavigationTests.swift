@@ -102,7 +102,7 @@ import Testing
     app.press(.character("a"))
     app.type("Birthdays")
     app.press(.enter)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel.lists.map(\.name) == ["Birthdays", "Chores", "Groceries", "Trips"])
     #expect(app.dataModel.lists[0].iconName == "Folder")
     #expect(app.allLists.selected == 0)
@@ -114,11 +114,11 @@ import Testing
     app.press(.character("a"))
     app.type("   ")
     app.press(.enter)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     #expect(app.statusMessage == "The list needs a name")
     #expect(app.dataModel.lists.count == 3)
     app.press(.escape)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel == sampleModel())
   }
 
@@ -127,16 +127,16 @@ import Testing
     app.press(.character("e"), .control("u"))
     app.type("Housework")
     app.press(.tab, .enter)
-    guard case .list(let form) = app.form else {
+    guard app.listForm != nil else {
       Issue.record("no list form")
       return
     }
-    #expect(form.picker == IconName.allCases.firstIndex(of: .chores))
+    #expect(app.iconPicker?.selected == IconName.allCases.firstIndex(of: .chores))
     app.press(.down, .enter)
     // Picking moves the focus on to the name: Enter is Done, not the picker again.
-    if case .list(let form) = app.form { #expect(form.focus == .name) }
+    if let form = app.listForm { #expect(form.focus == .name) }
     app.press(.enter)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.statusMessage == "Renamed list \"Chores\" to \"Housework\"; icon Drinks")
     let list = app.dataModel.lists.first { $0.name == "Housework" }
     #expect(list?.iconName == "Drinks")
@@ -146,7 +146,7 @@ import Testing
   @Test func iconPickerEscGoesBackWithoutPicking() {
     var app = makeApp()
     app.press(.character("e"), .tab, .character(" "), .down, .escape, .escape)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel == sampleModel())
   }
 
@@ -251,7 +251,7 @@ import Testing
   @Test func emptyTextIsRefused() {
     var app = groceries()
     app.press(.character("a"), .character(" "), .enter)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     #expect(app.statusMessage == "The item needs some text")
     #expect(app.openList?.items.count == 3)
   }
@@ -270,7 +270,7 @@ import Testing
     app.press(.enter, .control("u"))
     app.type("changed")
     app.press(.tab, .tab, .character(" "), .escape)
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel == sampleModel())
     #expect(!app.isDirty)
   }
@@ -294,7 +294,7 @@ import Testing
     app.press(.backTab, .backTab, .backTab, .control("u"))
     app.type("blorp")
     app.press(.enter)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     #expect(app.statusMessage?.hasPrefix("Can't read the due date") == true)
     #expect(app.screen().contains("blorp"))
     #expect(app.openList?.items.count == 3)
@@ -417,34 +417,34 @@ import Testing
     var app = makeApp(checklistIndex: 1)
     app.press(.character("a"))
     click(&app, row: 6)
-    guard case .item(let form) = app.form else {
+    guard let form = app.itemForm else {
       Issue.record("no item form")
       return
     }
     #expect(form.focus == .remind)
     #expect(form.remind)
     click(&app, row: 8)
-    if case .item(let form) = app.form { #expect(form.focus == .due) }
+    if let form = app.itemForm { #expect(form.focus == .due) }
     click(&app, row: 4)
-    if case .item(let form) = app.form { #expect(form.focus == .note) }
+    if let form = app.itemForm { #expect(form.focus == .note) }
     click(&app, row: 2)
-    if case .item(let form) = app.form { #expect(form.focus == .text) }
+    if let form = app.itemForm { #expect(form.focus == .text) }
     // A click on Repeat opens its picker; a click on a choice picks it; the wheel moves.
     click(&app, row: 11)
-    if case .item(let form) = app.form {
-      #expect(form.focus == .repeat && form.repeatPicker == 0)
+    if let form = app.itemForm {
+      #expect(form.focus == .repeat && app.repeatPicker?.selected == 0)
     }
     click(&app, row: 12, kind: .wheelDown)
-    guard case .item(let open) = app.form,
+    guard let open = app.itemForm,
       let repeatRow = app.itemFormLayout(open, width: 60, height: 15).places[.repeat]?.row
     else { return }
-    #expect(open.repeatPicker == 1)
+    #expect(app.repeatPicker?.selected == 1)
     // The form scrolled to show the picker under the Repeat row: its second choice (Never
     // is the first).
     #expect(repeatRow < 11)
     click(&app, row: repeatRow + 2)
-    if case .item(let form) = app.form {
-      #expect(form.repeatPicker == nil && form.repeatRule == .daily)
+    if let form = app.itemForm {
+      #expect(app.repeatPicker == nil && form.repeatRule == .daily)
     }
   }
 
@@ -455,11 +455,11 @@ import Testing
     click(&app, row: 4)
     click(&app, row: 5, kind: .wheelDown)
     click(&app, row: 5 + 8)
-    guard case .list(let form) = app.form else {
+    guard let form = app.listForm else {
       Issue.record("no list form")
       return
     }
-    #expect(form.picker == nil)
+    #expect(app.iconPicker == nil)
     #expect(form.iconName == "Photos")
     click(&app, row: 2)
     app.press(.enter)
@@ -586,7 +586,7 @@ import Testing
     _ = app.handle(
       .mouse(MouseEvent(kind: .press, position: GridPosition(row: 1, column: 1))), now: testNow)
     #expect(app.openList?.items == before)
-    #expect(app.form == nil && app.help == nil)
+    #expect(!app.hasForm && app.help == nil)
     #expect(app.press(.control("z")) == [.suspend])
     // Big enough again: the list as it was, and keys act.
     _ = app.handle(.resize(width: 60, height: 15), now: testNow)

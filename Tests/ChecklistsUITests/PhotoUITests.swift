@@ -81,12 +81,12 @@ final class PhotoRig: @unchecked Sendable {
 }
 
 @Suite struct PhotoUITests {
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 
-  func picker(_ app: ChecklistsApp) -> PhotoPicker? { itemForm(app)?.photoPicker }
+  func picker(_ app: ChecklistsApp) -> PhotoPicker? { app.photoPicker?.picker }
 
   func names(_ app: ChecklistsApp) -> [String] {
     guard let picker = picker(app) else { return [] }
@@ -385,7 +385,7 @@ final class PhotoRig: @unchecked Sendable {
     #expect(picker(app) != nil)
     _ = app.handle(.focusLost, now: testNow)
     #expect(picker(app) == nil)
-    #expect(app.form != nil)
+    #expect(app.hasForm)
     app.press(.enter)
     #expect(app.press(.control("z")) == [.suspend])
     #expect(picker(app) == nil)
@@ -445,7 +445,7 @@ final class PhotoRig: @unchecked Sendable {
     var app = makeApp(checklistIndex: 1)
     app.press(.enter, .backTab, .enter)
     #expect(app.statusMessage == "Photos are not available here")
-    #expect(itemForm(app)?.photoPicker == nil)
+    #expect(app.photoPicker == nil)
   }
 
   @Test func helpListsThePhotoKeys() throws {
@@ -653,8 +653,8 @@ final class Counter: @unchecked Sendable {
     #expect(app.screen().contains("Photo     [photo PNG]"))
   }
 
-  func itemForm(_ app: ChecklistsApp) -> ItemForm? {
-    if case .item(let form) = app.form { return form }
+  func itemForm(_ app: ChecklistsApp) -> ItemFormScreen? {
+    if let form = app.itemForm { return form }
     return nil
   }
 

@@ -136,7 +136,7 @@ extension ChecklistsApp {
   @Test func editAndDeleteActInTheItemsList() {
     var app = makeApp(plannerModel())
     app.press(.home, .enter, .down, .character("e"))
-    guard case .item(let form) = app.form else {
+    guard let form = app.itemForm else {
       Issue.record("no item form")
       return
     }
@@ -144,7 +144,7 @@ extension ChecklistsApp {
     app.press(.control("u"))
     app.type("Oat milk")
     app.press(.enter)
-    #expect(app.form == nil && app.planner?.kind == .today)
+    #expect(!app.hasForm && app.planner?.kind == .today)
     #expect(app.list("Groceries").items[0].text == "Oat milk")
     #expect(app.screen().contains("Oat milk"))
     app.press(.character("d"))
@@ -180,7 +180,7 @@ extension ChecklistsApp {
   @Test func viewsAreNotLists() {
     var app = makeApp(plannerModel())
     app.press(.home, .character("e"))
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.statusMessage?.contains("cannot be renamed or deleted") == true)
     app.press(.character("d"))
     #expect(app.confirmation == nil)

@@ -121,7 +121,7 @@ import Testing
     for _ in 0..<4 { _ = app.handle(.key(.escape), now: now) }
     _ = app.handle(.key(.character("n")), now: now)
     for _ in 0..<4 { _ = app.handle(.key(.escape), now: now) }
-    #expect(app.form == nil && app.help == nil && app.confirmation == nil && !app.isTypingFilter)
+    #expect(!app.hasForm && app.help == nil && app.confirmation == nil && !app.isTypingFilter)
     let final = app.dataModel
     var undos = 0
     while !app.session.undoStack.isEmpty {

@@ -157,7 +157,7 @@ import Testing
     app.press(.enter)
     #expect(app.screen().contains("Nothing matches \"zzz\""))
     app.press(.enter, .character("e"), .character("d"))
-    #expect(app.form == nil)
+    #expect(!app.hasForm)
     #expect(app.dataModel == sampleModel())
   }
 

@@ -9,25 +9,25 @@ extension ChecklistsApp {
   // MARK: - Item detail
 
   /// The form for a new item: unchecked, remind off, no due date (an empty Due Date field).
-  func newItemForm(listID: Checklist.ID, now: Date) -> ItemForm {
-    ItemForm(
+  func newItemForm(listID: Checklist.ID, now: Date) -> ItemFormScreen {
+    ItemFormScreen(
       listID: listID, itemIndex: nil, original: nil, text: TextField(), remind: false,
       dueText: TextField(), dueDate: nil)
   }
 
   /// The form for editing an item: the Due Date field is empty when the item has none.
-  func editItemForm(listID: Checklist.ID, index: Int, item: ChecklistItem) -> ItemForm {
-    var form = ItemForm(
-      listID: listID, itemIndex: index, original: item, text: TextField(item.text),
-      remind: item.shouldRemind,
-      dueText: TextField(item.showsDueDate ? editableText(for: item.dueDate) : ""),
-      dueDate: item.showsDueDate ? item.dueDate : nil)
-    form.note = TextField(item.note, multiline: true)
-    form.repeatRule = item.repeatRule
-    form.repeatChoices = ItemForm.repeatChoices(keeping: item.repeatRule)
-    form.reminderLead = item.reminderLead
-    form.leadChoices = ItemForm.leadChoices(keeping: item.reminderLead)
-    if let photo = item.photo { form.photoCaption = options.photos?.caption(photo) }
+  func editItemForm(listID: Checklist.ID, index: Int, item: ChecklistItem) -> ItemFormScreen {
+    let fields = ItemFields(item)
+    var form = ItemFormScreen(
+      listID: listID, itemIndex: index, original: item, text: TextField(fields.text),
+      remind: fields.remind, dueText: TextField(fields.shownDueDate.map(editableText(for:)) ?? ""),
+      dueDate: fields.shownDueDate)
+    form.note = TextField(fields.note, multiline: true)
+    form.repeatRule = fields.repeatRule
+    form.repeatChoices = ItemFormScreen.repeatChoices(keeping: fields.repeatRule)
+    form.reminderLead = fields.reminderLead
+    form.leadChoices = ItemFormScreen.leadChoices(keeping: fields.reminderLead)
+    if let photo = fields.photo { form.photoCaption = options.photos?.caption(photo) }
     return form
   }
 
@@ -42,7 +42,7 @@ extension ChecklistsApp {
   }
 
   /// Reads the Due Date field again after the user typed in it; an empty field is no due date.
-  func updateDue(_ form: inout ItemForm, now: Date) {
+  func updateDue(_ form: inout ItemFormScreen, now: Date) {
     form.dueEdited = true
     if form.dueText.isBlank {
       form.dueDate = nil
@@ -59,7 +59,7 @@ extension ChecklistsApp {
   }
 
   /// Turns Remind Me on or off; on, an empty Due Date field gets the next whole hour.
-  func setRemind(_ on: Bool, form: inout ItemForm, now: Date) {
+  func setRemind(_ on: Bool, form: inout ItemFormScreen, now: Date) {
     form.remind = on
     guard on, form.dueText.isBlank else { return }
     let due = nextWholeHour(after: now)
@@ -71,7 +71,7 @@ extension ChecklistsApp {
 
   /// Steps Remind Me's lead time through `leadChoices` (wrapping); a lead time turns Remind Me
   /// on (filling in a due date as Space does).
-  func stepLead(by step: Int, form: inout ItemForm, now: Date) {
+  func stepLead(by step: Int, form: inout ItemFormScreen, now: Date) {
     let count = form.leadChoices.count
     guard count > 0 else { return }
     let position = form.leadChoices.firstIndex(of: form.reminderLead) ?? 0
@@ -82,7 +82,7 @@ extension ChecklistsApp {
   /// A key typed into the Due Date field. While the field holds Remind Me's untouched date, a
   /// character replaces it and Backspace or Delete clears it (as in a selected field); any other
   /// key (arrows, Home, End, readline keys) keeps it for editing.
-  func typeInDueField(_ key: Key, form: inout ItemForm, now: Date) {
+  func typeInDueField(_ key: Key, form: inout ItemFormScreen, now: Date) {
     if form.dueSelected {
       form.dueSelected = false
       switch key {
@@ -105,7 +105,7 @@ extension ChecklistsApp {
   /// parses and the key would not make it read as something else ("+2h" is typed, "tomorrow
   /// 9am" is moved), the date moves `days` days and the field shows it in full; returns false
   /// when the key is text.
-  func moveDueDate(days: Int, key: Key, form: inout ItemForm, now: Date) -> Bool {
+  func moveDueDate(days: Int, key: Key, form: inout ItemFormScreen, now: Date) -> Bool {
     guard let date = form.dueDate else { return false }
     var typed = form.dueText
     if typed.handle(key), (try? parser.parse(typed.text, now: now)) != nil { return false }
@@ -121,42 +121,12 @@ extension ChecklistsApp {
 
   // MARK: - Keys in forms
 
-  /// Does a form's action: the form changes in a copy, is stored once, then the outcome is
-  /// acted on. Returns false when the action does not apply and the key is typing.
-  mutating func performInForm(_ action: KeyAction, key: Key, now: Date) -> Bool {
-    let outcome: FormOutcome
-    switch form {
-    case .item(var itemForm):
-      outcome = itemFormOutcome(action, key: key, form: &itemForm, now: now)
-      form = .item(itemForm)
-    case .list(var listForm):
-      outcome = listFormOutcome(action, form: &listForm)
-      form = .list(listForm)
-    case nil: return true
-    }
-    switch outcome {
-    case .stay: break
-    case .typing: return false
-    case .cancel:
-      form = nil
-      status = StatusMessage(text: "Cancelled", isError: false)
-    case .done:
-      switch form {
-      case .item(let itemForm): finishItemForm(itemForm, now: now)
-      case .list(let listForm): finishListForm(listForm, now: now)
-      case nil: break
-      }
-    }
-    return true
-  }
-
   /// What an action does to the item form.
-  mutating func itemFormOutcome(_ action: KeyAction, key: Key, form: inout ItemForm, now: Date)
+  mutating func itemFormOutcome(
+    _ action: KeyAction, key: Key, form: inout ItemFormScreen, now: Date
+  )
     -> FormOutcome
   {
-    if form.photoPicker != nil {
-      return performInPhotoPicker(action, form: &form) ? .stay : .typing
-    }
     switch action {
     case .cancel: return .cancel
     case .done: return .done
@@ -170,8 +140,7 @@ extension ChecklistsApp {
       guard form.focus == .due,
         moveDueDate(days: action == .dayLater ? 1 : -1, key: key, form: &form, now: now)
       else { return .typing }
-    case .newLine, .previousLine, .nextLine, .chooseRepeat, .nextRepeat, .previousRepeat, .pick,
-      .closePicker:
+    case .newLine, .previousLine, .nextLine, .nextRepeat, .previousRepeat:
       performOnItemFields(action, form: &form)
     case .choosePhoto, .removePhoto:
       performOnPhotoRow(action, form: &form)
@@ -180,49 +149,21 @@ extension ChecklistsApp {
     return .stay
   }
 
-  /// What an action does to the list form and its icon picker.
-  func listFormOutcome(_ action: KeyAction, form: inout ListForm) -> FormOutcome {
-    let icons = IconName.allCases
+  /// What an action does to the list form.
+  func listFormOutcome(_ action: KeyAction, form: inout ListFormScreen) -> FormOutcome {
     switch action {
     case .cancel: return .cancel
     case .done: return .done
     case .nextField: form.focus = form.focus.cycled(by: 1)
     case .previousField: form.focus = form.focus.cycled(by: -1)
-    case .chooseIcon:
-      form.picker = icons.firstIndex { $0.rawValue == form.iconName } ?? 0
-    case .pick:
-      guard let selection = form.picker else { break }
-      form.iconName = icons[min(max(selection, 0), icons.count - 1)].rawValue
-      form.picker = nil
-      // On to the name, where Enter is Done (on the Icon row it would open the picker again).
-      form.focus = .name
-    case .closePicker: form.picker = nil
     default: break
     }
     return .stay
   }
 
-  /// A key the table leaves to the focused text field: typing and readline editing.
-  mutating func typeInForm(_ key: Key, now: Date) {
-    switch form {
-    case .item(var itemForm):
-      switch itemForm.focus {
-      case .text: _ = itemForm.text.handle(key)
-      case .note: _ = itemForm.note.handle(key)
-      case .due: typeInDueField(key, form: &itemForm, now: now)
-      case .remind, .repeat, .photo: break
-      }
-      form = .item(itemForm)
-    case .list(var listForm):
-      if listForm.focus == .name && listForm.picker == nil { _ = listForm.name.handle(key) }
-      form = .list(listForm)
-    case nil: break
-    }
-  }
-
   /// Done: saves the item unless its text is blank or the due date cannot be read. An item
   /// that came without text (a task another app synced with no title) may keep it so.
-  mutating func finishItemForm(_ form: ItemForm, now: Date) {
+  mutating func finishItemForm(_ form: ItemFormScreen, now: Date) -> Bool {
     // A due date typed but unreadable counts as given: its own message follows.
     let validity = ItemValidity(
       text: form.text.text != form.original?.text ? form.text.text : nil,
@@ -230,11 +171,11 @@ extension ChecklistsApp {
       repeats: form.repeatRule != nil)
     if let problem = validity.problem {
       status = StatusMessage(text: problem.message(for: .itemForm), isError: true)
-      return
+      return false
     }
     if let dueError = form.dueError {
       status = StatusMessage(text: "Can't read the due date: \(dueError)", isError: true)
-      return
+      return false
     }
     // The chosen file is copied into the Photos folder only now: Cancel leaves nothing behind.
     let photo: PhotoName?
@@ -244,7 +185,7 @@ extension ChecklistsApp {
       if name != nil { session.hasPhotos = true }
     case .failure(let error):
       status = StatusMessage(text: "Can't attach the photo: \(error.message)", isError: true)
-      return
+      return false
     }
     // Without a due date the item keeps the date it had (the file needs one), else the form's
     // default.
@@ -264,13 +205,9 @@ extension ChecklistsApp {
     defer {
       if let putBack { settlePutBack(putBack, undoDepth: undoDepth, now: now) }
     }
-    guard let listIndex = dataModel.index(ofList: form.listID) else {
-      self.form = nil
-      return
-    }
+    guard let listIndex = dataModel.index(ofList: form.listID) else { return true }
     let listID = form.listID
     let count = dataModel.lists[listIndex].items.count
-    self.form = nil
     // The item may have been moved to another list elsewhere: the open list's rows stay put.
     let showsList = open?.listID == listID
     if let hint = form.itemIndex, let original = form.original {
@@ -280,20 +217,11 @@ extension ChecklistsApp {
         } ?? original
       // Only what the form changed is written: the item may have been changed elsewhere while
       // the form was open (and merged in), and those changes stay unless the form changed the
-      // same field. The due date, its showing and Remind Me go together.
+      // same field.
       let current = item
-      if form.text.text != original.text { item.text = form.text.text }
-      let dueChanged =
-        form.dueDate != (original.showsDueDate ? original.dueDate : nil)
-        || form.remind != original.shouldRemind
-      if dueChanged {
-        item.shouldRemind = form.remind
-        // A date changed by hand starts a repeating series afresh from it.
-        if item.dueDate != dueDate { item.setDueDateByHand(dueDate) }
-        item.hasDueDate = hasDueDate
-      }
-      applyItemFields(form, to: &item)
-      if form.photo != .keep { item.photo = photo }
+      let opened = ItemFields(original)
+      item = form.editedFields(from: opened, photo: photo, keptDueDate: dueDate).applied(
+        to: item, since: opened)
       let overridden = Self.fieldsChangedOnBothSides(
         original: original, elsewhere: current, form: item)
       // Deleted elsewhere while being edited: the edited item stays (a merge keeps it too).
@@ -308,11 +236,11 @@ extension ChecklistsApp {
         status = StatusMessage(
           text: "Kept \(quoted(item.text)): it was deleted elsewhere while you edited it",
           isError: false)
-        return
+        return true
       }
       guard let change = dataModel.replaceItem(listID: listID, at: index, with: item) else {
         status = StatusMessage(text: "No changes", isError: false)
-        return
+        return true
       }
       commit(change, now: now)
       if showsList { selectItem(index) }
@@ -334,9 +262,10 @@ extension ChecklistsApp {
       var item = session.makeItem(
         text: form.text.text, dueDate: dueDate, shouldRemind: form.remind,
         hasDueDate: hasDueDate)
-      applyItemFields(form, to: &item)
-      item.photo = photo
-      guard let change = dataModel.insertItem(item, listID: listID) else { return }
+      let made = ItemFields(item)
+      item = form.editedFields(from: made, photo: photo, keptDueDate: dueDate).applied(
+        to: item, since: made)
+      guard let change = dataModel.insertItem(item, listID: listID) else { return true }
       commit(change, now: now)
       if showsList { selectItem(count) }
       var text = "Added \(quoted(item.text))"
@@ -348,6 +277,7 @@ extension ChecklistsApp {
       if item.photo != nil { text += ", with a photo" }
       status = StatusMessage(text: text, isError: false)
     }
+    return true
   }
 
   /// Puts back `kept`, a form's list deleted elsewhere, without an undo step of its own; items
@@ -400,6 +330,7 @@ extension ChecklistsApp {
     if both(\.shouldRemind) { fields.append("Remind Me") }
     if both(\.note) { fields.append("notes") }
     if both(\.repeatRule) { fields.append("repeat") }
+    if both(\.reminderLead) { fields.append("early reminder") }
     if both(\.photo) { fields.append("photo") }
     return fields
   }
@@ -428,10 +359,10 @@ extension ChecklistsApp {
   // MARK: - List detail
 
   /// Done: saves the list unless its name is blank.
-  mutating func finishListForm(_ form: ListForm, now: Date) {
+  mutating func finishListForm(_ form: ListFormScreen, now: Date) -> Bool {
     if form.name.isBlank {
       status = StatusMessage(text: "The list needs a name", isError: true)
-      return
+      return false
     }
     // Two lists of one name (in any case) make the CLI's LIST ambiguous: asked first.
     let typed = form.name.text.lowercased()
@@ -441,9 +372,8 @@ extension ChecklistsApp {
       })
     {
       stack.push(ConfirmationScreen(question: .duplicateListName(other.name)))
-      return
+      return false
     }
-    self.form = nil
     let name = form.name.text
     if let id = form.listID {
       // Deleted elsewhere while the form was open: the list comes back with the form's name and
@@ -453,7 +383,7 @@ extension ChecklistsApp {
           status = StatusMessage(
             text: "List \(quoted(kept.name)) was deleted elsewhere; nothing changed in it",
             isError: false)
-          return
+          return true
         }
         kept.name = name
         kept.iconName = form.iconName
@@ -465,7 +395,7 @@ extension ChecklistsApp {
         status = StatusMessage(
           text: "Kept list \(quoted(name)): it was deleted elsewhere while you edited it",
           isError: false)
-        return
+        return true
       }
       // A field the form left as it was takes the list's value now: a rename or an icon
       // chosen elsewhere while the form was open stays (Done put the old one back).
@@ -475,7 +405,7 @@ extension ChecklistsApp {
         form.iconName == form.openedIconName ? current?.iconName ?? form.iconName : form.iconName
       guard let change = dataModel.editList(id: id, name: newName, iconName: newIcon) else {
         status = StatusMessage(text: "No changes", isError: false)
-        return
+        return true
       }
       commit(change, now: now)
       showAllLists(selecting: id)
@@ -486,6 +416,7 @@ extension ChecklistsApp {
       showAllLists(selecting: list.id)
       status = StatusMessage(text: "Added list \(quoted(name))", isError: false)
     }
+    return true
   }
 }
 
@@ -502,6 +433,34 @@ extension ChecklistsApp {
       parts.append(parts.isEmpty ? "\(quoted(new.name)): \(icon)" : icon)
     }
     return parts.isEmpty ? "Updated list \(quoted(new.name))" : parts.joined(separator: "; ")
+  }
+
+  /// What a form answers before its own actions: Ctrl-C, saving, suspending and help are the
+  /// app's; `q` says how to leave. Nil for the form's own actions.
+  mutating func formAnswersFirst(_ action: KeyAction) -> ScreenReply? {
+    switch action {
+    case .interrupt, .save, .suspend, .help: return .passed
+    case .quit:
+      refuseQuitInForm()
+      return .handled()
+    default: return nil
+    }
+  }
+
+  /// A form's reply once an action changed it: Cancel closes it, Done closes it when `finish`
+  /// saved what it holds.
+  mutating func formReply(_ outcome: FormOutcome, finish: (inout ChecklistsApp) -> Bool)
+    -> ScreenReply
+  {
+    switch outcome {
+    case .stay: return .handled()
+    case .typing: return .typing
+    case .cancel:
+      status = StatusMessage(text: "Cancelled", isError: false)
+      return .close
+    case .done:
+      return finish(&self) ? .close : .handled()
+    }
   }
 
   /// `q` in a form would throw away what was typed: say how to leave instead (Ctrl-C still quits).

@@ -8,8 +8,8 @@ import FoundationEssentials
 /// The item form's Notes and Repeat fields: the note's line keys, the Repeat picker, and what
 /// they save.
 extension ChecklistsApp {
-  /// Does a Notes or Repeat action (the picker's pick and close too) on the item form.
-  func performOnItemFields(_ action: KeyAction, form: inout ItemForm) {
+  /// Does a Notes or Repeat action on the item form.
+  func performOnItemFields(_ action: KeyAction, form: inout ItemFormScreen) {
     switch action {
     case .newLine:
       guard form.focus == .note else { return }
@@ -21,49 +21,13 @@ extension ChecklistsApp {
       if !form.note.moveLines(by: step, width: itemFieldWidth(form, width: width)) {
         form.focus = form.focus.cycled(by: step)
       }
-    case .chooseRepeat:
-      guard form.focus == .repeat else { return }
-      form.repeatPicker = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
     case .nextRepeat, .previousRepeat:
-      guard form.focus == .repeat, form.repeatPicker == nil else { return }
+      guard form.focus == .repeat else { return }
       let count = form.repeatChoices.count
       let position = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
       let step = action == .nextRepeat ? 1 : -1
       form.repeatRule = form.repeatChoices[((position + step) % count + count) % count]
-    case .pick:
-      guard let selection = form.repeatPicker, !form.repeatChoices.isEmpty else { return }
-      form.repeatRule = form.repeatChoices[min(max(selection, 0), form.repeatChoices.count - 1)]
-      form.repeatPicker = nil
-    case .closePicker:
-      form.repeatPicker = nil
     default: break
-    }
-  }
-
-  /// Moves the Repeat picker's selection when it is open; false when it is not.
-  mutating func moveInRepeatPicker(_ motion: Motion) -> Bool {
-    guard case .item(var itemForm) = form, let selection = itemForm.repeatPicker
-    else { return false }
-    itemForm.repeatPicker = motion.target(
-      from: selection, count: itemForm.repeatChoices.count,
-      page: itemFormLayout(itemForm, width: width, height: height).pickerRows)
-    form = .item(itemForm)
-    return true
-  }
-
-  /// Puts the form's note and repeat rule on the item; each only when the user changed it,
-  /// so an unread rule (from a newer version), a series' kept day and time, and a note as the
-  /// field cannot show it (tabs, CR LF line breaks) stay.
-  func applyItemFields(_ form: ItemForm, to item: inout ChecklistItem) {
-    let originalNote = form.original?.note ?? ""
-    if form.note.text != TextField(originalNote, multiline: true).text {
-      item.note = Self.savedNote(form.note.text)
-    }
-    if form.repeatRule != form.original?.repeatRule {
-      item.repeatRule = form.repeatRule
-    }
-    if form.reminderLead != (form.original?.reminderLead ?? .none) {
-      item.reminderLead = form.reminderLead
     }
   }
 
@@ -108,7 +72,7 @@ extension ChecklistsApp {
   }
 
   /// The first due date after the form's, when the form repeats and has a due date.
-  func nextOccurrence(_ form: ItemForm) -> Date? {
+  func nextOccurrence(_ form: ItemFormScreen) -> Date? {
     guard let rule = form.repeatRule, let due = form.dueDate else { return nil }
     let schedule = RepeatSchedule(timeZone: options.timeZone)
     // An unchanged series goes on with the day and time it keeps (31st, after February).
@@ -146,8 +110,8 @@ extension ChecklistsApp {
     }
   }
 
-  /// The status-line hints on the Notes field and the Repeat row (and its picker).
-  func itemFieldHints(_ form: ItemForm) -> [Hint] {
+  /// The status-line hints on the Notes field and the Repeat row.
+  func itemFieldHints(_ form: ItemFormScreen) -> [Hint] {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
     }
@@ -157,9 +121,6 @@ extension ChecklistsApp {
         hint(.cancel, "cancel", 0), hint(.previousField, "previous field", 3),
         hint(.help, "help", 2),
       ]
-    }
-    if form.repeatPicker != nil {
-      return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
     }
     return [
       hint(.chooseRepeat, "choose", 0),

@@ -12,24 +12,7 @@ extension ChecklistsApp {
   /// The screen whose keys apply in this exact state.
   var keyScreen: KeyScreen {
     if let top = stack.top { return top.keyScreen(in: self) }
-    switch form {
-    case .item(let itemForm):
-      switch itemForm.focus {
-      case .text: return .form
-      case .note: return .note
-      case .remind: return .remind
-      case .due: return .due
-      case .repeat: return itemForm.repeatPicker == nil ? .repeat : .picker
-      case .photo: return itemForm.photoPicker == nil ? .photo : .photoPicker
-      }
-    case .list(let listForm):
-      if listForm.picker != nil { return .picker }
-      return listForm.focus == .icon ? .icon : .form
-    case nil:
-      if let planner { return planner.isTyping ? .filter : .planner }
-      if isTypingFilter { return .filter }
-      return open == nil ? .lists : .checklist
-    }
+    return .lists  // All Lists is always on the stack
   }
 
   /// The action `key` does in this state, if any.
@@ -87,20 +70,8 @@ extension ChecklistsApp {
   /// on the status line (or nothing, on help and the quit prompt).
   mutating func unboundKey(_ key: Key, on screen: KeyScreen, now: Date) {
     switch screen {
-    case .savePath, .quitPrompt, .help, .confirm: break  // their screens answer
-    case .filter:
-      if planner?.isTyping == true {
-        updateSearch(now: now) { _ = $0.handle(key) }
-      } else {
-        updateFilterField { _ = $0.handle(key) }
-      }
-    case .form, .due, .note:
-      typeInForm(key, now: now)
-    case .photoPicker:
-      if case .item(var itemForm) = form {
-        typeInPhotoPicker(key, form: &itemForm)
-        form = .item(itemForm)
-      }
+    case .savePath, .quitPrompt, .help, .confirm, .filter, .form, .due, .note, .photoPicker:
+      break  // their screens answer
     case .generic, .browse, .lists, .checklist, .planner, .remind, .repeat, .photo, .icon,
       .picker:
       unknownKey(key)
@@ -112,25 +83,15 @@ extension ChecklistsApp {
   mutating func perform(
     _ action: KeyAction, key: Key, now: Date, interruptWasPending: Bool = false
   ) -> [Effect]? {
-    if let motion = action.motion {
-      if case .item(var itemForm) = form, itemForm.photoPicker != nil {
-        _ = performInPhotoPicker(action, form: &itemForm)
-        form = .item(itemForm)
-        return []
-      }
-      move(motion)
-      return []
-    }
+    if action.motion != nil { return [] }  // each screen moves its own selection
     switch action {
     case .interrupt:
       // In a form, Ctrl-C keeps the draft and says how to leave; a second one quits.
-      if form != nil && !stack.contains(HelpScreen.self) && !interruptWasPending {
+      if let what = stack.interruptKeeps, !stack.contains(HelpScreen.self), !interruptWasPending {
         interruptPending = true
         let done = keyName(.done, on: .form, or: "Done")
         let cancel = keyName(.cancel, on: .form, or: "cancelling")
         let again = KeyNotation.display(key)
-        var what = "the item"
-        if case .list = form { what = "the list" }
         status = StatusMessage(
           text: "\(done) saves \(what), \(cancel) cancels it; \(again) again quits without it",
           isError: false)
@@ -148,10 +109,6 @@ extension ChecklistsApp {
     case .closeHelp:
       return []
     case .quit:
-      if form != nil {
-        refuseQuitInForm()
-        return []
-      }
       return [.quit]
     case .undo:
       undo(now: now)
@@ -159,37 +116,8 @@ extension ChecklistsApp {
     case .redo:
       redo(now: now)
       return []
-    case .filter:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-        return []
-      }
-      updateBrowser { $0.filterField = TextField($0.filter ?? "") }
-      return []
-    case .search:
-      if planner != nil {
-        performInPlanner(.search, key: key, now: now)
-      } else if open == nil, form == nil {
-        openPlanner(.search, now: now)
-      }
-      return []
-    case .clearFilter:
-      if planner?.isTyping == true {
-        closePlanner()
-      } else if isTypingFilter {
-        setFilter(nil)
-        updateBrowser { $0.filterField = nil }
-      } else if (open?.browser ?? allLists).filter != nil {
-        setFilter(nil)
-      }
-      return []
-    case .keepFilter:
-      if planner?.isTyping == true {
-        keepSearch()
-        return []
-      }
-      updateBrowser { $0.filterField = nil }
-      return []
+    case .filter, .search, .clearFilter, .keepFilter:
+      return []  // the browse screens' own
     case .lastReminder:
       jumpToLastReminder()
       return []
@@ -198,26 +126,14 @@ extension ChecklistsApp {
     case .messages:
       stack.push(HelpScreen(context: .messages))
       return []
-    case .open, .addList, .editList, .deleteList:
-      if planner != nil, form == nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnAllLists(action, now: now)
-      }
-      return []
-    case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back, .closeList,
-      .clearChecked, .moveToList:
-      if planner != nil, form == nil {
-        performInPlanner(action, key: key, now: now)
-      } else {
-        performOnChecklist(action, key: key, now: now)
-      }
-      return []
+    case .open, .addList, .editList, .deleteList, .toggle, .addItem, .editItem, .deleteItem,
+      .moveDown, .moveUp, .sort, .back, .closeList, .clearChecked, .moveToList:
+      return []  // the browse screens' own
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
       .nextRepeat, .previousRepeat, .nextLead, .previousLead, .choosePhoto, .removePhoto,
       .parentFolder, .completePath:
-      return performInForm(action, key: key, now: now) ? [] : nil
+      return []  // the forms' and pickers' own, answered by their screens
     case .yes, .retrySave, .saveElsewhere, .rescueQuit, .stay, .saveCopy:
       return []  // the question's and the quit prompt's own, answered by their screens
     case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
@@ -227,10 +143,10 @@ extension ChecklistsApp {
 
   /// Answers yes to giving the list form's list a name another list has: the form is done.
   mutating func confirmDuplicateListName(now: Date) {
-    guard case .list(var listForm) = form else { return }
+    guard var listForm else { return }
     listForm.duplicateNameConfirmed = true
-    form = .list(listForm)
-    finishListForm(listForm, now: now)
+    stack.update(ListFormScreen.self) { $0 = listForm }
+    if finishListForm(listForm, now: now) { stack.remove(ListFormScreen.self) }
   }
 
   /// Deletes a list, after its question was answered yes.
@@ -245,26 +161,6 @@ extension ChecklistsApp {
   var undoNote: String {
     guard let name = keys.keyName(.undo, on: open == nil ? .lists : .checklist) else { return "" }
     return " (\(name) undoes)"
-  }
-
-  /// Moves the selection of the list-like screen on show.
-  mutating func move(_ motion: Motion) {
-    if moveInRepeatPicker(motion) { return }
-    if case .list(var listForm) = form, let selection = listForm.picker {
-      listForm.picker = motion.target(
-        from: selection, count: IconName.allCases.count, page: pickerRows)
-      form = .list(listForm)
-      return
-    }
-    guard form == nil else { return }
-    if planner != nil {
-      movePlannerSelection(motion)
-    } else if var state = open, let list = dataModel.list(withID: state.listID) {
-      moveSelection(&state.browser, motion, total: list.items.count)
-      open = state
-    } else if open == nil {
-      moveOnAllLists(motion)
-    }
   }
 
   /// Moves a browser's selection and keeps it on screen.
@@ -282,7 +178,6 @@ extension ChecklistsApp {
   // MARK: - All Lists and a Checklist
 
   mutating func performOnAllLists(_ action: KeyAction, now: Date) {
-    guard open == nil, form == nil else { return }
     if let kind = smartSelected {
       switch action {
       case .open: openPlanner(kind, now: now)
@@ -291,7 +186,8 @@ extension ChecklistsApp {
           text: "\(kind.title) is a view of the lists' items: it cannot be renamed or deleted",
           isError: false)
       case .addList:
-        form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
+        stack.push(
+          ListFormScreen(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
       default: break
       }
       return
@@ -303,11 +199,12 @@ extension ChecklistsApp {
     case .open:
       if let list = selectedList { openList(id: list.id) }
     case .addList:
-      form = .list(ListForm(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
+      stack.push(
+        ListFormScreen(listID: nil, name: TextField(), iconName: IconName.folder.rawValue))
     case .editList:
       if let list = selectedList {
-        form = .list(
-          ListForm(
+        stack.push(
+          ListFormScreen(
             listID: list.id, name: TextField(list.name), iconName: list.iconName,
             openedName: list.name, openedIconName: list.iconName))
       }
@@ -323,7 +220,7 @@ extension ChecklistsApp {
   mutating func performOnChecklist(_ action: KeyAction, key: Key, now: Date) {
     // Only small values of the list are kept here: holding a copy of the list while changing
     // the model would copy all of its items.
-    guard form == nil, let state = open, let listIndex = dataModel.index(ofList: state.listID)
+    guard let state = open, let listIndex = dataModel.index(ofList: state.listID)
     else { return }
     let listID = state.listID
     let total = dataModel.lists[listIndex].items.count
@@ -334,7 +231,7 @@ extension ChecklistsApp {
     case .toggle:
       if let itemIndex { checkItem(listID: listID, at: itemIndex, now: now) }
     case .addItem:
-      form = .item(newItemForm(listID: listID, now: now))
+      stack.push(newItemForm(listID: listID, now: now))
     case .moveToList:
       guard let itemIndex else { break }
       openListPicker(listID: listID, listIndex: listIndex, itemIndex: itemIndex)
@@ -349,7 +246,7 @@ extension ChecklistsApp {
     case .editItem:
       if let itemIndex {
         let item = dataModel.lists[listIndex].items[itemIndex]
-        form = .item(editItemForm(listID: listID, index: itemIndex, item: item))
+        stack.push(editItemForm(listID: listID, index: itemIndex, item: item))
       }
     case .deleteItem:
       deleteSelectedItem(key: key, itemIndex: itemIndex, listIndex: listIndex, now: now)
@@ -368,7 +265,7 @@ extension ChecklistsApp {
       refreshOpenRows(keepItem: itemIndex)
     case .back:
       if state.browser.filter != nil {
-        setFilter(nil)
+        setChecklistFilter(nil)
       } else {
         closeList()
       }
@@ -398,7 +295,11 @@ extension ChecklistsApp {
     }
     let text = dataModel.lists[listIndex].items[itemIndex].text
     commit(change, now: now)
-    if case .character = key { lastItemDelete = (now, key) } else { lastItemDelete = nil }
+    if case .character = key {
+      lastItemDelete = ItemDelete(date: now, key: key)
+    } else {
+      lastItemDelete = nil
+    }
     status = StatusMessage(text: "Deleted \(quoted(text))\(undoNote)", isError: false)
   }
 }

@@ -9,27 +9,12 @@ extension ChecklistsApp {
   /// Click selects a row (on the check-mark column it toggles; on the selected row it opens the
   /// list or edits the item, so a double-click does too); the wheel scrolls.
   mutating func handleMouse(_ mouse: MouseEvent, now: Date) {
-    guard askScreens({ $0.click(mouse, now: now, app: &$1) }) == .passed else { return }
-    switch form {
-    case .item(var itemForm):
-      if itemForm.photoPicker != nil {
-        handlePhotoPickerMouse(mouse, form: &itemForm)
-        form = .item(itemForm)
-        return
-      }
-      handleItemFormClick(mouse, form: &itemForm, now: now)
-      form = .item(itemForm)
-      return
-    case .list(var listForm):
-      handleListFormClick(mouse, form: &listForm)
-      form = .list(listForm)
-      return
-    case nil: break
-    }
-    if planner != nil {
-      handlePlannerMouse(mouse, now: now)
-      return
-    }
+    _ = askScreens { $0.click(mouse, now: now, app: &$1) }
+  }
+
+  /// Click selects an item (on the check-mark column it toggles it; on the selected row it
+  /// edits it, so a double-click does too); the wheel scrolls.
+  mutating func clickOnChecklist(_ mouse: MouseEvent, now: Date) {
     if var state = open, let listIndex = dataModel.index(ofList: state.listID) {
       let listID = state.listID
       let total = dataModel.lists[listIndex].items.count
@@ -50,32 +35,36 @@ extension ChecklistsApp {
         } else if wasSelected {
           // A click on the selected row (the second click of a double-click) edits the item.
           let item = dataModel.lists[listIndex].items[index]
-          form = .item(editItemForm(listID: listID, index: index, item: item))
+          stack.push(editItemForm(listID: listID, index: index, item: item))
         }
       }
-    } else {
-      let total = dataModel.lists.count
-      switch mouse.kind {
-      case .wheelUp, .wheelDown:
-        scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
-      case .press:
-        let smart: [PlannerKind] = [.today, .scheduled]
-        if smart.indices.contains(mouse.position.row - 1) {
-          let kind = smart[mouse.position.row - 1]
-          // A click on the selected row (the second click of a double-click) opens it.
-          if smartSelected == kind { openPlanner(kind, now: now) } else { smartSelected = kind }
-          return
-        }
-        var position = mouse.position
-        position.row -= 2
-        if position.row >= 1, let row = clickedRow(position, browser: allLists, total: total) {
-          let wasSelected = row == allLists.selected && smartSelected == nil
-          smartSelected = nil
-          allLists.selected = row
-          // A click on the selected list (the second click of a double-click) opens it.
-          if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
-            openList(id: dataModel.lists[index].id)
-          }
+    }
+  }
+
+  /// Click selects a list or Today or Scheduled (on the selected row it opens it, so a
+  /// double-click does too); the wheel scrolls.
+  mutating func clickOnAllLists(_ mouse: MouseEvent, now: Date) {
+    let total = dataModel.lists.count
+    switch mouse.kind {
+    case .wheelUp, .wheelDown:
+      scroll(&allLists, down: mouse.kind == .wheelDown, total: total)
+    case .press:
+      let smart: [PlannerKind] = [.today, .scheduled]
+      if smart.indices.contains(mouse.position.row - 1) {
+        let kind = smart[mouse.position.row - 1]
+        // A click on the selected row (the second click of a double-click) opens it.
+        if smartSelected == kind { openPlanner(kind, now: now) } else { smartSelected = kind }
+        return
+      }
+      var position = mouse.position
+      position.row -= 2
+      if position.row >= 1, let row = clickedRow(position, browser: allLists, total: total) {
+        let wasSelected = row == allLists.selected && smartSelected == nil
+        smartSelected = nil
+        allLists.selected = row
+        // A click on the selected list (the second click of a double-click) opens it.
+        if wasSelected, let index = allLists.index(ofRow: row), index < dataModel.lists.count {
+          openList(id: dataModel.lists[index].id)
         }
       }
     }
@@ -129,63 +118,21 @@ extension ChecklistsApp {
   }
 
   /// A click on a field of the item form focuses it; on Remind Me it also flips the switch, on
-  /// Repeat it opens the picker, on a choice of the open picker it picks it (the wheel moves
-  /// the picker's selection).
-  func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemForm, now: Date) {
+  /// Repeat it opens the picker (which answers clicks while open).
+  mutating func handleItemFormClick(_ mouse: MouseEvent, form: inout ItemFormScreen, now: Date) {
     let layout = itemFormLayout(form, width: width, height: height)
-    if let selection = form.repeatPicker, mouse.kind != .press {
-      let step = mouse.kind == .wheelDown ? 1 : -1
-      form.repeatPicker = min(max(selection + step, 0), form.repeatChoices.count - 1)
-      return
-    }
     guard mouse.kind == .press, let field = layout.field(at: mouse.position.row),
       let place = layout.places[field]
     else { return }
-    if field == .repeat, let selection = form.repeatPicker, mouse.position.row > place.row {
-      let first = Self.repeatPickerTop(
-        selection: selection, count: form.repeatChoices.count, rows: layout.pickerRows)
-      let index = first + mouse.position.row - place.row - 1
-      if form.repeatChoices.indices.contains(index) { form.repeatRule = form.repeatChoices[index] }
-      form.repeatPicker = nil
-      return
-    }
-    form.repeatPicker = nil
     form.focus = field
     switch field {
     case .remind: setRemind(!form.remind, form: &form, now: now)
     case .repeat where mouse.position.row == place.row:
-      form.repeatPicker = form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0
+      stack.push(
+        RepeatPickerScreen(
+          choices: form.repeatChoices,
+          selected: form.repeatChoices.firstIndex(of: form.repeatRule) ?? 0))
     default: break
-    }
-  }
-
-  /// A click on the Name field focuses it, on the Icon row opens the picker, on an icon picks it.
-  func handleListFormClick(_ mouse: MouseEvent, form: inout ListForm) {
-    let iconRow = Self.listFormIconRow(height: height)
-    if let selection = form.picker {
-      let icons = IconName.allCases
-      switch mouse.kind {
-      case .wheelUp: form.picker = max(selection - 1, 0)
-      case .wheelDown: form.picker = min(selection + 1, icons.count - 1)
-      case .press:
-        let index =
-          Self.pickerTop(selection: selection, height: height) + mouse.position.row - iconRow - 1
-        if mouse.position.row > iconRow, mouse.position.row < height - 1,
-          icons.indices.contains(index)
-        {
-          form.iconName = icons[index].rawValue
-          form.picker = nil
-          form.focus = .name
-        }
-      }
-      return
-    }
-    guard mouse.kind == .press else { return }
-    if mouse.position.row == 2 {
-      form.focus = .name
-    } else if mouse.position.row == iconRow {
-      form.focus = .icon
-      form.picker = IconName.allCases.firstIndex { $0.rawValue == form.iconName } ?? 0
     }
   }
 }

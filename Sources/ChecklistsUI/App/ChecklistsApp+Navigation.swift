@@ -96,11 +96,18 @@ extension ChecklistsApp {
     if open?.browser.rows != nil { refreshOpenRows(keepItem: to) }
   }
 
-  /// Opens the checklist screen on a list.
+  /// Opens the checklist screen on a list, over All Lists (a view open there closes).
   mutating func openList(id: Checklist.ID) {
+    planner = nil
+    showList(id: id)
+  }
+
+  /// Opens the checklist screen on a list over the browse screen on show (going back returns
+  /// there).
+  mutating func showList(id: Checklist.ID) {
+    open = nil
     open = OpenList(listID: id)
     smartSelected = nil
-    plannerReturn = nil
     refreshOpenRows(keepItem: nil)
     if let index = dataModel.index(ofList: id) {
       if let row = allLists.row(ofIndex: index, total: dataModel.lists.count) {
@@ -112,11 +119,9 @@ extension ChecklistsApp {
   /// Goes back to All Lists, selecting the list that was open.
   mutating func closeList() {
     guard let state = open else { return }
-    open = nil
-    if let view = plannerReturn {
-      // Back to the Today, Scheduled or search it was opened from.
-      planner = view
-      plannerReturn = nil
+    stack.remove(ChecklistScreen.self)
+    if planner != nil {
+      // Back to the Today, Scheduled or search it was opened from, made again from the model.
       plannerVersion = -1
       return
     }
@@ -167,39 +172,18 @@ extension ChecklistsApp {
     return allLists.filterField != nil
   }
 
-  /// Changes the browser of the current screen.
-  mutating func updateBrowser(_ body: (inout Browser) -> Void) {
-    if var state = open {
-      body(&state.browser)
-      open = state
-    } else {
-      body(&allLists)
-    }
+  /// Sets the open list's filter and recomputes its rows.
+  mutating func setChecklistFilter(_ filter: String?) {
+    let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
+    open?.browser.filter = filter
+    refreshOpenRows(keepItem: keep)
   }
 
-  mutating func updateFilterField(_ body: (inout TextField) -> Void) {
-    var field: TextField?
-    updateBrowser {
-      if var current = $0.filterField {
-        body(&current)
-        $0.filterField = current
-        field = current
-      }
-    }
-    if let field { setFilter(field.text.isEmpty ? nil : field.text) }
-  }
-
-  /// Sets the filter of the current screen and recomputes its rows.
-  mutating func setFilter(_ filter: String?) {
-    if open != nil {
-      let keep = open.flatMap { $0.browser.index(ofRow: $0.browser.selected) }
-      open?.browser.filter = filter
-      refreshOpenRows(keepItem: keep)
-    } else {
-      let keep = allLists.index(ofRow: allLists.selected)
-      allLists.filter = filter
-      refreshListRows(keepList: keep)
-    }
+  /// Sets All Lists' filter and recomputes its rows.
+  mutating func setListsFilter(_ filter: String?) {
+    let keep = allLists.index(ofRow: allLists.selected)
+    allLists.filter = filter
+    refreshListRows(keepList: keep)
   }
 
   /// Recomputes the All Lists rows for the filter (cheap: there are few lists).

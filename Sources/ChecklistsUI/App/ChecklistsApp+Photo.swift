@@ -18,8 +18,8 @@ extension ChecklistsApp {
   }
 
   /// `choose-photo` and `remove-photo` on the Photo row.
-  mutating func performOnPhotoRow(_ action: KeyAction, form: inout ItemForm) {
-    guard form.focus == .photo, form.photoPicker == nil else { return }
+  mutating func performOnPhotoRow(_ action: KeyAction, form: inout ItemFormScreen) {
+    guard form.focus == .photo else { return }
     switch action {
     case .choosePhoto:
       guard let access = photoAccess() else { return }
@@ -30,7 +30,7 @@ extension ChecklistsApp {
       if case .attach(let path, _) = form.photo {
         select(name: Self.lastComponent(of: path), in: &picker, access: access)
       }
-      form.photoPicker = picker
+      stack.push(PhotoPickerScreen(picker: picker))
     case .removePhoto:
       if case .attach = form.photo {
         form.photo = form.original?.photo == nil ? .keep : .remove
@@ -50,7 +50,7 @@ extension ChecklistsApp {
   /// Attaches a file: its caption is read now (refused with a message when it is no image);
   /// all of it is read on a worker thread (`photoChecked` takes it back if it is damaged), so
   /// that a big image does not hold up the keys.
-  mutating func attachPhoto(_ path: String, form: inout ItemForm) -> Bool {
+  mutating func attachPhoto(_ path: String, form: inout ItemFormScreen) -> Bool {
     guard let access = photoAccess() else { return false }
     switch access.fileCaption(path) {
     case .success(let caption):
@@ -75,16 +75,14 @@ extension ChecklistsApp {
   /// A chosen file was read whole: one found damaged is taken off the form again (if it is
   /// still the one chosen), and the status line says why.
   mutating func photoChecked(_ path: String, problem: String?) {
-    guard let problem, case .item(var itemForm) = form,
-      case .attach(let chosen, _) = itemForm.photo, chosen == path
+    guard let problem, case .attach(let chosen, _)? = itemForm?.photo, chosen == path
     else { return }
-    itemForm.photo = itemForm.photoBeforeAttach
-    form = .item(itemForm)
+    stack.update(ItemFormScreen.self) { $0.photo = $0.photoBeforeAttach }
     status = StatusMessage(text: "Can't attach the photo: \(problem)", isError: true)
   }
 
   /// What the Photo row shows: "None", the photo's caption, or the file to attach.
-  func photoRowText(_ form: ItemForm) -> (text: String, attached: Bool) {
+  func photoRowText(_ form: ItemFormScreen) -> (text: String, attached: Bool) {
     switch form.photo {
     case .remove: return ("None (removed when you save)", false)
     case .attach(let path, let caption): return ("\(caption) \(Self.lastComponent(of: path))", true)
@@ -96,7 +94,7 @@ extension ChecklistsApp {
 
   /// Done: the photo the item gets (the chosen file copied into the Photos folder), or the
   /// error that keeps the form open.
-  func storedPhoto(_ form: ItemForm) -> Result<PhotoName?, PhotoAccessError> {
+  func storedPhoto(_ form: ItemFormScreen) -> Result<PhotoName?, PhotoAccessError> {
     switch form.photo {
     case .keep: return .success(form.original?.photo)
     case .remove: return .success(nil)
@@ -122,7 +120,7 @@ extension ChecklistsApp {
   /// (Photo, Remind Me, Repeat): attaches the file when the text is one path to an image
   /// (quoted, `file://`, with backslash escapes); false when the text is something else, or
   /// the row takes text (Text, Notes, Due Date get the path as text, with a hint).
-  mutating func pastePhotoPath(_ text: String, form: inout ItemForm) -> Bool {
+  mutating func pastePhotoPath(_ text: String, form: inout ItemFormScreen) -> Bool {
     guard let access = options.photos,
       let path = Self.pastedPath(text, home: access.home),
       PictureFolder.isImageName(path) || form.focus == .photo,
@@ -137,7 +135,6 @@ extension ChecklistsApp {
     case .remind, .repeat, .photo:
       break
     }
-    form.photoPicker = nil
     form.focus = .photo
     return attachPhoto(path, form: &form)
   }
@@ -186,27 +183,25 @@ extension ChecklistsApp {
 
   /// Closes the photo picker, if open (focus lost, suspend): no folder's names stay on screen.
   mutating func closePhotoPicker() {
-    guard case .item(var itemForm) = form, itemForm.photoPicker != nil else { return }
-    itemForm.photoPicker = nil
-    form = .item(itemForm)
+    stack.remove(PhotoPickerScreen.self)
   }
 
-  /// Keys on the picker: pick, back, parent folder, complete, motions. Returns false when the
-  /// key is typing in the filter (Backspace and Left while it holds text).
-  mutating func performInPhotoPicker(_ action: KeyAction, form: inout ItemForm) -> Bool {
-    guard var picker = form.photoPicker, let access = options.photos else { return true }
-    defer { if form.photoPicker != nil { form.photoPicker = picker } }
+  /// Keys on the picker: pick, back, parent folder, complete, motions.
+  mutating func performInPhotoPicker(_ action: KeyAction, picker: inout PhotoPicker)
+    -> PhotoPickerOutcome
+  {
+    guard let access = options.photos else { return .stay }
     if let motion = action.motion {
       picker.selected = motion.target(
         from: picker.selected, count: picker.rows.count, page: photoPickerRows)
       updatePreview(&picker, access: access)
-      return true
+      return .stay
     }
     switch action {
     case .closePicker:
-      form.photoPicker = nil
+      return .close
     case .parentFolder:
-      guard picker.filter.text.isEmpty else { return false }
+      guard picker.filter.text.isEmpty else { return .typing }
       goToParent(&picker, access: access)
     case .completePath:
       completePath(&picker, access: access)
@@ -216,46 +211,39 @@ extension ChecklistsApp {
         let path = Self.resolve(typed, in: picker.folder, home: access.home)
         if PictureFolder.isFolder(path) {
           openFolder(path, in: &picker, access: access)
-          return true
+          return .stay
         }
-        if case .success = access.fileCaption(path) {
-          form.photoPicker = nil
-          _ = attachPhoto(path, form: &form)
-          return true
-        }
+        if case .success = access.fileCaption(path) { return .attach(path) }
       }
       guard picker.rows.indices.contains(picker.selected) else {
         status = StatusMessage(text: "Nothing to pick here", isError: false)
-        return true
+        return .stay
       }
       let entry = picker.entries[picker.rows[picker.selected]]
       let path = Self.join(picker.folder, entry.name)
       if entry.isFolder {
         openFolder(path, in: &picker, access: access)
       } else {
-        form.photoPicker = nil
-        _ = attachPhoto(path, form: &form)
+        return .attach(path)
       }
     default: break
     }
-    return true
+    return .stay
   }
 
   /// Typing in the picker's filter: the rows follow.
-  mutating func typeInPhotoPicker(_ key: Key, form: inout ItemForm) {
-    guard var picker = form.photoPicker, let access = options.photos else { return }
+  func typeInPhotoPicker(_ key: Key, picker: inout PhotoPicker) {
+    guard let access = options.photos else { return }
     let before = picker.filter.text
     _ = picker.filter.handle(key)
     if picker.filter.text != before { refilter(&picker, access: access) }
-    form.photoPicker = picker
   }
 
   /// A paste into the picker's filter (a path to complete or open).
-  func pasteInPhotoPicker(_ text: String, form: inout ItemForm) {
-    guard var picker = form.photoPicker, let access = options.photos else { return }
+  func pasteInPhotoPicker(_ text: String, picker: inout PhotoPicker) {
+    guard let access = options.photos else { return }
     picker.filter.insert(text.trimmingLineBreaks())
     refilter(&picker, access: access)
-    form.photoPicker = picker
   }
 
   /// Lists a folder (once: typing filters the list in memory).
@@ -463,16 +451,10 @@ extension ChecklistsApp {
     }
   }
 
-  /// The status-line hints on the Photo row and in the picker.
-  func photoHints(_ form: ItemForm) -> [Hint] {
+  /// The status-line hints on the Photo row.
+  func photoHints(_ form: ItemFormScreen) -> [Hint] {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
       Hint(actions: [action], label: label, dropRank: rank)
-    }
-    if form.photoPicker != nil {
-      return [
-        hint(.pick, "open/pick", 0), hint(.closePicker, "back", 0),
-        hint(.parentFolder, "parent", 1), hint(.completePath, "complete", 2),
-      ]
     }
     var hints = [hint(.choosePhoto, photoRowText(form).attached ? "replace" : "choose", 0)]
     if photoRowText(form).attached { hints.append(hint(.removePhoto, "remove", 1)) }

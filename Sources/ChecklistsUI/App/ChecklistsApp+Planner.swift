@@ -27,7 +27,7 @@ extension ChecklistsApp {
   /// Counts Today and Scheduled again when All Lists shows and the model or the day changed
   /// since the last count (one pass over the items).
   mutating func refreshSmartCounts(now: Date) {
-    guard open == nil, planner == nil else { return }
+    guard shownBrowseScreen is AllListsScreen else { return }
     session.countSmartLists(smartLists, nextMidnight: nextMidnight(after: now), now: now)
   }
 
@@ -37,9 +37,9 @@ extension ChecklistsApp {
   mutating func openPlanner(_ kind: PlannerKind, now: Date) {
     var view = PlannerView(kind: kind)
     view.isTyping = kind == .search
-    planner = view
-    plannerReturn = nil
     open = nil
+    planner = nil
+    planner = view
     refreshPlanner(now: now, keep: nil)
   }
 
@@ -53,7 +53,6 @@ extension ChecklistsApp {
       return
     }
     planner = nil
-    plannerReturn = nil
     smartSelected = view.kind == .search ? nil : view.kind
   }
 
@@ -64,17 +63,11 @@ extension ChecklistsApp {
     switch line {
     case .heading: return
     case .list(let id):
-      planner = nil
-      smartSelected = nil
-      openList(id: id)
-      plannerReturn = view
+      showList(id: id)
     case .item:
       guard let place = place(of: line) else { return }
-      planner = nil
-      smartSelected = nil
-      openList(id: place.listID)
+      showList(id: place.listID)
       selectItem(place.itemIndex)
-      plannerReturn = view
     }
   }
 
@@ -114,7 +107,7 @@ extension ChecklistsApp {
     case .editItem:
       guard let place else { break }
       let item = dataModel.lists[place.listIndex].items[place.itemIndex]
-      form = .item(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
+      stack.push(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
     case .deleteItem:
       guard let place else { break }
       deleteSelectedItem(
@@ -163,15 +156,6 @@ extension ChecklistsApp {
     if planner?.selectable.isEmpty == true, planner?.query.text.isEmpty == true {
       closePlanner()
     }
-  }
-
-  /// Selection moves in a planner view go over items and lists, never headings.
-  mutating func movePlannerSelection(_ motion: Motion) {
-    guard var view = planner else { return }
-    view.selected = motion.target(
-      from: view.selected, count: view.selectable.count, page: contentRows)
-    view.clamp(rows: contentRows)
-    planner = view
   }
 
   /// Moves on All Lists over the Today and Scheduled rows, then the lists.

@@ -28,27 +28,14 @@ public struct ChecklistsApp: TerminalProgram {
   public var sortByDue: Set<String> { session.sortByDue }
 
   let options: AppOptions
-  let glyphs: Glyphs
-  let parser: DueDateParser
-  let formatter: DueDateFormatter
+  /// The glyphs and the due dates' parser and formatter.
+  let environment: AppEnvironment
   var width: Int
   var height: Int
 
-  /// The help, questions and prompts over the screens below (see `Screen`).
+  /// The screens on show, bottom first: All Lists, a list or Today/Scheduled/search over it,
+  /// and the help, questions and pickers over those (see `Screen`).
   var stack = ScreenStack()
-  var allLists = Browser()
-  var open: OpenList?
-  var form: Form?
-  /// Today, Scheduled or a search, when one is on screen (instead of All Lists).
-  var planner: PlannerView?
-  /// The planner view a list was opened from (going back returns there).
-  var plannerReturn: PlannerView?
-  /// The smart row highlighted on All Lists (Today or Scheduled), nil when a list is.
-  var smartSelected: PlannerKind?
-  /// The model version the planner view's lines were made from.
-  var plannerVersion = -1
-  /// The line to select when the planner view is next made (after an undo).
-  var plannerKeep: PlannerLine?
   /// The status line's message, if one is showing.
   var status: StatusMessage? {
     get { session.status }
@@ -64,9 +51,6 @@ public struct ChecklistsApp: TerminalProgram {
   var redrawAt: Date?
   /// Whether the last key was a Ctrl-C in a form that kept the form open (a second one quits).
   var interruptPending = false
-  /// When a letter (`d`) last deleted an item: the same letter right after (vim's `dd`)
-  /// deletes nothing.
-  var lastItemDelete: (date: Date, key: Key)?
   /// How soon after a `d` a second `d` is taken for a `dd` and ignored.
   static let doubleDeleteWindow: TimeInterval = 0.5
 
@@ -90,11 +74,10 @@ public struct ChecklistsApp: TerminalProgram {
       model: model, sortByDue: sortByDue,
       showsPhotos: options.photos != nil && options.photoColors != nil, now: now)
     self.options = options
-    self.glyphs = Glyphs(ascii: options.asciiGlyphs)
-    self.parser = DueDateParser(timeZone: options.timeZone)
-    self.formatter = DueDateFormatter(timeZone: options.timeZone)
+    self.environment = AppEnvironment(options: options)
     self.width = max(size.width, 0)
     self.height = max(size.height, 0)
+    stack.push(AllListsScreen())
     var startIndex = checklistIndex
     if isFirstRun && dataModel.lists.isEmpty {
       let list = session.makeList(name: "List", iconName: IconName.noIcon.rawValue)
@@ -158,9 +141,10 @@ public struct ChecklistsApp: TerminalProgram {
 
   /// The first instant after `now` at which a due date on screen reads differently.
   func nextRedraw(after now: Date) -> Date? {
-    // Today's count on All Lists, and Today and Scheduled's days, change at midnight.
+    // Today's count on All Lists, and Today and Scheduled's days, change at midnight (also
+    // under a screen over them, which shows them again when it closes).
     var next: Date? =
-      (open == nil && form == nil && (planner == nil || planner?.kind != .search))
+      shownBrowseScreen?.changesAtMidnight == true
       ? nextMidnight(after: now) : nil
     for date in visibleDueDates() {
       let change = formatter.nextChange(of: date, after: now)
@@ -169,26 +153,11 @@ public struct ChecklistsApp: TerminalProgram {
     return next
   }
 
-  /// The due dates the rows on screen show (none unless a checklist is on screen).
+  /// The due dates the rows on screen show (none while a form or a screen covers the rows).
   func visibleDueDates() -> [Date] {
-    guard !stack.coversContent else { return [] }
-    if form == nil, let planner { return plannerDueDates(planner) }
-    guard form == nil, let open, let list = dataModel.list(withID: open.listID)
+    guard let screen = stack.screens.last(where: \.drawsContent) as? any BrowseScreen
     else { return [] }
-    let total = list.items.count
-    let count = open.browser.rowCount(total: total)
-    let rows = height - 2
-    guard rows > 0, width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
-      return []
-    }
-    let top = visibleTop(open.browser, count: count, rows: rows)
-    var dates: [Date] = []
-    for row in top..<max(min(top + rows, count), top) {
-      guard let index = open.browser.index(ofRow: row), index < total else { continue }
-      let item = list.items[index]
-      if item.showsDueDate { dates.append(item.dueDate) }
-    }
-    return dates
+    return screen.visibleDueDates(in: self)
   }
 
   // MARK: - Events
@@ -260,22 +229,15 @@ public struct ChecklistsApp: TerminalProgram {
     for screen in stack.screens.reversed() {
       if let context = screen.helpContext { return context }
     }
-    switch form {
-    case .item(let itemForm):
-      if itemForm.photoPicker != nil { return .photoPicker }
-      return itemForm.repeatPicker == nil ? .itemForm : .repeatPicker
-    case .list(let listForm): return listForm.picker == nil ? .listForm : .iconPicker
-    case nil:
-      if planner != nil { return .planner }
-      return open == nil ? .allLists : .checklist
-    }
+    return .allLists  // All Lists is always on the stack
   }
 
   /// Says that a key does nothing here (any key but Esc, which people press to be sure).
-  mutating func unknownKey(_ key: Key) {
+  mutating func unknownKey(_ key: Key, on screen: KeyScreen? = nil) {
     if key == .escape { return }
     let name = KeyNotation.display(key)
-    let help = keys.keyName(.help, on: keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
+    let help =
+      keys.keyName(.help, on: screen ?? keyScreen).map { " \(glyphs.dash) \($0) for help" } ?? ""
     status = StatusMessage(text: "\(name): not a key here\(help)", isError: false)
   }
 
@@ -288,55 +250,15 @@ public struct ChecklistsApp: TerminalProgram {
   var contentRows: Int { max(height - 2, 1) }
 
   mutating func clampSelections() {
-    allLists.clamp(total: dataModel.lists.count, visibleRows: listRows)
-    let rows = contentRows
-    planner?.clamp(rows: rows)
-    if var open, let list = dataModel.list(withID: open.listID) {
-      open.browser.clamp(total: list.items.count, visibleRows: contentRows)
-      self.open = open
-    } else if open != nil {
-      open = nil
-    }
+    // A list deleted (elsewhere, or by an undo) closes.
+    if let open, dataModel.list(withID: open.listID) == nil { self.open = nil }
     clampScreens()
   }
 
+  /// Pasted text goes to the screen on top (a field that takes it), or to none.
   mutating func handlePaste(_ text: String, now: Date) {
-    let reply = askScreens { $0.paste(text, now: now, app: &$1) }
-    guard reply == .passed else { return }
-    switch form {
-    case .item(var itemForm):
-      if itemForm.photoPicker != nil {
-        pasteInPhotoPicker(text, form: &itemForm)
-        form = .item(itemForm)
-        return
-      }
-      if pastePhotoPath(text, form: &itemForm) {
-        form = .item(itemForm)
-        return
-      }
-      switch itemForm.focus {
-      case .text: itemForm.text.insert(text)
-      case .note: itemForm.note.insert(text)
-      case .due:
-        if itemForm.dueSelected { itemForm.dueText.setText("") }
-        itemForm.dueSelected = false
-        itemForm.dueText.insert(text)
-        updateDue(&itemForm, now: now)
-      case .remind, .repeat, .photo: break
-      }
-      form = .item(itemForm)
-    case .list(var listForm):
-      if listForm.focus == .name && listForm.picker == nil { listForm.name.insert(text) }
-      form = .list(listForm)
-    case nil:
-      if planner?.isTyping == true {
-        updateSearch(now: now) { $0.insert(text) }
-      } else if isTypingFilter {
-        updateFilterField { $0.insert(text) }
-      }
-    }
+    _ = askScreens { $0.paste(text, now: now, app: &$1) }
   }
-
 }
 
 extension Key {

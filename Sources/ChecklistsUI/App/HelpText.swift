@@ -275,28 +275,7 @@ extension ChecklistsApp {
     switch action {
     case .undo: return !session.undoStack.isEmpty
     case .previous, .next: return true
-    case .dayLater, .dayEarlier:
-      if case .item(let itemForm) = form { return itemForm.dueDate != nil }
-      return false
-    case .moveDown, .moveUp:
-      guard let open, let list = dataModel.list(withID: open.listID), open.dueOrder == nil else {
-        return false
-      }
-      let target = open.browser.selected + (action == .moveDown ? 1 : -1)
-      return target >= 0 && target < open.browser.rowCount(total: list.items.count)
-    case .clearChecked:
-      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
-      return list.items.contains { $0.checked }
-    case .moveToList:
-      if let planner {
-        guard case .item = planner.selectedLine else { return false }
-        return dataModel.lists.count > 1
-      }
-      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
-      return dataModel.lists.count > 1 && open.browser.rowCount(total: list.items.count) > 0
-    case .sort:
-      guard let open, let list = dataModel.list(withID: open.listID) else { return false }
-      return open.dueOrder != nil || list.items.count > 1
+    case .moveDown, .moveUp, .clearChecked, .moveToList, .sort: return false  // the lists' own
     case .messages: return !session.messageLog.messages.isEmpty
     default: return true
     }
@@ -305,109 +284,9 @@ extension ChecklistsApp {
   /// The hints of the screen in display order, each with its drop rank. Keys come from the
   /// table (`shownHints`); the labels say what the keys do in this state.
   private var screenHints: [Hint] {
-    func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
-      Hint(actions: [action], label: label, dropRank: rank)
-    }
     for screen in stack.screens.reversed() {
       if let hints = screen.hints(in: self) { return hints }
     }
-    switch form {
-    case .item(let form):
-      switch form.focus {
-      case .remind:
-        return [
-          hint(.toggleRemind, "switch", 0), hint(.done, "done", 0), hint(.cancel, "cancel", 0),
-          Hint(actions: [.nextLead, .previousLead], label: "earlier/later", dropRank: 1),
-          hint(.nextField, "next field", 3), hint(.help, "help", 2),
-        ]
-      case .due:
-        return [
-          hint(.done, "done", 0), hint(.cancel, "cancel", 0),
-          Hint(actions: [.dayLater, .dayEarlier], label: "a day", dropRank: 1),
-          hint(.nextField, "next field", 3), hint(.help, "help", 2),
-        ]
-      case .text:
-        return [
-          hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2),
-          hint(.help, "help", 1),
-        ]
-      case .note, .repeat:
-        return itemFieldHints(form)
-      case .photo:
-        return photoHints(form)
-      }
-    case .list(let form):
-      if form.picker != nil {
-        return [hint(.pick, "pick", 0), hint(.closePicker, "back", 0), hint(.help, "help", 1)]
-      }
-      if form.focus == .icon {
-        return [
-          hint(.chooseIcon, "choose icon", 0), hint(.cancel, "cancel", 0),
-          hint(.nextField, "name", 2), hint(.help, "help", 1),
-        ]
-      }
-      return [
-        hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "icon", 2),
-        hint(.help, "help", 1),
-      ]
-    case nil:
-      if let planner {
-        if planner.isTyping {
-          return [
-            hint(.keepFilter, "to the results", 0), hint(.clearFilter, "close search", 0),
-          ]
-        }
-        let undo = hint(.undo, "undo", 7)
-        let back = hint(.back, "back", 3)
-        let messages = hint(.messages, "messages", 12)
-        guard planner.selectedLine != nil else {
-          return [hint(.search, "search", 1), undo, back, messages, hint(.help, "help", 0)]
-        }
-        if case .list = planner.selectedLine {
-          return [
-            hint(.open, "open", 1), hint(.search, "search", 2), undo, back, messages,
-            hint(.help, "help", 0),
-          ]
-        }
-        return [
-          hint(.toggle, "check", 1), hint(.open, "show in list", 2), hint(.editItem, "edit", 4),
-          hint(.deleteItem, "delete", 5), hint(.moveToList, "move", 6),
-          hint(.search, "search", 8), undo, back, messages, hint(.help, "help", 0),
-        ]
-      }
-    }
-    let undo = hint(.undo, "undo", 7)
-    let messages = hint(.messages, "messages", 12)
-    if let open, let list = dataModel.list(withID: open.listID) {
-      let escape = hint(.back, open.browser.filter != nil ? "clear filter" : "back", 3)
-      guard open.browser.rowCount(total: list.items.count) > 0 else {
-        return [hint(.addItem, "add", 1), undo, escape, messages, hint(.help, "help", 0)]
-      }
-      return [
-        hint(.toggle, "check", 1), hint(.addItem, "add", 2), hint(.editItem, "edit", 4),
-        hint(.deleteItem, "delete", 5),
-        Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
-        hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
-        hint(.moveToList, "move to list", 6), hint(.clearChecked, "clear checked", 10),
-        hint(.filter, "filter", 7), undo, escape, messages,
-        hint(.help, "help", 0),
-      ]
-    }
-    guard allLists.rowCount(total: dataModel.lists.count) > 0 || smartSelected != nil else {
-      return [
-        hint(.addList, "add", 1), undo, hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
-      ]
-    }
-    if smartSelected != nil {
-      return [
-        hint(.open, "open", 1), hint(.addList, "add list", 2), hint(.search, "search", 6), undo,
-        hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
-      ]
-    }
-    return [
-      hint(.open, "open", 1), hint(.addList, "add", 2), hint(.editList, "edit", 4),
-      hint(.deleteList, "delete", 5), hint(.search, "search", 6), hint(.filter, "filter", 6),
-      undo, hint(.quit, "quit", 3), messages, hint(.help, "help", 0),
-    ]
+    return []  // All Lists is always on the stack and gives its own
   }
 }

@@ -150,7 +150,7 @@ extension ChecklistsApp {
     if fired.count > 1 { text += " and \(fired.count - 1) more" }
     // `r` jumps to it and `z` snoozes it only from the lists, not from a form, the help or a
     // question.
-    if stack.allowsReminderJump && form == nil && !isTypingFilter {
+    if stack.allowsReminderJump && !isTypingFilter {
       let screen = keyScreen
       let actions = [
         keys.keyName(.lastReminder, on: screen).map { "\($0) shows it" },

@@ -53,10 +53,15 @@ protocol Screen: Equatable, Sendable {
   var drawsContent: Bool { get }
   /// Whether photos below it stay hidden while it shows.
   var hidesPhotos: Bool { get }
+  /// The photos it shows, each in its box; nil when it shows none of its own.
+  func photoBoxes(in app: ChecklistsApp) -> [PhotoBox]?
   /// Whether a reminder's message may offer `r` (jump to it) while it shows.
   var allowsReminderJump: Bool { get }
   /// Whether a Ctrl-C in a form stays pending while it shows (a second one quits).
   var keepsInterruptPending: Bool { get }
+  /// What a first Ctrl-C keeps (a form's draft: "the item"), saying how to leave instead of
+  /// quitting; nil when Ctrl-C quits.
+  var interruptKeeps: String? { get }
 }
 
 extension Screen {
@@ -76,6 +81,8 @@ extension Screen {
   func drawStatus(into grid: inout CellGrid, app: ChecklistsApp) -> Bool { false }
   var drawsContent: Bool { false }
   var hidesPhotos: Bool { false }
+  func photoBoxes(in app: ChecklistsApp) -> [PhotoBox]? { nil }
   var allowsReminderJump: Bool { false }
   var keepsInterruptPending: Bool { false }
+  var interruptKeeps: String? { nil }
 }

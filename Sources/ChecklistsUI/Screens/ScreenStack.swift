@@ -24,6 +24,14 @@ struct ScreenStack: Equatable {
   /// Whether a screen of type `S` is on the stack.
   func contains<S: Screen>(_ type: S.Type) -> Bool { first(type) != nil }
 
+  /// Puts `screen` at `index` (0 is the bottom).
+  mutating func insert(_ screen: some Screen, at index: Int) {
+    screens.insert(screen, at: min(max(index, 0), screens.count))
+  }
+
+  /// Takes the screen at `index` off the stack.
+  mutating func remove(at index: Int) -> any Screen { screens.remove(at: index) }
+
   /// Takes every screen of type `S` off the stack.
   mutating func remove<S: Screen>(_ type: S.Type) { screens.removeAll { $0 is S } }
 
@@ -43,6 +51,9 @@ struct ScreenStack: Equatable {
 
   /// Whether a Ctrl-C in a form stays pending (a second one quits).
   var keepsInterruptPending: Bool { screens.contains { $0.keepsInterruptPending } }
+
+  /// What a first Ctrl-C keeps, from the topmost screen that keeps a draft.
+  var interruptKeeps: String? { screens.reversed().lazy.compactMap(\.interruptKeeps).first }
 
   /// Whether a reminder's message may offer to jump to it.
   var allowsReminderJump: Bool { screens.allSatisfy { $0.allowsReminderJump } }

@@ -9,7 +9,7 @@ extension ChecklistsApp {
   // MARK: - Today and Scheduled on All Lists
 
   /// The Today and Scheduled rows at the top of All Lists, with their counts.
-  func renderSmartRows(into grid: inout CellGrid) {
+  func renderSmartRows(selected smartSelected: PlannerKind?, into grid: inout CellGrid) {
     let rows: [(PlannerKind, Int)] = [
       (.today, session.smartCounts.today), (.scheduled, session.smartCounts.scheduled),
     ]

@@ -19,21 +19,6 @@ extension ChecklistsApp {
     }
     if let cover = stack.screens.last(where: \.drawsContent) {
       cover.draw(into: &grid, now: now, app: self)
-    } else if let form {
-      switch form {
-      case .item(let itemForm): renderItemForm(itemForm, into: &grid, now: now)
-      case .list(let listForm): renderListForm(listForm, into: &grid)
-      }
-    } else if let planner {
-      renderPlanner(planner, into: &grid, now: now)
-    } else if let open {
-      if let paneWidth = previewPaneWidth {
-        renderChecklistWithPane(open, paneWidth: paneWidth, into: &grid, now: now)
-      } else {
-        renderChecklist(open, into: &grid, now: now)
-      }
-    } else {
-      renderAllLists(into: &grid)
     }
     renderStatus(into: &grid)
     if options.asciiGlyphs { Self.replaceEllipses(in: &grid) }
@@ -75,15 +60,6 @@ extension ChecklistsApp {
   func renderStatus(into grid: inout CellGrid) {
     let row = grid.height - 1
     for screen in stack.screens.reversed() where screen.drawStatus(into: &grid, app: self) {
-      return
-    }
-    let browser = open?.browser ?? allLists
-    let typing = planner.map { $0.isTyping ? $0.query : nil } ?? browser.filterField
-    if stack.top == nil, form == nil, let field = typing {
-      let style = CellStyle(color: .accent)
-      grid.fill(row: row, column: 0, width: grid.width, style: style)
-      grid.draw("/", row: row, column: 0, width: 1, style: style)
-      grid.drawField(field, row: row, column: 1, width: grid.width - 1, style: style, focused: true)
       return
     }
     if let status {
@@ -141,7 +117,9 @@ extension ChecklistsApp {
 
   // MARK: - All Lists
 
-  func renderAllLists(into grid: inout CellGrid) {
+  func renderAllLists(_ screen: AllListsScreen, into grid: inout CellGrid) {
+    let allLists = screen.browser
+    let smartSelected = screen.smartSelected
     let lists = dataModel.lists
     let count = allLists.rowCount(total: lists.count)
     let rows = grid.height - 4
@@ -151,7 +129,7 @@ extension ChecklistsApp {
       right = right.isEmpty ? position : "\(position) \(glyphs.dot) \(right)"
     }
     renderTitle("Checklists", right: right, into: &grid)
-    renderSmartRows(into: &grid)
+    renderSmartRows(selected: smartSelected, into: &grid)
     if lists.isEmpty {
       renderCentered(
         "No lists yet"
@@ -266,21 +244,22 @@ extension ChecklistsApp {
     grid.draw(label, row: row, column: 1, width: Self.labelWidth - 1, style: style)
   }
 
-  func renderListForm(_ form: ListForm, into grid: inout CellGrid) {
+  func renderListForm(_ form: ListFormScreen, into grid: inout CellGrid) {
     renderTitle(form.listID == nil ? "Add List" : "Edit List", into: &grid)
     let fieldWidth = max(grid.width - Self.labelWidth - 2, 1)
-    drawLabel("Name", row: 2, focused: form.focus == .name && form.picker == nil, into: &grid)
+    let picker = iconPicker?.selected
+    drawLabel("Name", row: 2, focused: form.focus == .name && picker == nil, into: &grid)
     grid.drawField(
       form.name, row: 2, column: Self.labelWidth, width: fieldWidth,
       style: CellStyle(color: .normal, attributes: [.underline]),
-      focused: form.focus == .name && form.picker == nil)
+      focused: form.focus == .name && picker == nil)
     let iconRow = Self.listFormIconRow(height: grid.height)
     drawLabel("Icon", row: iconRow, focused: form.focus == .icon, into: &grid)
     let iconStyle = CellStyle(
-      color: .normal, attributes: form.focus == .icon && form.picker == nil ? [.reverse] : [])
+      color: .normal, attributes: form.focus == .icon && picker == nil ? [.reverse] : [])
     let iconText = "\(glyphs.icon(form.iconName)) \(form.iconName)"
     grid.draw(iconText, row: iconRow, column: Self.labelWidth, width: fieldWidth, style: iconStyle)
-    guard let selection = form.picker else { return }
+    guard let selection = picker else { return }
     let icons = IconName.allCases
     let first = iconRow + 1
     let rows = max(grid.height - 1 - first, 1)

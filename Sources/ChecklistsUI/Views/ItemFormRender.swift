@@ -19,7 +19,7 @@ struct ItemFormLayout: Equatable {
   }
 
   /// Each field's place; a row outside `top...bottom` is off screen.
-  var places: [ItemForm.Field: Place]
+  var places: [ItemFormScreen.Field: Place]
   /// The first and last rows the form draws in (between the title and the status line).
   var top: Int
   var bottom: Int
@@ -30,7 +30,7 @@ struct ItemFormLayout: Equatable {
   var pickerRows: Int
 
   /// The field with a row on `row`, if any shows there.
-  func field(at row: Int) -> ItemForm.Field? {
+  func field(at row: Int) -> ItemFormScreen.Field? {
     guard row >= top, row <= bottom else { return nil }
     return places.first { row >= $0.value.row && row < $0.value.row + $0.value.rows }?.key
   }
@@ -44,8 +44,12 @@ extension ChecklistsApp {
   /// screen, from 3 to 10.
   static func maxNoteLines(height: Int) -> Int { min(max(height / 3, 3), 10) }
 
-  /// The item form's layout on a terminal of this size.
-  func itemFormLayout(_ form: ItemForm, width: Int, height: Int) -> ItemFormLayout {
+  /// The item form's layout on a terminal of this size, with the Repeat picker open under its
+  /// row when `repeatPicker` (by default the one on the stack) is.
+  func itemFormLayout(
+    _ form: ItemFormScreen, width: Int, height: Int, repeatPicker: RepeatPickerScreen? = nil
+  ) -> ItemFormLayout {
+    let picker = repeatPicker ?? self.repeatPicker
     let compact = height < 13
     let top = compact ? 1 : 2
     let bottom = max(height - 2, top)
@@ -60,12 +64,12 @@ extension ChecklistsApp {
         form.note.wrapped(width: fieldWidth).lines.count, Self.maxNoteLines(height: height),
         visible), 1)
     let pickerRows =
-      form.repeatPicker == nil ? 0 : max(min(form.repeatChoices.count, visible - 1), 1)
-    let heights: [(ItemForm.Field, Int)] = [
+      picker.map { max(min($0.choices.count, visible - 1), 1) } ?? 0
+    let heights: [(ItemFormScreen.Field, Int)] = [
       (.text, textLines), (.note, noteLines), (.remind, 1), (.due, 2), (.repeat, 1 + pickerRows),
       (.photo, 1),
     ]
-    var places: [ItemForm.Field: ItemFormLayout.Place] = [:]
+    var places: [ItemFormScreen.Field: ItemFormLayout.Place] = [:]
     var row = 0
     for (field, rows) in heights {
       places[field] = ItemFormLayout.Place(row: row, rows: rows)
@@ -89,17 +93,13 @@ extension ChecklistsApp {
     min(max(selection - rows + 1, 0), max(count - rows, 0))
   }
 
-  func renderItemForm(_ form: ItemForm, into grid: inout CellGrid, now: Date) {
-    if let picker = form.photoPicker {
-      renderPhotoPicker(picker, into: &grid)
-      return
-    }
+  func renderItemForm(_ form: ItemFormScreen, into grid: inout CellGrid, now: Date) {
     let listName = dataModel.list(withID: form.listID)?.name ?? ""
     renderTitle(form.itemIndex == nil ? "Add Item" : "Edit Item", right: listName, into: &grid)
     let layout = itemFormLayout(form, width: grid.width, height: grid.height)
     let fieldWidth = itemFieldWidth(form, width: grid.width)
     let fieldStyle = CellStyle(color: .normal, attributes: [.underline])
-    func rows(_ field: ItemForm.Field) -> (row: Int, count: Int)? {
+    func rows(_ field: ItemFormScreen.Field) -> (row: Int, count: Int)? {
       guard let place = layout.places[field], place.row >= layout.top, place.row <= layout.bottom
       else { return nil }
       return (place.row, min(place.rows, layout.bottom - place.row + 1))
@@ -177,7 +177,8 @@ extension ChecklistsApp {
   /// and from its first line otherwise; under the label, where the note does not fit, which
   /// line the cursor is on (`3/12`) or how many lines do not show (`+4 more`).
   func renderNoteField(
-    _ form: ItemForm, row: Int, rows: Int, width: Int, style: CellStyle, into grid: inout CellGrid
+    _ form: ItemFormScreen, row: Int, rows: Int, width: Int, style: CellStyle,
+    into grid: inout CellGrid
   ) {
     let focused = form.focus == .note
     drawLabel("Notes", row: row, focused: focused, into: &grid)
@@ -205,14 +206,14 @@ extension ChecklistsApp {
   /// The Repeat row ("Never", "Weekly"…, then when the next due date falls, or that a repeat
   /// needs a due date) and the picker under it while open.
   func renderRepeatField(
-    _ form: ItemForm, row: Int, rows: Int, width: Int, into grid: inout CellGrid
+    _ form: ItemFormScreen, row: Int, rows: Int, width: Int, into grid: inout CellGrid
   ) {
     let focused = form.focus == .repeat
     drawLabel("Repeat", row: row, focused: focused, into: &grid)
     let name = Self.repeatName(form.repeatRule)
     let style = CellStyle(
       color: form.repeatRule == nil ? .normal : .accent,
-      attributes: focused && form.repeatPicker == nil ? [.reverse] : [])
+      attributes: focused && repeatPicker == nil ? [.reverse] : [])
     let used = grid.draw(name, row: row, column: Self.labelWidth, width: width, style: style)
     let room = width - used - 2
     if form.repeatRule != nil, room > 4 {
@@ -227,8 +228,9 @@ extension ChecklistsApp {
           style: CellStyle(color: .error))
       }
     }
-    guard let selection = form.repeatPicker, rows > 1 else { return }
-    let choices = form.repeatChoices
+    guard let picker = repeatPicker, rows > 1 else { return }
+    let selection = picker.selected
+    let choices = picker.choices
     let shown = rows - 1
     let first = Self.repeatPickerTop(selection: selection, count: choices.count, rows: shown)
     for offset in 0..<shown where first + offset < choices.count {

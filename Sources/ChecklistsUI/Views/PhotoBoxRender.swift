@@ -37,7 +37,7 @@ extension ChecklistsApp {
   }
 
   /// The photo the item form shows: the chosen file, else the item's photo; nil for none.
-  func formPhoto(_ form: ItemForm) -> (PhotoReference, String)? {
+  func formPhoto(_ form: ItemFormScreen) -> (PhotoReference, String)? {
     switch form.photo {
     case .remove: return nil
     case .attach(let path, let caption): return (.file(path), caption)
@@ -49,7 +49,7 @@ extension ChecklistsApp {
 
   /// The width of the item form's fields: narrower on a wide terminal when a photo shows
   /// beside them.
-  func itemFieldWidth(_ form: ItemForm, width: Int) -> Int {
+  func itemFieldWidth(_ form: ItemFormScreen, width: Int) -> Int {
     let full = Self.formFieldWidth(width: width)
     guard options.photoColors != nil, formPhoto(form) != nil,
       let columns = Self.besidePhotoColumns(width: width)
@@ -59,7 +59,7 @@ extension ChecklistsApp {
 
   /// The item form's photo box: beside the fields on wide terminals, else under them when
   /// there are rows to spare; nil without a photo or room.
-  func itemPhotoBox(_ form: ItemForm, layout: ItemFormLayout, width: Int) -> PhotoBox? {
+  func itemPhotoBox(_ form: ItemFormScreen, layout: ItemFormLayout, width: Int) -> PhotoBox? {
     guard let (photo, caption) = formPhoto(form), options.photoColors != nil else { return nil }
     let visible = layout.bottom - layout.top + 1
     if let columns = Self.besidePhotoColumns(width: width) {
@@ -99,15 +99,9 @@ extension ChecklistsApp {
   /// The boxes on screen now, each wanting its picture.
   var shownPhotoBoxes: [PhotoBox] {
     guard !stack.hidesPhotos, !photosHidden else { return [] }
-    if case .item(let itemForm) = form {
-      if let picker = itemForm.photoPicker { return pickerPhotoBox(picker).map { [$0] } ?? [] }
-      let layout = itemFormLayout(itemForm, width: width, height: height)
-      return itemPhotoBox(itemForm, layout: layout, width: width).map { [$0] } ?? []
-    }
-    if form == nil, planner == nil, let open, let paneWidth = previewPaneWidth,
-      let box = previewPaneBox(open, paneWidth: paneWidth).box
-    {
-      return [box]
+    for screen in stack.screens.reversed() {
+      if let boxes = screen.photoBoxes(in: self) { return boxes }
+      if screen.drawsContent { return [] }
     }
     return []
   }

@@ -14,26 +14,27 @@ extension ChecklistsApp {
 
   /// The mouse in the picker: the wheel moves, a click highlights an entry, a click on the
   /// highlighted one opens or picks it.
-  mutating func handlePhotoPickerMouse(_ mouse: MouseEvent, form: inout ItemForm) {
-    guard var picker = form.photoPicker else { return }
+  mutating func handlePhotoPickerMouse(_ mouse: MouseEvent, picker: inout PhotoPicker)
+    -> PhotoPickerOutcome
+  {
     switch mouse.kind {
     case .wheelUp, .wheelDown:
       let action: KeyAction = mouse.kind == .wheelDown ? .next : .previous
-      for _ in 0..<3 { _ = performInPhotoPicker(action, form: &form) }
+      for _ in 0..<3 { _ = performInPhotoPicker(action, picker: &picker) }
     case .press:
       let row = photoPickerTop(picker) + mouse.position.row - 2
       let listWidth = width - (Self.pickerPreviewWidth(width: width).map { $0 + 1 } ?? 0)
       guard mouse.position.row >= 2, mouse.position.column < listWidth,
         picker.rows.indices.contains(row)
-      else { return }
+      else { return .stay }
       if row == picker.selected {
-        _ = performInPhotoPicker(.pick, form: &form)
+        return performInPhotoPicker(.pick, picker: &picker)
       } else if let access = options.photos {
         picker.selected = row
         updatePreview(&picker, access: access)
-        form.photoPicker = picker
       }
     }
+    return .stay
   }
 
   /// The photo picker: the folder in the title, the filter on the first row, the folders and
