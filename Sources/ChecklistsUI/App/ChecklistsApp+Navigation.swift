@@ -71,7 +71,7 @@ extension ChecklistsApp {
       status = StatusMessage(text: "No checked items to clear", isError: false)
       return
     }
-    let count = compound.changes.count
+    let count = compound.deletedItemCount
     status = StatusMessage(
       text: "Cleared \(count) checked item\(count == 1 ? "" : "s")\(undoNote)", isError: false)
   }

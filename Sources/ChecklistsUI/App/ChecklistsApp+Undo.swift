@@ -260,7 +260,7 @@ extension ChecklistsApp {
         }
         return "move \(quoted(text)) to \(quoted(target))"
       case .clearChecked:
-        let count = original.changes.count
+        let count = original.deletedItemCount
         return "clear \(count) checked item\(count == 1 ? "" : "s")"
       case .keepList:
         let parts = original.changes.map(describe)
