@@ -153,6 +153,15 @@ import Testing
     #expect(app.openList?.items[1].checked == true)
   }
 
+  /// A click on a parent's check mark does what Space does.
+  @Test func clickOnAParentsCheckMarkChecksItsSubtasks() {
+    var app = Self.tripApp()
+    _ = app.handle(
+      .mouse(MouseEvent(kind: .press, position: GridPosition(row: 1, column: 1))), now: testNow)
+    #expect(app.openList?.items.prefix(3).allSatisfy(\.checked) == true)
+    #expect(app.statusMessage == "Checked \"Pack\" and its 2 subtasks (u undoes)")
+  }
+
   @Test func moveTakesTheSubtasksPastTheNeighbouringSiblingsSubtree() {
     var app = Self.tripApp()
     app.press(.character("J"))
