@@ -203,7 +203,29 @@ public struct OutlineRows: Equatable, Sendable {
     {
       return false
     }
+    if followFlat(change, in: list) { return true }
     self = OutlineRows(list: list, folded: folded)
+    return true
+  }
+
+  /// A list without subtasks that stays so (a top-level item added, any item deleted): the
+  /// rows shift without reading the list's outline (no lookup of every item's parent).
+  private mutating func followFlat(_ change: ModelChange, in list: Checklist) -> Bool {
+    guard !hasSubtasks else { return false }
+    switch change {
+    case .insertItem(_, let index, let item)
+    where item.parentItemID == nil && index <= itemCount && list.items.count == itemCount + 1:
+      depths.append(0)
+      itemIDs.insert(item.itemID, at: index)
+    case .deleteItem(_, let index, _)
+    where index < itemCount && list.items.count == itemCount - 1:
+      depths.removeLast()
+      itemIDs.remove(at: index)
+    default:
+      return false
+    }
+    subtreeEnds = Array(1..<(depths.count + 1))
+    visible = Array(depths.indices)
     return true
   }
 
