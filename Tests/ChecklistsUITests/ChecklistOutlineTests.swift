@@ -284,4 +284,19 @@ import Testing
         == "Space check  a add  e edit  d delete  J/K move  s by due date  / filter  Esc back  "
         + "? help")
   }
+
+  /// `d` on a parent in a search's results asks as in its list, and deletes its subtasks with
+  /// it; one undo brings all back, nested.
+  @Test func deleteOfAParentFoundBySearchAsksAndTakesItsSubtasks() {
+    var app = makeApp(Self.tripModel(), width: 60, height: 12)
+    app.press(.character("/"))
+    app.type("Pack")
+    app.press(.enter)
+    app.press(.character("d"))
+    #expect(app.statusMessage == "Delete \"Pack\" and its 2 subtasks? y/n")
+    app.press(.character("y"))
+    #expect(app.dataModel.lists[0].items.map(\.text) == ["Tickets", "Book hotel"])
+    app.press(.character("u"))
+    #expect(app.dataModel == Self.tripModel())
+  }
 }

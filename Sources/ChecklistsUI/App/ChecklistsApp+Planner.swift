@@ -110,6 +110,15 @@ extension ChecklistsApp {
       stack.push(editItemForm(listID: place.listID, index: place.itemIndex, item: item))
     case .deleteItem:
       guard let place else { break }
+      let list = dataModel.lists[place.listIndex]
+      if list.subtreeRange(at: place.itemIndex).count > 1 {
+        // As in its list: a parent's subtasks go with it, once the question is answered.
+        let itemID = list.items[place.itemIndex].itemID
+        stack.push(ConfirmationScreen(question: .deleteWithSubtasks(place.listID, itemID: itemID)))
+        status = StatusMessage(
+          text: deleteWithSubtasksPrompt(list: list, at: place.itemIndex), isError: false)
+        break
+      }
       deleteSelectedItem(
         key: key, itemIndex: place.itemIndex, listIndex: place.listIndex, now: now)
     case .moveToList:
