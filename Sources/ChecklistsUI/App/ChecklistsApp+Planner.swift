@@ -299,9 +299,24 @@ extension ChecklistsApp {
       view.top = 0
     }
     view.setLines(lines, keep: keepLine)
+    view.parentHints = PlannerLines.parentHints(lines, model: dataModel)
     view.clamp(rows: contentRows)
     planner = view
     plannerVersion = session.version
+  }
+
+  /// The text of the parent of the item at `itemIndex` in the list at `listIndex` when it is a
+  /// subtask (its parent found through the view's hints, at most two places looked at), else
+  /// nil.
+  func plannerParentText(_ view: PlannerView, listIndex: Int, itemIndex: Int) -> String? {
+    let list = dataModel.lists[listIndex]
+    guard let parentID = list.items[itemIndex].parentItemID else { return nil }
+    for place in [view.parentHints[list.id]?[parentID], itemIndex - 1] {
+      if let place, place >= 0, place < itemIndex, list.items[place].itemID == parentID {
+        return list.items[place].text
+      }
+    }
+    return nil
   }
 
   /// The line of the item an undo or redo touched, to keep selected in a planner view.
