@@ -130,6 +130,69 @@ struct FileFormatOutlineKeysTests {
     #expect(fixed.unknownFields[.tags] == .array([.string("x")]))
   }
 
+  /// Lists whose items have the three keys and `hasDueDate` (one of each form), and a list
+  /// with values of other types and a key of a newer app.
+  func fastAndGeneralLists() -> (usual: Checklist, unusual: Checklist) {
+    var dated = item("Dated", 6, parent: 5)
+    dated.hasDueDate = true
+    dated.priority = 7
+    dated.unknownFields[.tags] = .array([.string("Ünïcode & <more>"), .string("")])
+    var untagged = item("Untagged", 7)
+    untagged.unknownFields[.tags] = .array([])
+    let usual = Checklist(name: "Usual", items: lists()[0].items + [dated, untagged])
+    var odd = item("Odd", 8)
+    odd.unknownFields[.priority] = .string("high")
+    var mixed = item("Mixed", 9)
+    mixed.unknownFields[.tags] = .array([.string("a"), .integer(3)])
+    var newer = item("Newer", 10)
+    newer.priority = 2
+    newer.unknownFields["color"] = .string("red")
+    var negative = item("Negative", 11)
+    negative.unknownFields[.parentItemID] = .integer(-4)
+    return (usual, Checklist(name: "Unusual", items: [odd, mixed, newer, negative]))
+  }
+
+  /// The binary reader reads items with the keys by its fast path (so a big file's items are
+  /// read on all cores) into what the general reading gives; other values are left to it.
+  @Test func theBinaryFastPathReadsTheKeys() throws {
+    let (usual, unusual) = fastAndGeneralLists()
+    let data = try ChecklistsFileCoding.encode([usual, unusual], format: .binary).data
+    let reader = try BinaryPlistReader(data)
+    let decoder = ChecklistsSchemaDecoder(source: reader)
+    let listNodes = try decoder.topLevelLists()
+    let usualNodes = try decoder.listParts(listNodes[0], number: 1).itemNodes
+    #expect(usualNodes.map { reader.decodedItem($0) } == usual.items)
+    let unusualNodes = try decoder.listParts(listNodes[1], number: 2).itemNodes
+    for (index, node) in unusualNodes.enumerated() {
+      let text = unusual.items[index].text
+      // Negative numbers are written in eight bytes, which the fast path reads too.
+      #expect((reader.decodedItem(node) == nil) == (text != "Negative"), "\(text)")
+    }
+    #expect(try decoder.decodeInOrder() == [usual, unusual])
+    #expect(try ChecklistsFileCoding.decode(data).lists == [usual, unusual])
+  }
+
+  /// The XML reader keeps a list whose items have the keys as one array of items, as the
+  /// general reading would read them; a list with other values is read by the general path.
+  @Test func theXMLFastPathReadsTheKeys() throws {
+    let (usual, unusual) = fastAndGeneralLists()
+    let data = try ChecklistsFileCoding.encode([usual, unusual], format: .xml).data
+    func lists(decodingItems: Bool) throws -> (lists: [Checklist], decoded: [Bool]) {
+      let tree = try XMLPlistReader.parse(data, decodingItems: decodingItems)
+      let decoder = ChecklistsSchemaDecoder(source: PlistTreeSource(root: tree))
+      let decoded = try decoder.topLevelLists().enumerated().map { index, node in
+        try decoder.listParts(node, number: index + 1).decodedItems != nil
+      }
+      return (try decoder.decodeInOrder(), decoded)
+    }
+    let fast = try lists(decodingItems: true)
+    #expect(fast.decoded == [true, false])
+    #expect(fast.lists == [usual, unusual])
+    let general = try lists(decodingItems: false)
+    #expect(general.decoded == [false, false])
+    #expect(general.lists == fast.lists)
+  }
+
   @Test func aStoredPriorityStaysUntilTheLevelChanges() {
     var item = item("Phone's", 1)
     item.priority = 3

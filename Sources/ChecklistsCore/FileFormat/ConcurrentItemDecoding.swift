@@ -8,11 +8,12 @@ import FoundationEssentials
 ///
 /// The lists are read in order on this thread; the items, nearly all of the work, are split
 /// into `ItemSlices`, `slicesPerThread` per core, each read by its own copy of the source. Items
-/// not in the usual five-key form are read afterwards on this thread.
+/// not in the usual form (the five keys, and any of `hasDueDate`, `parentItemID`, `priority`
+/// and `tags` with values of their types) are read afterwards on this thread.
 ///
 /// Any error sends the file back to reading in order, so that the message is the one reading in
 /// order gives. Which values count against the source's expansion budget does not change either:
-/// the copies only take the usual-form items, which spend none.
+/// the copies only take the usual-form items, which spend none (a usual item's tags are few).
 struct ConcurrentItemDecoding<Source: PlistNodeSource> {
   /// Files with fewer items are read on one thread: starting threads would cost more.
   static var minimumItems: Int { 20_000 }

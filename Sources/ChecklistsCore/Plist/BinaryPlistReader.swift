@@ -572,9 +572,14 @@ struct BinaryPlistReader: PlistNodeSource {
 
   /// An item dictionary of the usual form (exactly the five keys, values of the right types)
   /// read straight into a `ChecklistItem`; nil sends anything else down the general path.
+  ///
+  /// An item with our own extra keys (`hasDueDate`, `parentItemID`, `priority`, `tags`) takes
+  /// `decodedItemWithExtras`, so that files with subtasks, priorities and tags are read on all
+  /// cores too.
   func decodedItem(_ object: Int) -> ChecklistItem? {
-    guard let header = try? header(object), header.type == 0xD, header.count == 5 else {
-      return nil
+    guard let header = try? header(object), header.type == 0xD else { return nil }
+    guard header.count == 5 else {
+      return (6...9).contains(header.count) ? decodedItemWithExtras(header) : nil
     }
     var text: String?
     var checked: Bool?
@@ -610,6 +615,91 @@ struct BinaryPlistReader: PlistNodeSource {
     guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
     return ChecklistItem(
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+  }
+
+  /// An item dictionary of the five keys and some of `hasDueDate`, `parentItemID` (an
+  /// integer), `priority` (an integer) and `tags` (an array of at most
+  /// `ItemDictionaryKey.maximumTags` strings), each key once, read straight into a `ChecklistItem`: the three outline keys go
+  /// into `unknownFields` as the general path puts them there. Nil for anything else (another
+  /// key, another type), which the general path reads and keeps as it is.
+  private func decodedItemWithExtras(_ header: Header) -> ChecklistItem? {
+    var text: String?
+    var checked: Bool?
+    var dueDate: Date?
+    var shouldRemind: Bool?
+    var hasDueDate = false
+    var itemID: Int?
+    var extras: [PlistKey: PlistValue] = [:]
+    var seen: UInt16 = 0
+    for index in 0..<header.count {
+      guard let keyObject = try? ref(header, index), let key = itemKey(keyObject),
+        seen & key.bit == 0,
+        let valueObject = try? ref(header, header.count + index),
+        let value = try? self.header(valueObject)
+      else { return nil }
+      seen |= key.bit
+      switch key {
+      case .text:
+        guard let string = stringValue(value) else { return nil }
+        text = string
+      case .checked, .shouldRemind, .hasDueDate:
+        guard value.type == 0x0, value.info == 0x8 || value.info == 0x9 else { return nil }
+        let flag = value.info == 0x9
+        switch key {
+        case .checked: checked = flag
+        case .shouldRemind: shouldRemind = flag
+        default: hasDueDate = flag
+        }
+      case .dueDate:
+        guard value.type == 0x3 else { return nil }
+        let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
+        guard seconds.isFinite else { return nil }
+        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+      case .itemID:
+        guard let number = integer(value), let int = Int(exactly: number) else { return nil }
+        itemID = int
+      case .parentItemID:
+        guard let number = integer(value) else { return nil }
+        extras[.parentItemID] = .integer(number)
+      case .priority:
+        guard let number = integer(value) else { return nil }
+        extras[.priority] = .integer(number)
+      case .tags:
+        guard value.type == 0xA, value.count <= ItemDictionaryKey.maximumTags else { return nil }
+        var names: [PlistValue] = []
+        names.reserveCapacity(value.count)
+        for element in 0..<value.count {
+          guard let nameObject = try? ref(value, element),
+            let nameHeader = try? self.header(nameObject),
+            let name = stringValue(nameHeader)
+          else { return nil }
+          names.append(.string(name))
+        }
+        extras[.tags] = .array(names)
+      }
+    }
+    guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
+    return ChecklistItem(
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
+      hasDueDate: hasDueDate, itemID: itemID, unknownFields: extras)
+  }
+
+  /// An integer object of up to eight bytes as the general path reads it, or nil.
+  private func integer(_ header: Header) -> Int64? {
+    guard header.type == 0x1, header.info <= 3 else { return nil }
+    let raw = readUInt(at: header.start, size: 1 << Int(header.info))
+    return header.info == 3 ? Int64(bitPattern: raw) : Int64(raw)
+  }
+
+  /// The item key a key object names, or nil for any other key (or a key object that is not
+  /// a string). Remembered by object, as files share one object per key.
+  private func itemKey(_ keyObject: Int) -> ItemDictionaryKey? {
+    if let known = keyCache.itemKey(for: keyObject) { return known }
+    guard let keyHeader = try? self.header(keyObject), let string = stringValue(keyHeader),
+      let key = ItemDictionaryKey(rawValue: string)
+    else { return nil }
+    keyCache.rememberItemKey(key, for: keyObject)
+    return key
   }
 
   func value(of object: Int) throws(PlistError) -> PlistValue {
@@ -656,6 +746,31 @@ final class ExpansionBudget {
 /// The five keys of a checklist item.
 enum ItemField: String {
   case text, checked, dueDate, shouldRemind, itemID
+}
+
+/// Every key an item dictionary read by the fast path may have: the five of the app, ours
+/// (`hasDueDate`) and the outline's (`parentItemID`, `priority`, `tags`).
+enum ItemDictionaryKey: String, CaseIterable {
+  case text, checked, dueDate, shouldRemind, itemID, hasDueDate, parentItemID, priority, tags
+
+  /// More tags than this send the item down the general path, whose values count against the
+  /// expansion budget (the fast path's count against nothing).
+  static var maximumTags: Int { 64 }
+
+  /// The key's bit in a set of keys seen.
+  var bit: UInt16 {
+    switch self {
+    case .text: 1
+    case .checked: 2
+    case .dueDate: 4
+    case .shouldRemind: 8
+    case .itemID: 16
+    case .hasDueDate: 32
+    case .parentItemID: 64
+    case .priority: 128
+    case .tags: 256
+    }
+  }
 }
 
 /// The fields of a five-key item dictionary's keys, in order, packed in one word (three bits a
@@ -714,6 +829,24 @@ final class KeyCache {
   func rememberItemFields(_ fields: ItemFieldOrder, for keyObjects: ItemKeyObjects) {
     itemKeyObjects = keyObjects
     itemFieldOrder = fields
+  }
+
+  private var itemKeyObjectList: [Int] = []
+  private var itemKeyList: [ItemDictionaryKey] = []
+
+  /// The item key of key object `object`, if it was resolved before.
+  func itemKey(for object: Int) -> ItemDictionaryKey? {
+    for index in itemKeyObjectList.indices where itemKeyObjectList[index] == object {
+      return itemKeyList[index]
+    }
+    return nil
+  }
+
+  /// Remembers the item key of a key object while there is room.
+  func rememberItemKey(_ key: ItemDictionaryKey, for object: Int) {
+    guard itemKeyObjectList.count < capacity else { return }
+    itemKeyObjectList.append(object)
+    itemKeyList.append(key)
   }
 
   /// Remembers a key while there is room.

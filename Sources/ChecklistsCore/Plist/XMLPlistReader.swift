@@ -607,8 +607,20 @@ struct XMLPlistReader {
   // MARK: - Checklist items
 
   /// The known keys of an item.
-  private enum ItemKey {
-    case text, checked, dueDate, shouldRemind, itemID
+  ///
+  /// Besides the app's five: ours (`hasDueDate`) and the outline's (`parentItemID`,
+  /// `priority`, `tags`), so that files with subtasks, priorities and tags keep their lists'
+  /// items in the usual form.
+  private enum ItemKey: UInt16 {
+    case text = 1
+    case checked = 2
+    case dueDate = 4
+    case shouldRemind = 8
+    case itemID = 16
+    case hasDueDate = 32
+    case parentItemID = 64
+    case priority = 128
+    case tags = 256
   }
 
   /// Reads a `<dict>` element of a list's items and appends it to `elements`: the usual item
@@ -754,7 +766,10 @@ struct XMLPlistReader {
     var checked: Bool?
     var dueDate: Date?
     var shouldRemind: Bool?
+    var hasDueDate = false
     var itemID: Int?
+    var extras: [PlistKey: PlistValue] = [:]
+    var seen: UInt16 = 0
     while true {
       try skipMisc()
       if peek("</") {
@@ -764,8 +779,9 @@ struct XMLPlistReader {
       guard peek("<key>") else { return nil }
       position += 5
       guard case .range(let keyRange) = try rawText(closing: "key"),
-        let key = itemKey(keyRange)
+        let key = itemKey(keyRange), seen & key.rawValue == 0
       else { return nil }
+      seen |= key.rawValue
       try skipMisc()
       guard peek("<") else { return nil }
       position += 1
@@ -774,7 +790,7 @@ struct XMLPlistReader {
       case .text:
         guard self.tag(tag, is: "string") else { return nil }
         text = tag.empty ? "" : try self.text(closing: "string")
-      case .checked, .shouldRemind:
+      case .checked, .shouldRemind, .hasDueDate:
         let value: Bool
         if self.tag(tag, is: "true") {
           value = true
@@ -785,7 +801,11 @@ struct XMLPlistReader {
         } else {
           return nil
         }
-        if key == .checked { checked = value } else { shouldRemind = value }
+        switch key {
+        case .checked: checked = value
+        case .shouldRemind: shouldRemind = value
+        default: hasDueDate = value
+        }
       case .dueDate:
         guard self.tag(tag, is: "date"), !tag.empty else { return nil }
         let raw = try rawText(closing: "date")
@@ -799,11 +819,44 @@ struct XMLPlistReader {
           return nil
         }
         itemID = Int(value)
+      case .parentItemID, .priority:
+        guard self.tag(tag, is: "integer"), !tag.empty else { return nil }
+        guard let value = withBytes(try rawText(closing: "integer"), Self.plainDecimal) else {
+          return nil
+        }
+        extras[key == .priority ? .priority : .parentItemID] = .integer(value)
+      case .tags:
+        guard self.tag(tag, is: "array") else { return nil }
+        if tag.empty {
+          extras[.tags] = .array([])
+        } else {
+          guard let names = try tagNames() else { return nil }
+          extras[.tags] = .array(names)
+        }
       }
     }
     guard let text, let checked, let dueDate, let shouldRemind, let itemID else { return nil }
     return ChecklistItem(
-      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
+      text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind,
+      hasDueDate: hasDueDate, itemID: itemID, unknownFields: extras)
+  }
+
+  /// The elements of a `tags` array (after `<array>`, up to and with `</array>`) when every
+  /// one is a string; nil for anything else, which the general path reads.
+  private mutating func tagNames() throws(PlistError) -> [PlistValue]? {
+    var names: [PlistValue] = []
+    while true {
+      try skipMisc()
+      if peek("</") {
+        try endTag("array")
+        return names
+      }
+      guard peek("<") else { return nil }
+      position += 1
+      let tag = try startTag()
+      guard self.tag(tag, is: "string") else { return nil }
+      names.append(.string(tag.empty ? "" : try text(closing: "string")))
+    }
   }
 
   private func itemKey(_ range: Range<Int>) -> ItemKey? {
@@ -813,6 +866,10 @@ struct XMLPlistReader {
     if self.tag(tag, is: "dueDate") { return .dueDate }
     if self.tag(tag, is: "shouldRemind") { return .shouldRemind }
     if self.tag(tag, is: "itemID") { return .itemID }
+    if self.tag(tag, is: "hasDueDate") { return .hasDueDate }
+    if self.tag(tag, is: "parentItemID") { return .parentItemID }
+    if self.tag(tag, is: "priority") { return .priority }
+    if self.tag(tag, is: "tags") { return .tags }
     return nil
   }
 

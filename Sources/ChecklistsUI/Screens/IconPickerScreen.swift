@@ -3,39 +3,15 @@ import FoundationEssentials
 
 /// The icon picker under the list form's Icon row (`choose-icon`): every icon; picking one
 /// sets the form's icon. The form below draws it as a list under the row.
-struct IconPickerScreen: Screen {
+struct IconPickerScreen: RowPickerScreen {
   /// The highlighted icon (an index into `IconName.allCases`).
   var selected: Int
 
-  func keyScreen(in app: ChecklistsApp) -> KeyScreen { .picker }
-
   var helpContext: HelpContext? { .iconPicker }
 
-  func hints(in app: ChecklistsApp) -> [Hint]? { Hint.picking }
+  var choiceCount: Int { IconName.allCases.count }
 
-  mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
-    -> ScreenReply
-  {
-    if let motion = action.motion {
-      selected = motion.target(
-        from: selected, count: IconName.allCases.count, page: app.pickerRows)
-      return .handled()
-    }
-    switch action {
-    case .pick:
-      let icons = IconName.allCases
-      pick(icons[min(max(selected, 0), icons.count - 1)], in: &app)
-      return .close
-    case .closePicker: return .close
-    case .interrupt, .save, .suspend, .help, .quit: return .passed
-    default: return .handled()
-    }
-  }
-
-  mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    app.unknownKey(key, on: .picker)
-    return .handled()
-  }
+  func pageRows(in app: ChecklistsApp) -> Int { app.pickerRows }
 
   mutating func paste(_ text: String, now: Date, app: inout ChecklistsApp) -> ScreenReply {
     .handled()
@@ -55,7 +31,7 @@ struct IconPickerScreen: Screen {
       if mouse.position.row > iconRow, mouse.position.row < app.height - 1,
         icons.indices.contains(index)
       {
-        pick(icons[index], in: &app)
+        pick(index, in: &app)
         return .close
       }
     }
@@ -64,21 +40,14 @@ struct IconPickerScreen: Screen {
 
   /// Sets the form's icon; the focus goes on to the name, where Enter is Done (on the Icon row
   /// it would open the picker again).
-  private func pick(_ icon: IconName, in app: inout ChecklistsApp) {
+  func pick(_ index: Int, in app: inout ChecklistsApp) {
+    let icons = IconName.allCases
+    guard icons.indices.contains(index) else { return }
     app.stack.update(ListFormScreen.self) {
-      $0.iconName = icon.rawValue
+      $0.iconName = icons[index].rawValue
       $0.focus = .name
     }
   }
-}
-
-extension Hint {
-  /// The hints of a picker under a form's row (the icon and Repeat pickers).
-  static let picking = [
-    Hint(actions: [.pick], label: "pick", dropRank: 0),
-    Hint(actions: [.closePicker], label: "back", dropRank: 0),
-    Hint(actions: [.help], label: "help", dropRank: 1),
-  ]
 }
 
 extension ChecklistsApp {

@@ -4,39 +4,15 @@ import FoundationEssentials
 /// The Repeat picker under the item form's Repeat row (`choose-repeat`): Never, the common
 /// rules and the item's own; picking one sets the form's Repeat field. The form below draws it
 /// as a list under the row.
-struct RepeatPickerScreen: Screen {
+struct RepeatPickerScreen: RowPickerScreen {
   /// What it offers: the form's `repeatChoices`.
   var choices: [RepeatRule?]
   /// The highlighted choice.
   var selected: Int
 
-  func keyScreen(in app: ChecklistsApp) -> KeyScreen { .picker }
-
   var helpContext: HelpContext? { .repeatPicker }
 
-  func hints(in app: ChecklistsApp) -> [Hint]? { Hint.picking }
-
-  mutating func perform(_ action: KeyAction, key: Key, now: Date, app: inout ChecklistsApp)
-    -> ScreenReply
-  {
-    if let motion = action.motion {
-      selected = motion.target(from: selected, count: choices.count, page: pageRows(in: app))
-      return .handled()
-    }
-    switch action {
-    case .pick:
-      pick(min(max(selected, 0), choices.count - 1), in: &app)
-      return .close
-    case .closePicker: return .close
-    case .interrupt, .save, .suspend, .help, .quit: return .passed
-    default: return .handled()
-    }
-  }
-
-  mutating func type(_ key: Key, now: Date, app: inout ChecklistsApp) -> ScreenReply {
-    app.unknownKey(key, on: .picker)
-    return .handled()
-  }
+  var choiceCount: Int { choices.count }
 
   /// The wheel moves the selection; a click on a choice picks it; a click on another field
   /// closes the picker and goes to that field (on the Repeat row it opens the picker again).
@@ -69,14 +45,14 @@ struct RepeatPickerScreen: Screen {
   }
 
   /// Sets the form's Repeat field to the choice at `index`, if there is one.
-  private func pick(_ index: Int, in app: inout ChecklistsApp) {
+  func pick(_ index: Int, in app: inout ChecklistsApp) {
     guard choices.indices.contains(index) else { return }
     let rule = choices[index]
     app.stack.update(ItemFormScreen.self) { $0.repeatRule = rule }
   }
 
   /// How many choices show at once under the Repeat row.
-  private func pageRows(in app: ChecklistsApp) -> Int {
+  func pageRows(in app: ChecklistsApp) -> Int {
     guard let form = app.itemForm else { return 1 }
     return app.itemFormLayout(form, width: app.width, height: app.height, repeatPicker: self)
       .pickerRows
