@@ -56,6 +56,15 @@ import Testing
     #expect(app.statusMessage == "\"Bins\": high priority")
   }
 
+  @Test func helpNamesThePriorityAndTagsKeys() {
+    var app = makeApp(homeModel(), checklistIndex: 0, width: 100, height: 60)
+    app.press(.character("e"), .function(1))
+    let screen = app.screen()
+    #expect(screen.contains("Priority"))
+    #expect(screen.contains("h m l n pick one by name"))
+    #expect(screen.contains("names separated by spaces or commas, # optional"))
+  }
+
   /// A phone's priority 3 (high) stays 3 through an edit that leaves the priority alone, and
   /// through one that steps away and back.
   @Test func aStoredPriorityStaysUntilTheLevelChanges() throws {

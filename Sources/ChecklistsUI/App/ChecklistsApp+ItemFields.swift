@@ -118,6 +118,15 @@ extension ChecklistsApp {
     }
   }
 
+  /// What the help says about the Priority row and the Tags field (their keys are typed).
+  static let priorityAndTagsNotes: [(keys: String, what: String)] = [
+    (
+      "Priority",
+      "Right/Left or +/- step None, ! Low, !! Medium, !!! High; h m l n pick one by name"
+    ),
+    ("Tags", "names separated by spaces or commas, # optional: #work #home"),
+  ]
+
   /// The status-line hints on the Notes field and the Repeat row.
   func itemFieldHints(_ form: ItemFormScreen) -> [Hint] {
     func hint(_ action: KeyAction, _ label: String, _ rank: Int) -> Hint {
