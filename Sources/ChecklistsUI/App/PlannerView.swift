@@ -227,18 +227,24 @@ enum PlannerLines {
   /// Where the parents of the lines' subtasks are: one pass over each list that has a subtask
   /// among the lines, none over the others.
   static func parentHints(_ lines: [PlannerLine], model: DataModel) -> [Checklist.ID: [Int: Int]] {
+    var listIndex: [Checklist.ID: Int] = [:]
+    for (index, list) in model.lists.enumerated() where listIndex[list.id] == nil {
+      listIndex[list.id] = index
+    }
     var wanted: [Checklist.ID: Set<Int>] = [:]
     for line in lines {
+      // The lines were just made: each hint is the item's place.
       guard case .item(let listID, let itemID, let hint) = line,
-        let list = model.list(withID: listID),
-        let index = list.index(ofItemID: itemID, near: hint),
-        let parentID = list.items[index].parentItemID
+        let position = listIndex[listID], case let items = model.lists[position].items,
+        items.indices.contains(hint), items[hint].itemID == itemID,
+        let parentID = items[hint].parentItemID
       else { continue }
       wanted[listID, default: []].insert(parentID)
     }
     var hints: [Checklist.ID: [Int: Int]] = [:]
     for (listID, parentIDs) in wanted {
-      guard let list = model.list(withID: listID) else { continue }
+      guard let position = listIndex[listID] else { continue }
+      let list = model.lists[position]
       var found: [Int: Int] = [:]
       for (index, item) in list.items.enumerated()
       where parentIDs.contains(item.itemID) && found[item.itemID] == nil {
