@@ -654,6 +654,19 @@ import Testing
     #expect(listForm(app) != nil)
   }
 
+  /// In the icon picker `q` neither quits nor speaks of the form: it says how to leave the picker.
+  @Test func qInTheIconPickerSaysHowToLeaveThePicker() {
+    var app = makeApp()
+    app.press(.character("e"), .tab, .enter)
+    #expect(app.iconPicker != nil)
+    #expect(app.press(.character("q")) == [])
+    #expect(app.statusMessage == "Enter picks, Esc goes back; q quits from the lists")
+    #expect(app.iconPicker != nil)
+    app.press(.escape)
+    #expect(app.iconPicker == nil)
+    #expect(listForm(app) != nil)
+  }
+
   @Test func escCancelsAndQDoesNotQuitOnTheIconRow() {
     var app = makeApp()
     app.press(.character("e"), .character("x"), .tab)

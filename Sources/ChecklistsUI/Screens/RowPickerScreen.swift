@@ -38,7 +38,14 @@ extension RowPickerScreen {
       pick(min(max(selected, 0), choiceCount - 1), in: &app)
       return .close
     case .closePicker: return .close
-    case .interrupt, .save, .suspend, .help, .quit: return .passed
+    case .quit:
+      // As in its form, `q` does not quit here: say how to leave the picker instead.
+      let pick = app.keyName(.pick, on: .picker, or: "Enter")
+      let back = app.keyName(.closePicker, on: .picker, or: "Esc")
+      let quit = app.keys.keyName(.quit, on: .lists).map { "; \($0) quits from the lists" } ?? ""
+      app.status = StatusMessage(text: "\(pick) picks, \(back) goes back\(quit)", isError: false)
+      return .handled()
+    case .interrupt, .save, .suspend, .help: return .passed
     default: return .handled()
     }
   }
