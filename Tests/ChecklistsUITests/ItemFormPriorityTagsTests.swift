@@ -214,6 +214,12 @@ import Testing
     var viewAscii = ascii
     viewAscii.press(.home, .down, .enter)
     #expect(viewAscii.screen().contains("Buy tape #errands  - Move house"))
+    var search = makeApp(subtaskModel(), width: 70, height: 10)
+    search.press(.character("/"))
+    search.type("tape")
+    #expect(search.planner?.kind == .search)
+    #expect(search.planner?.parentHints.isEmpty == true)
+    #expect(search.screen().contains("!!! Buy tape #errands  — Move house"))
   }
 
   /// A parent hint made stale by an insert before it follows the shift.
