@@ -55,7 +55,7 @@ enum PlannerCommands {
     model.apply(change)
     let status = try context.save(model, store: store, state: load.state)
     if status == 0 {
-      let count = change.changes.count
+      let count = change.deletedItemCount
       output.line(
         "Cleared \(count) checked item\(count == 1 ? "" : "s") from \(output.shown(list.name)).")
     }

@@ -241,6 +241,35 @@ struct PlannerChangeTests {
     #expect(model.lists[0].uncheckedCount == 2)
   }
 
+  /// A checked parent goes, its unchecked subtasks stay under the nearest unchecked ancestor
+  /// (top-level when there is none); undo puts everything back, nesting included.
+  @Test func clearKeepsUncheckedSubtasksOfACheckedParentAndUndoNestsThemAgain() throws {
+    func entry(_ text: String, _ id: Int, checked: Bool = false, under parent: Int? = nil)
+      -> ChecklistItem
+    {
+      var item = ChecklistItem(text: text, checked: checked, itemID: id)
+      item.parentItemID = parent
+      return item
+    }
+    let trip = Checklist(
+      name: "Trip", iconName: "Trips",
+      items: [
+        entry("Papers", 1), entry("Passport", 2, checked: true, under: 1),
+        entry("Visa", 3, under: 2), entry("Photos", 4, checked: true, under: 3),
+        entry("Tickets", 5, checked: true), entry("Seat", 6, under: 5),
+      ])
+    var model = DataModel(lists: [trip])
+    let before = model
+    let change = try #require(model.clearChecked(listID: model.lists[0].id))
+    #expect(applying(&model, change))
+    let items = model.lists[0].items
+    #expect(items.map(\.text) == ["Papers", "Visa", "Seat"])
+    #expect(items.map(\.parentItemID) == [nil, 1, nil])
+    #expect(change.deletedItemCount == 3)
+    #expect(applying(&model, change.inverse))
+    #expect(model == before)
+  }
+
   @Test func clearAfterChangesElsewhereStillFindsItsItems() throws {
     var model = model()
     let change = try #require(model.clearChecked(listID: id(model, "Groceries")))

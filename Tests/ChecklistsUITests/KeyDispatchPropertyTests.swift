@@ -205,7 +205,9 @@ import Testing
       guard visibleSelectedItem(before) != nil, let list = before.openList else { return }
       let count = after.openList?.items.count ?? 0
       let guarded = after.statusMessage?.hasPrefix("Deleted one item") == true
-      #expect(count == list.items.count - (guarded ? 0 : 1), "\(label)")
+      // A parent with subtasks asks first.
+      let asked = after.confirmation != nil
+      #expect(count == list.items.count - (guarded || asked ? 0 : 1), "\(label)")
     case .moveDown, .moveUp:
       #expect(after.openList?.items.count == before.openList?.items.count, "\(label)")
       if !before.canPerform(action) {
@@ -292,6 +294,10 @@ import Testing
         #expect(after.dataModel.list(withID: id)?.items.contains(where: \.checked) == false)
       case .duplicateListName:
         #expect(!after.hasForm, "\(label)")
+      case .deleteWithSubtasks(let id, _):
+        #expect(
+          (after.dataModel.list(withID: id)?.items.count ?? 0)
+            < (before.dataModel.list(withID: id)?.items.count ?? 0), "\(label)")
       case nil: break
       }
     case .moveToList:
@@ -317,6 +323,11 @@ import Testing
       #expect(
         after.statusMessage == "No reminder to snooze"
           || (snoozed && after.statusMessage?.hasPrefix("Snoozed ") == true), "\(label)")
+    case .indent, .outdent, .cyclePriority:
+      // Every item stays (only its place, parent or priority changes).
+      #expect(after.openList?.items.count == before.openList?.items.count, "\(label)")
+    case .toggleFold, .foldAll, .unfoldAll:
+      #expect(after.openList?.items == before.openList?.items, "\(label)")
     case .previous, .next, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
       break
     }

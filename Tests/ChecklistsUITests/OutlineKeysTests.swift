@@ -4,44 +4,37 @@ import Testing
 
 @testable import ChecklistsUI
 
-/// The outline's keys, waiting for the checklist screen to perform them: free where they will
-/// go, and not claimed by the table yet.
+/// The outline's keys on a Checklist: in the table, each key once, none shadowing another.
 @Suite struct OutlineKeysTests {
-  @Test func everyOutlineActionHasKeysOnTheChecklist() {
-    for action in OutlineKeyAction.allCases {
-      let rows = KeyTable.outlineKeys.filter { $0.action == action }
-      #expect(rows.count == 1, "\(action)")
-      #expect(rows.allSatisfy { $0.screen == .checklist && !$0.keys.isEmpty }, "\(action)")
-      #expect(!action.label.isEmpty && !action.summary.isEmpty)
-    }
-  }
+  static let actions: [KeyAction] = [
+    .indent, .outdent, .toggleFold, .foldAll, .unfoldAll, .cyclePriority,
+  ]
 
-  /// Their names are new `bind` names, and their keys are free on the checklist screen and its
-  /// fallbacks (so adding them to the defaults shadows nothing), each once.
-  @Test func namesAndKeysAreFree() {
+  @Test func everyOutlineActionHasKeysOnTheChecklist() {
     let table = KeyTable.defaults
-    for action in OutlineKeyAction.allCases {
-      #expect(KeyAction(rawValue: action.rawValue) == nil, "\(action.rawValue)")
-    }
-    var seen = Set<Key>()
-    for row in KeyTable.outlineKeys {
-      #expect(!row.screen.hasTextEntry)
-      for key in row.keys {
-        #expect(seen.insert(key).inserted, "\(KeyNotation.notation(key)) twice")
-        #expect(
-          table.action(for: key, on: row.screen) == nil,
-          "\(KeyNotation.notation(key)) is taken on \(row.screen)")
+    let expected: [KeyAction: [Key]] = [
+      .indent: [.character(">"), .tab], .outdent: [.character("<"), .backTab],
+      .toggleFold: [.character("o")], .foldAll: [.character("-")],
+      .unfoldAll: [.character("+")], .cyclePriority: [.character("!")],
+    ]
+    for action in Self.actions {
+      #expect(!action.label.isEmpty && !action.summary.isEmpty)
+      for key in expected[action] ?? [] {
+        #expect(table.action(for: key, on: .checklist) == action, "\(action)")
         #expect(KeyNotation.parse(KeyNotation.notation(key)) == key)
       }
     }
   }
 
-  /// Until then the app claims none of them: help, hints and the docs (all read the table)
-  /// show nothing for them.
-  @Test func theTableDoesNotClaimThemYet() {
-    let keys = KeyTable.outlineKeys.flatMap(\.keys)
+  /// Each of their keys is bound once on the checklist screen, and none of them is taken from
+  /// another action there or on its fallbacks.
+  @Test func theirKeysShadowNothing() {
+    let table = KeyTable.defaults
+    let keys = table.rows(of: .checklist).filter { Self.actions.contains($0.action) }
+      .flatMap(\.keys)
+    #expect(Set(keys).count == keys.count)
     for screen in KeyScreen.checklist.lookupOrder {
-      for row in KeyTable.defaults.rows(of: screen) {
+      for row in table.rows(of: screen) where !Self.actions.contains(row.action) {
         #expect(Set(row.keys).isDisjoint(with: keys), "\(row.action) on \(screen)")
       }
     }

@@ -131,6 +131,37 @@ import Testing
     #expect(rows.folded.isEmpty)
   }
 
+  /// A list without subtasks follows adds and deletes without reading its outline again: the
+  /// rows are the rows made afresh; the first subtask makes them again.
+  @Test func aFlatListFollowsAddsAndDeletes() throws {
+    var model = DataModel(lists: [
+      Checklist(name: "Flat", items: (1...5).map { ChecklistItem(text: "\($0)", itemID: $0) })
+    ])
+    let id = model.lists[0].id
+    var rows = OutlineRows(list: model.lists[0])
+    var steps: [ModelChange] = [
+      .insertItem(listID: id, index: 2, item: ChecklistItem(text: "new", itemID: 9)),
+      .insertItem(listID: id, index: 6, item: ChecklistItem(text: "last", itemID: 10)),
+      .deleteItem(listID: id, index: 0, item: model.lists[0].items[0]),
+    ]
+    var child = ChecklistItem(text: "child", itemID: 11)
+    child.parentItemID = 2
+    steps.append(.insertItem(listID: id, index: 1, item: child))
+    for change in steps {
+      let applied = model.apply(change)
+      let followed = rows.follow(change, in: model.lists[0])
+      #expect(applied && followed)
+      #expect(rows == OutlineRows(list: model.lists[0]))
+    }
+    #expect(rows.hasSubtasks)
+    let last = model.lists[0].items.count - 1
+    let delete = ModelChange.deleteItem(listID: id, index: last, item: model.lists[0].items[last])
+    let deleted = model.apply(delete)
+    #expect(deleted)
+    rows.follow(delete, in: model.lists[0])
+    #expect(rows == OutlineRows(list: model.lists[0]))
+  }
+
   /// Random outlines and random folds: the rows kept step by step are the rows made afresh
   /// from the same folds, and a naive reading of the outline.
   @Test func stepByStepMatchesMadeAfresh() {

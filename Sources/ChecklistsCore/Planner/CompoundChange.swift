@@ -19,6 +19,14 @@ public struct CompoundChange: Equatable, Sendable {
     case clearChecked
     /// A list deleted elsewhere was put back with the change a form made in it.
     case keepList
+    /// A subtask was lifted out one level with its own subtasks (`DataModel.outdent`).
+    case outdent
+    /// An item was checked with its unchecked subtasks (`DataModel.checkWithSubtasks`).
+    case checkWithSubtasks
+    /// An item was deleted with its subtasks (`DataModel.deleteSubtree`).
+    case deleteWithSubtasks
+    /// An item moved past its neighbouring sibling with its subtasks (`J`/`K`).
+    case moveWithSubtasks
   }
 
   /// What it does (the inverse keeps its original's kind).

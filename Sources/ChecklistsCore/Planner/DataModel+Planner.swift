@@ -22,16 +22,32 @@ extension DataModel {
       ])
   }
 
-  /// The change that deletes every checked item of a list; nil when it has none.
+  /// The change that deletes every checked item of a list; nil when it has none. An unchecked
+  /// subtask of a checked item stays, under the nearest unchecked ancestor (or top-level), as a
+  /// part of the same change, so that undoing it puts the subtask back under its parent.
   public func clearChecked(listID: Checklist.ID) -> CompoundChange? {
     guard let list = list(withID: listID) else { return nil }
+    var changes: [ModelChange] = []
+    if list.items.contains(where: { $0.parentItemID != nil }) {
+      let parents = list.outline()
+      for index in list.items.indices where !list.items[index].checked {
+        guard let parent = parents[index], list.items[parent].checked else { continue }
+        var ancestor = parents[parent]
+        while let at = ancestor, list.items[at].checked { ancestor = parents[at] }
+        var lifted = list.items[index]
+        lifted.parentItemID = ancestor.map { list.items[$0].itemID }
+        changes.append(
+          .replaceItem(listID: listID, index: index, old: list.items[index], new: lifted))
+      }
+    }
     // From the last to the first, so that each index is the item's place before the change
     // and the inverse puts them back first to last.
-    let changes = list.items.indices.reversed().compactMap { index -> ModelChange? in
+    let deletions = list.items.indices.reversed().compactMap { index -> ModelChange? in
       let item = list.items[index]
       return item.checked ? .deleteItem(listID: listID, index: index, item: item) : nil
     }
-    return changes.isEmpty ? nil : CompoundChange(kind: .clearChecked, changes: changes)
+    guard !deletions.isEmpty else { return nil }
+    return CompoundChange(kind: .clearChecked, changes: changes + deletions)
   }
 
   /// Applies all of a compound change, or nothing (returning false) when a part does not fit.
@@ -117,5 +133,15 @@ extension DataModel {
       nextItemID = insert.item.itemID + 1
     }
     return true
+  }
+}
+
+extension CompoundChange {
+  /// How many items the change deletes: a clear's count (the subtasks it lifts out stay).
+  public var deletedItemCount: Int {
+    changes.reduce(0) { count, change in
+      if case .deleteItem = change { return count + 1 }
+      return count
+    }
   }
 }

@@ -127,7 +127,8 @@ extension ChecklistsApp {
       stack.push(HelpScreen(context: .messages))
       return []
     case .open, .addList, .editList, .deleteList, .toggle, .addItem, .editItem, .deleteItem,
-      .moveDown, .moveUp, .sort, .back, .closeList, .clearChecked, .moveToList:
+      .moveDown, .moveUp, .sort, .back, .closeList, .clearChecked, .moveToList, .indent,
+      .outdent, .toggleFold, .foldAll, .unfoldAll, .cyclePriority:
       return []  // the browse screens' own
     case .done, .cancel, .nextField, .previousField, .toggleRemind, .dayLater, .dayEarlier,
       .chooseIcon, .pick, .closePicker, .newLine, .previousLine, .nextLine, .chooseRepeat,
@@ -229,7 +230,11 @@ extension ChecklistsApp {
     }
     switch action {
     case .toggle:
-      if let itemIndex { checkItem(listID: listID, at: itemIndex, now: now) }
+      if let itemIndex { checkSelectedItem(listID: listID, at: itemIndex, now: now) }
+    case .indent, .outdent, .cyclePriority:
+      if let itemIndex { performOutlineEdit(action, listID: listID, at: itemIndex, now: now) }
+    case .toggleFold, .foldAll, .unfoldAll:
+      performFold(action, at: itemIndex)
     case .addItem:
       stack.push(newItemForm(listID: listID, now: now))
     case .moveToList:
@@ -249,6 +254,17 @@ extension ChecklistsApp {
         stack.push(editItemForm(listID: listID, index: itemIndex, item: item))
       }
     case .deleteItem:
+      if let itemIndex, itemIndex < state.outline.itemCount,
+        state.outline.info(itemIndex).hasChildren
+      {
+        let list = dataModel.lists[listIndex]
+        stack.push(
+          ConfirmationScreen(
+            question: .deleteWithSubtasks(listID, itemID: list.items[itemIndex].itemID)))
+        status = StatusMessage(
+          text: deleteWithSubtasksPrompt(list: list, at: itemIndex), isError: false)
+        return
+      }
       deleteSelectedItem(key: key, itemIndex: itemIndex, listIndex: listIndex, now: now)
     case .moveDown, .moveUp:
       moveSelectedItem(down: action == .moveDown, now: now)

@@ -31,7 +31,7 @@ extension ChecklistsApp {
         open = state
         guard let index = state.browser.index(ofRow: row) else { return }
         if mouse.position.column < 4 {
-          checkItem(listID: listID, at: index, now: now)
+          checkSelectedItem(listID: listID, at: index, now: now)
         } else if wasSelected {
           // A click on the selected row (the second click of a double-click) edits the item.
           let item = dataModel.lists[listIndex].items[index]

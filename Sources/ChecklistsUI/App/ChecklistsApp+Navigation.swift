@@ -25,6 +25,10 @@ extension ChecklistsApp {
       return self.question(naming: name, width: width) {
         "A list named \($0) exists: have two of that name? y/n"
       }
+    case .deleteWithSubtasks(let id, let itemID):
+      guard let list = dataModel.list(withID: id), let index = list.index(ofItemID: itemID, near: 0)
+      else { return nil }
+      return deleteWithSubtasksPrompt(list: list, at: index, width: width)
     }
   }
 
@@ -35,6 +39,14 @@ extension ChecklistsApp {
     let items = count == 1 ? "item" : "items"
     return question(naming: list.name, width: width) {
       "Clear \(count) checked \(items) of \($0)? y/n"
+    }
+  }
+
+  /// `Delete "Trip" and its 3 subtasks? y/n`.
+  func deleteWithSubtasksPrompt(list: Checklist, at index: Int, width: Int = .max) -> String {
+    let count = list.subtreeRange(at: index).count - 1
+    return question(naming: list.items[index].text, width: width) {
+      "Delete \($0) and its \(count == 1 ? "subtask" : "\(count) subtasks")? y/n"
     }
   }
 
@@ -71,7 +83,7 @@ extension ChecklistsApp {
       status = StatusMessage(text: "No checked items to clear", isError: false)
       return
     }
-    let count = compound.changes.count
+    let count = compound.deletedItemCount
     status = StatusMessage(
       text: "Cleared \(count) checked item\(count == 1 ? "" : "s")\(undoNote)", isError: false)
   }
@@ -84,6 +96,10 @@ extension ChecklistsApp {
         text: "Sorted by due date: switch to manual order"
           + (keys.keyName(.sort, on: .checklist).map { " (\($0))" } ?? "") + " to move items",
         isError: true)
+      return
+    }
+    if state.outline.hasSubtasks {
+      moveWithSubtasks(down: down, now: now)
       return
     }
     let target = state.browser.selected + (down ? 1 : -1)
@@ -155,6 +171,11 @@ extension ChecklistsApp {
       refreshOpenRows(keepItem: nil)
       state = open ?? state
     }
+    if state.showsOutline, itemIndex < state.outline.itemCount,
+      state.outline.reveal(itemIndex)
+    {
+      state.browser.rows = state.outline.browserRows
+    }
     if let row = state.browser.row(ofIndex: itemIndex, total: list.items.count) {
       state.browser.selected = row
     } else {
@@ -210,7 +231,8 @@ extension ChecklistsApp {
     let order = RowOrder.compute(
       items: list.items, byDue: sortByDue.contains(list.name), filter: state.browser.filter)
     state.dueOrder = order.dueOrder
-    state.browser.rows = order.rows
+    state.outline = OutlineRows(list: list, folded: state.outline.folded)
+    state.browser.rows = state.showsOutline ? state.outline.browserRows : order.rows
     if let keepItem, let row = state.browser.row(ofIndex: keepItem, total: list.items.count) {
       state.browser.selected = row
     }

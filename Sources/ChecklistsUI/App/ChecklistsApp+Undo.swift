@@ -74,13 +74,23 @@ extension ChecklistsApp {
       refreshListRows(keepList: nil)
     default: break
     }
-    guard let state = open else { return }
+    guard var state = open else { return }
     guard dataModel.index(ofList: state.listID) != nil else {
       open = nil
       return
     }
     guard change.listID == state.listID, let listIndex = dataModel.index(ofList: state.listID)
     else { return }
+    // The outline follows every change (free for an edit that keeps the item's parent); its
+    // rows are the shown ones in manual order without a filter.
+    let remade = state.outline.follow(change, in: dataModel.lists[listIndex])
+    if state.showsOutline {
+      if remade { state.browser.rows = state.outline.browserRows }
+      open = state
+      clampSelections()
+      return
+    }
+    if remade { open = state }
     guard state.browser.rows != nil || state.dueOrder != nil else {
       clampSelections()
       return
@@ -260,13 +270,33 @@ extension ChecklistsApp {
         }
         return "move \(quoted(text)) to \(quoted(target))"
       case .clearChecked:
-        let count = original.changes.count
+        let count = original.deletedItemCount
         return "clear \(count) checked item\(count == 1 ? "" : "s")"
       case .keepList:
         let parts = original.changes.map(describe)
         var name = "list"
         if case .insertList(let list)? = original.changes.first { name = quoted(list.name) }
         return "keep list \(name) and " + (parts.count == 2 ? parts[1] : "change it")
+      case .outdent, .moveWithSubtasks:
+        let text = original.changes.lazy.compactMap { change -> String? in
+          if case .insertItem(_, _, let item) = change { return item.text }
+          return nil
+        }.first
+        let verb = original.kind == .outdent ? "outdent" : "move"
+        let with = original.kind == .outdent ? "" : " with its subtasks"
+        return "\(verb) \(quoted(text ?? "item"))\(with)"
+      case .checkWithSubtasks, .deleteWithSubtasks:
+        // Checking names the item first; deleting names it last (its subtasks go first).
+        let named =
+          original.kind == .checkWithSubtasks ? original.changes.first : original.changes.last
+        var text = "item"
+        switch named {
+        case .replaceItem(_, _, let old, _)?: text = old.text
+        case .deleteItem(_, _, let item)?: text = item.text
+        default: break
+        }
+        let verb = original.kind == .checkWithSubtasks ? "check" : "delete"
+        return "\(verb) \(quoted(text)) and \(subtasks(original.changes.count - 1))"
       }
     }
   }
@@ -289,6 +319,14 @@ extension ChecklistsApp {
         } ?? new.text
       var plain = old
       plain.checked = new.checked
+      if old.parentItemID != new.parentItemID {
+        return "\(isIndent(old, new, listID: listID) ? "indent" : "outdent") \(quoted(name))"
+      }
+      if old.priorityLevel != new.priorityLevel {
+        var same = old
+        same.priorityLevel = new.priorityLevel
+        if same == new { return "set the priority of \(quoted(name))" }
+      }
       if plain == new && old.checked != new.checked {
         return "\(new.checked ? "check" : "uncheck") \(quoted(name))"
       }
@@ -304,6 +342,16 @@ extension ChecklistsApp {
       }
       return "move \(quoted(text ?? "item"))"
     }
+  }
+
+  /// Whether a parent change made the item a subtask of its old sibling (an indent) rather than
+  /// of its old grandparent (an outdent).
+  private func isIndent(_ old: ChecklistItem, _ new: ChecklistItem, listID: Checklist.ID) -> Bool {
+    guard let parentID = new.parentItemID else { return false }
+    guard let list = dataModel.list(withID: listID),
+      let parent = list.items.first(where: { $0.itemID == parentID })
+    else { return true }
+    return parent.parentItemID == old.parentItemID
   }
 
   /// Text in quotes, cut with an ellipsis to `maxWidth` columns (a wide letter takes two).

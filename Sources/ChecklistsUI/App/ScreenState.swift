@@ -53,6 +53,13 @@ struct OpenList: Equatable {
   var browser = Browser()
   /// The item indices in due-date order, while the list is sorted by due date.
   var dueOrder: [Int]?
+  /// The list's outline and its folds (kept by `itemID`): the rows shown in manual order
+  /// without a filter. With a filter or by due date every matching item shows, folds aside.
+  var outline = OutlineRows(depths: [], itemIDs: [])
+
+  /// Whether the rows follow the outline (manual order, no filter): folds apply, subtasks are
+  /// drawn indented.
+  var showsOutline: Bool { dueOrder == nil && browser.filter == nil }
 }
 
 /// The screens help is written for.

@@ -34,6 +34,11 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
   case closeList = "close-list"
   case clearChecked = "clear-checked"
   case moveToList = "move-to-list"
+  case indent, outdent
+  case toggleFold = "toggle-fold"
+  case foldAll = "fold-all"
+  case unfoldAll = "unfold-all"
+  case cyclePriority = "cycle-priority"
   // Typing a filter.
   case keepFilter = "keep-filter"
   // Forms.
@@ -125,6 +130,12 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .back, .closeList: return "back"
     case .clearChecked: return "clear checked"
     case .moveToList: return "move to list"
+    case .indent: return "indent"
+    case .outdent: return "outdent"
+    case .toggleFold: return "fold"
+    case .foldAll: return "fold all"
+    case .unfoldAll: return "unfold all"
+    case .cyclePriority: return "priority"
     case .keepFilter: return "keep filter"
     case .done: return "done"
     case .cancel: return "cancel"
@@ -203,6 +214,15 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
       return "back to All Lists (or to Today, Scheduled or the search it was opened from)"
     case .clearChecked: return "delete the checked items (asks first; undo brings them back)"
     case .moveToList: return "move the item to the end of another list (picks the list)"
+    case .indent:
+      return "make the item a subtask of the item above it at its level (again: one level deeper)"
+    case .outdent:
+      return "lift the subtask out one level (it goes after its parent's subtasks)"
+    case .toggleFold: return "fold / unfold the item's subtasks (manual order, no filter)"
+    case .foldAll: return "fold every item with subtasks (only top-level items show)"
+    case .unfoldAll: return "unfold every item"
+    case .cyclePriority:
+      return "next priority: none, ! low, !! medium, !!! high, then none again"
     case .keepFilter: return "keep the filter and go back to the rows"
     case .done:
       return
@@ -240,47 +260,6 @@ enum KeyAction: String, CaseIterable, Sendable, Codable {
     case .rescueQuit: return "quit, the lists going to a rescue copy"
     case .stay: return "stay in the app"
     case .saveCopy: return "save the lists there and quit"
-    }
-  }
-}
-
-/// The actions of the outline on a Checklist: subtasks, folds and priority.
-///
-/// They are not `KeyAction` cases yet, because no screen performs them: `ChecklistsApp.perform`
-/// switches over every `KeyAction`, and a key the table binds must do something. When the
-/// checklist screen performs them, each becomes a `KeyAction` case with the same name, label and
-/// summary, and `KeyTable.outlineKeys` becomes rows of `KeyTable.defaults`.
-enum OutlineKeyAction: String, CaseIterable, Sendable {
-  case indent, outdent
-  case toggleFold = "toggle-fold"
-  case foldAll = "fold-all"
-  case unfoldAll = "unfold-all"
-  case cyclePriority = "cycle-priority"
-
-  /// A few words for the status line, after the key: `> indent`.
-  var label: String {
-    switch self {
-    case .indent: return "indent"
-    case .outdent: return "outdent"
-    case .toggleFold: return "fold"
-    case .foldAll: return "fold all"
-    case .unfoldAll: return "unfold all"
-    case .cyclePriority: return "priority"
-    }
-  }
-
-  /// What the action does, for the help screen, `checklists keys` and the docs.
-  var summary: String {
-    switch self {
-    case .indent:
-      return "make the item a subtask of the item above it at its level (again: one level deeper)"
-    case .outdent:
-      return "lift the subtask out one level (it goes after its parent's subtasks)"
-    case .toggleFold: return "fold / unfold the item's subtasks"
-    case .foldAll: return "fold every item with subtasks (only top-level items show)"
-    case .unfoldAll: return "unfold every item"
-    case .cyclePriority:
-      return "next priority: none, ! low, !! medium, !!! high, then none again"
     }
   }
 }

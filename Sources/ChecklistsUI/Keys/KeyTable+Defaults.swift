@@ -33,6 +33,12 @@ extension KeyTable {
       row(.checklist, .sort, "s"),
       row(.checklist, .clearChecked, "C"),
       row(.checklist, .moveToList, "m"),
+      row(.checklist, .indent, ">", .tab),
+      row(.checklist, .outdent, "<", .backTab),
+      row(.checklist, .toggleFold, "o"),
+      row(.checklist, .foldAll, "-"),
+      row(.checklist, .unfoldAll, "+"),
+      row(.checklist, .cyclePriority, "!"),
       row(.checklist, .back, .escape),
       row(.checklist, .closeList, "h", .left),
 
@@ -106,20 +112,6 @@ extension KeyTable {
         row(.savePath, .cancel, .escape),
         row(.savePath, .rescueQuit, .control("c")),
       ])
-
-  /// The outline's keys on a Checklist, kept out of `defaults` until the checklist screen
-  /// performs them (the app never claims a key that does nothing): `>`/Tab and `<`/Shift-Tab
-  /// indent and outdent as vim's `>>` and Reminders' Tab do, `o` opens or closes a fold, `-`
-  /// shows less (folds all) and `+` more (unfolds all), `!` steps through the priority marks.
-  /// None of them is bound on the checklist screen or its fallbacks (`OutlineKeysTests`).
-  static let outlineKeys: [(screen: KeyScreen, action: OutlineKeyAction, keys: [Key])] = [
-    (.checklist, .indent, [.character(">"), .tab]),
-    (.checklist, .outdent, [.character("<"), .backTab]),
-    (.checklist, .toggleFold, [.character("o")]),
-    (.checklist, .foldAll, [.character("-")]),
-    (.checklist, .unfoldAll, [.character("+")]),
-    (.checklist, .cyclePriority, [.character("!")]),
-  ]
 
   /// The same motion keys on every list-like screen.
   private static func motions(_ screen: KeyScreen, pageDown: [Key] = [.pageDown, .control("f")])

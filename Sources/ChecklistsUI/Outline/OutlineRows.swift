@@ -47,6 +47,7 @@ public struct OutlineRows: Equatable, Sendable {
     precondition(depths.count == itemIDs.count, "one depth and one id per item")
     self.depths = depths
     self.itemIDs = itemIDs
+    hasSubtasks = depths.contains { $0 > 0 }
     // Each item's subtree ends where an item as shallow as it comes: one pass, with a stack of
     // the items whose ends are not known yet.
     var ends = [Int](repeating: depths.count, count: depths.count)
@@ -79,8 +80,9 @@ public struct OutlineRows: Equatable, Sendable {
   /// What `Browser.rows` takes: the shown indices, or nil when every item shows.
   public var browserRows: [Int]? { hidesAny ? visible : nil }
 
-  /// Whether the list has any subtask at all (nothing to fold or indent-draw otherwise).
-  public var hasSubtasks: Bool { depths.contains { $0 > 0 } }
+  /// Whether the list has any subtask at all (nothing to fold or indent-draw otherwise); kept,
+  /// so that drawing a frame does not look at every item.
+  public private(set) var hasSubtasks: Bool
 
   /// The shown row `row` (an index into `visible`).
   public func row(_ row: Int) -> Row? {
@@ -201,7 +203,29 @@ public struct OutlineRows: Equatable, Sendable {
     {
       return false
     }
+    if followFlat(change, in: list) { return true }
     self = OutlineRows(list: list, folded: folded)
+    return true
+  }
+
+  /// A list without subtasks that stays so (a top-level item added, any item deleted): the
+  /// rows shift without reading the list's outline (no lookup of every item's parent).
+  private mutating func followFlat(_ change: ModelChange, in list: Checklist) -> Bool {
+    guard !hasSubtasks else { return false }
+    switch change {
+    case .insertItem(_, let index, let item)
+    where item.parentItemID == nil && index <= itemCount && list.items.count == itemCount + 1:
+      depths.append(0)
+      itemIDs.insert(item.itemID, at: index)
+    case .deleteItem(_, let index, _)
+    where index < itemCount && list.items.count == itemCount - 1:
+      depths.removeLast()
+      itemIDs.remove(at: index)
+    default:
+      return false
+    }
+    subtreeEnds = Array(1..<(depths.count + 1))
+    visible = Array(depths.indices)
     return true
   }
 

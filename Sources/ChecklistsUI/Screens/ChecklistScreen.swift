@@ -32,6 +32,17 @@ struct ChecklistScreen: BrowseScreen {
     case .sort:
       guard let list else { return false }
       return open.dueOrder != nil || list.items.count > 1
+    case .indent, .outdent, .toggleFold, .cyclePriority:
+      guard let index = open.browser.index(ofRow: open.browser.selected),
+        index < open.outline.itemCount, index < list?.items.count ?? 0
+      else { return false }
+      switch action {
+      case .outdent: return open.outline.depths[index] > 0
+      case .toggleFold: return open.showsOutline && open.outline.info(index).hasChildren
+      default: return true  // indent says why not when there is no item above to go under
+      }
+    case .foldAll: return open.showsOutline && open.outline.hasSubtasks
+    case .unfoldAll: return open.showsOutline && open.outline.hidesAny
     default: return nil
     }
   }
@@ -44,13 +55,19 @@ struct ChecklistScreen: BrowseScreen {
     guard open.browser.rowCount(total: list.items.count) > 0 else {
       return [Hint(.addItem, "add", 1), undo, escape, messages, Hint(.help, "help", 0)]
     }
+    // Only on a parent (it drops first): a list without subtasks shows the hints it always did.
+    let folded =
+      open.browser.index(ofRow: open.browser.selected).map {
+        $0 < open.outline.itemCount && open.outline.info($0).isFolded
+      } ?? false
+    let foldHint = Hint(.toggleFold, folded ? "unfold" : "fold", 13)
     return [
       Hint(.toggle, "check", 1), Hint(.addItem, "add", 2), Hint(.editItem, "edit", 4),
       Hint(.deleteItem, "delete", 5),
       Hint(actions: [.moveDown, .moveUp], label: "move", dropRank: 9),
       Hint(.sort, open.dueOrder == nil ? "by due date" : "manual order", 8),
       Hint(.moveToList, "move to list", 6), Hint(.clearChecked, "clear checked", 10),
-      Hint(.filter, "filter", 7), undo, escape, messages,
+      Hint(.filter, "filter", 7), foldHint, undo, escape, messages,
       Hint(.help, "help", 0),
     ]
   }
@@ -88,7 +105,8 @@ struct ChecklistScreen: BrowseScreen {
       open.browser.filterField = nil
       return .handled()
     case .toggle, .addItem, .editItem, .deleteItem, .moveDown, .moveUp, .sort, .back,
-      .closeList, .clearChecked, .moveToList:
+      .closeList, .clearChecked, .moveToList, .indent, .outdent, .toggleFold, .foldAll,
+      .unfoldAll, .cyclePriority:
       return app.reply(as: &self) { $0.performOnChecklist(action, key: key, now: now) }
     default:
       return .passed

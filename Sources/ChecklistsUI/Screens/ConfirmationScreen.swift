@@ -9,6 +9,8 @@ enum Confirmation: Equatable, Sendable {
   case clearChecked(Checklist.ID)
   /// Give the list form's list the name another list has (named as that list spells it)?
   case duplicateListName(String)
+  /// Delete the item (by `itemID`) with its subtasks?
+  case deleteWithSubtasks(Checklist.ID, itemID: Int)
 }
 
 /// The y/n question on the status line, over the screen it was asked on.
@@ -30,6 +32,8 @@ struct ConfirmationScreen: Screen {
         app.confirmDuplicateListName(now: now)
       case .deleteList(let id):
         app.deleteList(id: id, now: now)
+      case .deleteWithSubtasks(let id, let itemID):
+        app.deleteWithSubtasks(listID: id, itemID: itemID, now: now)
       }
       return .close
     case .help, .messages: return .handled()
@@ -43,6 +47,7 @@ struct ConfirmationScreen: Screen {
     case .clearChecked: kept = "Kept the checked items"
     case .duplicateListName: kept = "Not saved: give the list another name"
     case .deleteList: kept = "Kept the list"
+    case .deleteWithSubtasks: kept = "Kept the item and its subtasks"
     }
     app.status = StatusMessage(text: kept, isError: false)
     return .close

@@ -203,6 +203,9 @@ extension ChecklistsApp {
     }
     let rows = grid.height - 2
     let top = visibleTop(state.browser, count: count, rows: rows)
+    // Indentation and fold marks in manual order without a filter; marks and tags always.
+    let outlined = state.showsOutline && state.outline.itemCount == total
+    let hasSubtasks = outlined && state.outline.hasSubtasks
     for screenRow in 0..<rows {
       let row = top + screenRow
       guard row < count, let index = state.browser.index(ofRow: row), index < total else { break }
@@ -218,8 +221,39 @@ extension ChecklistsApp {
             maxWidth: grid.width / 2,
             style: style.due) - 1
       }
-      drawItemText(item, row: y, end: textEnd, style: style, into: &grid)
+      var fold = FoldMark.none
+      var depth = 0
+      if hasSubtasks {
+        let info = state.outline.info(index)
+        fold = FoldMark(info, listHasSubtasks: true)
+        depth = info.depth
+      }
+      if fold == .none && item.priorityLevel == .none && item.tags.isEmpty {
+        drawItemText(item, row: y, end: textEnd, style: style, into: &grid)
+      } else {
+        drawOutlineItemText(
+          item, depth: depth, fold: fold, row: y, end: textEnd, style: style, into: &grid)
+      }
     }
+  }
+
+  /// An item's row in a list with subtasks, or with a priority or tags (`OutlineRowText`):
+  /// indentation, fold mark, priority marks, text, tags, then the note's first line.
+  func drawOutlineItemText(
+    _ item: ChecklistItem, depth: Int, fold: FoldMark, row y: Int, end: Int,
+    style: ItemRowStyle, into grid: inout CellGrid
+  ) {
+    let end = drawPhotoMark(item, row: y, end: end, style: style.base, into: &grid)
+    let layout = OutlineRowText.layout(
+      for: item, depth: depth, fold: fold, width: max(end - 4, 0),
+      glyphs: OutlineGlyphs(ascii: glyphs.ascii))
+    var marks = style.text
+    marks.attributes.insert(.bold)
+    let styles = OutlineRowText.Styles(
+      foldMark: style.dim, marks: marks, text: style.text, tags: style.dim)
+    let used = OutlineRowText.draw(
+      layout, text: item.text, row: y, column: 4, styles: styles, into: &grid)
+    drawNotePreview(item.note, row: y, from: 4 + used, end: end, style: style.text, into: &grid)
   }
 
   // MARK: - Forms
