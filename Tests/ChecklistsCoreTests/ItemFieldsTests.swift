@@ -50,4 +50,24 @@ import Testing
     let removed = undated.applied(to: item(), since: opened)
     #expect(!removed.showsDueDate && removed.dueDate == day)
   }
+
+  @Test func aStoredPriorityStaysUntilTheLevelChangesAndTagsWriteWhenChanged() {
+    var stored = item()
+    stored.priority = 3
+    stored.tags = ["work"]
+    let opened = ItemFields(stored)
+    #expect(opened.priority == .high && opened.tags == ["work"])
+    // Unchanged: 3 stays; another field changed elsewhere stays too.
+    var elsewhere = stored
+    elsewhere.tags = ["work", "home"]
+    var edited = opened
+    edited.text = "Oat milk"
+    let saved = edited.applied(to: elsewhere, since: opened)
+    #expect(saved.priority == 3 && saved.tags == ["work", "home"])
+    // Changed: the level's number, and the tags as given.
+    edited.priority = .medium
+    edited.tags = ["errands"]
+    let changed = edited.applied(to: stored, since: opened)
+    #expect(changed.priority == 5 && changed.tags == ["errands"])
+  }
 }

@@ -23,12 +23,16 @@ import Testing
     app.press(.tab)
     #expect(itemForm(app)?.focus == .repeat)
     app.press(.tab)
+    #expect(itemForm(app)?.focus == .priority)
+    app.press(.tab)
+    #expect(itemForm(app)?.focus == .tags)
+    app.press(.tab)
     #expect(itemForm(app)?.focus == .photo)
     app.press(.tab)
     #expect(itemForm(app)?.focus == .text)
     app.press(.backTab)
     #expect(itemForm(app)?.focus == .photo)
-    app.press(.up, .up, .up)
+    app.press(.up, .up, .up, .up, .up)
     #expect(itemForm(app)?.focus == .remind)
     // Up from the Remind Me row enters the (empty) note; Up again leaves it for the Text.
     app.press(.up)
@@ -96,7 +100,7 @@ import Testing
 
   @Test func pasteIntoTheDueDateFieldReadsItAgain() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("a"), .backTab, .backTab, .backTab, .control("u"))
+    app.press(.character("a"), .backTab, .backTab, .backTab, .backTab, .backTab, .control("u"))
     _ = app.handle(.paste("nonsense"), now: testNow)
     #expect(itemForm(app)?.dueDate == nil)
     #expect(itemForm(app)?.dueError != nil)
@@ -110,7 +114,7 @@ import Testing
   /// ("+2h") or the text does not parse yet, it is text.
   @Test func plusAndMinusMoveATypedDate() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.character("a"), .backTab, .backTab, .backTab)
+    app.press(.character("a"), .backTab, .backTab, .backTab, .backTab, .backTab)
     app.type("tomorrow 9am")
     #expect(itemForm(app)?.dueDate == Date(timeIntervalSince1970: 1_800_090_000))
     app.press(.character("+"))

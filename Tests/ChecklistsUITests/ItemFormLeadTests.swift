@@ -45,7 +45,7 @@ import Testing
 
          Repeat    Never
 
-         Photo     None
+         Priority  None
 
         Space switch  Enter done  Esc cancel  Right/Left earlier/later  ? help
         """)

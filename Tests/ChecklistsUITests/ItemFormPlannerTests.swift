@@ -206,7 +206,7 @@ import Testing
 
   @Test func theRepeatPickerOpensMovesPicksAndCloses() {
     var app = makeApp(homeModel(), checklistIndex: 0)
-    app.press(.down, .character("e"), .backTab, .backTab)
+    app.press(.down, .character("e"), .backTab, .backTab, .backTab, .backTab)
     #expect(app.keyScreen == .repeat)
     #expect(app.screen().contains("Repeat    Never"))
     #expect(itemForm(app)?.repeatChoices.count == 7)
@@ -253,7 +253,7 @@ import Testing
   @Test func theItemsOwnRuleIsAChoice() {
     let rule = RepeatRule(.daily, interval: 3)
     var app = makeApp(homeModel(bins: rule), checklistIndex: 0)
-    app.press(.character("e"), .backTab, .backTab)
+    app.press(.character("e"), .backTab, .backTab, .backTab, .backTab)
     #expect(app.screen().contains("Repeat    Every 3 days  then Mon 18 Jan 2027, 08:40"))
     app.press(.enter)
     #expect(itemForm(app)?.repeatChoices.count == 8)
@@ -374,9 +374,9 @@ import Testing
     var app = ChecklistsApp(
       model: homeModel(), checklistIndex: 0, options: AppOptions(timeZone: .utc, keys: table),
       size: (60, 15), now: testNow)
-    app.press(.character("e"), .backTab, .backTab, .character("n"))
+    app.press(.character("e"), .backTab, .backTab, .backTab, .backTab, .character("n"))
     #expect(itemForm(app)?.repeatRule == RepeatRule(.weekly, interval: 2))
-    app.press(.tab, .tab, .tab)
+    app.press(.tab, .tab, .tab, .tab, .tab)
     app.press(.function(2))
     app.type("Brown")
     // Ctrl-D is unbound on the note: it neither leaves nor deletes.
@@ -423,11 +423,11 @@ import Testing
 
          Repeat    Weekly  then Fri 22 Jan 2027, 08:40
 
+         Priority  None
+
+         Tags
+
          Photo     None
-
-
-
-
 
 
 

@@ -291,7 +291,7 @@ import Testing
     var app = groceries()
     app.press(.character("a"))
     app.type("Call mum")
-    app.press(.backTab, .backTab, .backTab, .control("u"))
+    app.press(.backTab, .backTab, .backTab, .backTab, .backTab, .control("u"))
     app.type("blorp")
     app.press(.enter)
     #expect(app.hasForm)

@@ -336,7 +336,7 @@ final class PhotoRig: @unchecked Sendable {
     app.press(.control("u"))
     app.type("Milk")
     // Dropped files arrive quoted, escaped or as file:// URLs.
-    app.press(.tab, .tab, .tab, .tab, .tab)
+    app.press(.tab, .tab, .tab, .tab, .tab, .tab, .tab)
     #expect(itemForm(app)?.focus == .photo)
     _ = app.handle(.paste("'\(rig.pictures)/Bike 2.PNG'"), now: testNow)
     #expect(
@@ -353,7 +353,7 @@ final class PhotoRig: @unchecked Sendable {
       itemForm(app)?.photo
         == .attach(path: rig.pictures + "/Bike 2.PNG", caption: "[photo 4×2 PNG]"))
     // Other text is typed as before.
-    app.press(.backTab, .backTab, .backTab, .backTab, .backTab)
+    app.press(.backTab, .backTab, .backTab, .backTab, .backTab, .backTab, .backTab)
     #expect(itemForm(app)?.focus == .text)
     _ = app.handle(.paste(" and /not/a/file.png"), now: testNow)
     #expect(itemForm(app)?.text.text == "Milk and /not/a/file.png")
@@ -572,10 +572,10 @@ final class Counter: @unchecked Sendable {
     }
     #expect(request.columns == 47)
     _ = app.handle(.photoLoaded(request, redBlue(columns: 4, rows: 2)), now: testNow)
-    // The Photo row is on row 13; the box starts two rows under it.
-    let row = app.screen().split(separator: "\n", omittingEmptySubsequences: false)[13]
+    // The Photo row is on row 17 (after Priority and Tags); the box starts two rows under it.
+    let row = app.screen().split(separator: "\n", omittingEmptySubsequences: false)[17]
     #expect(row.hasPrefix(" Photo     [photo PNG]"))
-    #expect(app.grid()[15, 11 + (47 - 4) / 2].style.background == .rgb(255, 0, 0))
+    #expect(app.grid()[19, 11 + (47 - 4) / 2].style.background == .rgb(255, 0, 0))
   }
 
   @Test func focusLossHidesThePhotoUntilFocusComesBack() throws {

@@ -96,7 +96,7 @@ import Testing
 
          Repeat    Never
 
-         Photo     None
+         Priority  None
         Enter done  Esc cancel  Tab next field  F1 help
         """)
   }

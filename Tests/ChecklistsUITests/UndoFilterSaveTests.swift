@@ -323,7 +323,9 @@ import Testing
     var app = makeApp(checklistIndex: 1)
     let due = testNow.addingTimeInterval(30 * 60)
     #expect(app.handle(.tick, now: due).sounds == [.bell])
-    app.press(.end, .enter, .backTab, .backTab, .backTab, .character("+"), .enter, now: due)
+    app.press(
+      .end, .enter, .backTab, .backTab, .backTab, .backTab, .backTab, .character("+"), .enter,
+      now: due)
     let later = due.addingTimeInterval(86_400)
     #expect(app.session.reminders.nextDue == later)
     #expect(app.handle(.tick, now: later.addingTimeInterval(-1)).sounds == [])
@@ -332,7 +334,7 @@ import Testing
 
   @Test func aDueDateSetInThePastRingsAtOnce() {
     var app = makeApp(checklistIndex: 1)
-    app.press(.end, .enter, .backTab, .backTab, .backTab, .character("-"))
+    app.press(.end, .enter, .backTab, .backTab, .backTab, .backTab, .backTab, .character("-"))
     #expect(app.press(.enter).sounds == [.bell])
     #expect(app.statusMessage?.contains("Pay rent") == true)
     #expect(app.handle(.tick, now: testNow.addingTimeInterval(30 * 60)).sounds == [])

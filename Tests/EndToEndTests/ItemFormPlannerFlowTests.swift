@@ -38,7 +38,7 @@ extension EndToEndProcesses {
       try session.waitFor("Weekly picked") {
         $0.contains("Repeat    Weekly  then ") && !$0.contains("Every 2 weeks")
       }
-      // Tab goes on to the Photo row and round to the Text, where Enter is Done.
+      // Tab goes on to the Priority row and the Tags field, where Enter is Done.
       try session.sendKeys("Tab", "Tab", "Enter")
       let screen = try session.waitFor("the new row") {
         !$0.contains("Add Item") && $0.contains("Added \"Bins\"")

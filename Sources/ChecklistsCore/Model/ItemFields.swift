@@ -23,6 +23,11 @@ public struct ItemFields: Equatable, Sendable {
   public var repeatRule: RepeatRule?
   /// The photo's name in the Photos folder; nil for none.
   public var photo: PhotoName?
+  /// The priority's level. Written back only when changed, so a stored priority of another
+  /// number (a phone's `3`) stays as it is until the level is changed.
+  public var priority: PriorityLevel
+  /// The tags, in order (see `ChecklistItem.tags`).
+  public var tags: [String]
 
   /// The fields of `item`.
   public init(_ item: ChecklistItem) {
@@ -34,6 +39,8 @@ public struct ItemFields: Equatable, Sendable {
     reminderLead = item.reminderLead
     repeatRule = item.repeatRule
     photo = item.photo
+    priority = item.priorityLevel
+    tags = item.tags
   }
 
   /// The due date as shown: given, or Remind Me on; nil for none.
@@ -55,6 +62,8 @@ public struct ItemFields: Equatable, Sendable {
     if repeatRule != old.repeatRule { item.repeatRule = repeatRule }
     if reminderLead != old.reminderLead { item.reminderLead = reminderLead }
     if photo != old.photo { item.photo = photo }
+    if priority != old.priority { item.priorityLevel = priority }
+    if tags != old.tags { item.tags = tags }
     return item
   }
 }

@@ -27,6 +27,8 @@ extension ChecklistsApp {
     form.repeatChoices = ItemFormScreen.repeatChoices(keeping: fields.repeatRule)
     form.reminderLead = fields.reminderLead
     form.leadChoices = ItemFormScreen.leadChoices(keeping: fields.reminderLead)
+    form.priority = fields.priority
+    form.tags = TextField(ItemFormScreen.tagsText(fields.tags))
     if let photo = fields.photo { form.photoCaption = options.photos?.caption(photo) }
     return form
   }
@@ -275,6 +277,8 @@ extension ChecklistsApp {
       if let rule = item.repeatRule { text += ", \(Self.repeatPhrase(rule))" }
       if !item.note.isEmpty { text += ", with a note" }
       if item.photo != nil { text += ", with a photo" }
+      if item.priorityLevel != .none { text += ", \(item.priorityLevel.rawValue) priority" }
+      if !item.tags.isEmpty { text += ", " + ItemFormScreen.tagsText(item.tags) }
       status = StatusMessage(text: text, isError: false)
     }
     return true
@@ -332,6 +336,8 @@ extension ChecklistsApp {
     if both(\.repeatRule) { fields.append("repeat") }
     if both(\.reminderLead) { fields.append("early reminder") }
     if both(\.photo) { fields.append("photo") }
+    if both(\.priorityLevel) { fields.append("priority") }
+    if both(\.tags) { fields.append("tags") }
     return fields
   }
 

@@ -39,9 +39,10 @@ extension ChecklistsApp {
     return lines.joined(separator: "\n")
   }
 
-  /// The parts of an edit message for the note, the repeat rule and the lead time: "note
-  /// added", "note changed", "note removed", "repeats weekly", "no longer repeats", "reminds
-  /// 15 min before".
+  /// The parts of an edit message for the note, the repeat rule, the lead time, the priority
+  /// and the tags: "note added", "note changed", "note removed", "repeats weekly", "no longer
+  /// repeats", "reminds 15 min before", "high priority", "no priority", "tags #work #home",
+  /// "no tags".
   static func itemFieldChanges(from old: ChecklistItem, to new: ChecklistItem) -> [String] {
     var parts: [String] = []
     if old.note != new.note {
@@ -56,6 +57,13 @@ extension ChecklistsApp {
     }
     if old.reminderLead != new.reminderLead && new.shouldRemind {
       parts.append("reminds \(new.reminderLead.phrase)")
+    }
+    if old.priorityLevel != new.priorityLevel {
+      parts.append(
+        new.priorityLevel == .none ? "no priority" : "\(new.priorityLevel.rawValue) priority")
+    }
+    if old.tags != new.tags {
+      parts.append(new.tags.isEmpty ? "no tags" : "tags " + ItemFormScreen.tagsText(new.tags))
     }
     return parts
   }
@@ -109,6 +117,15 @@ extension ChecklistsApp {
     default: return []
     }
   }
+
+  /// What the help says about the Priority row and the Tags field (their keys are typed).
+  static let priorityAndTagsNotes: [(keys: String, what: String)] = [
+    (
+      "Priority",
+      "Right/Left or +/- step None, ! Low, !! Medium, !!! High; h m l n pick one by name"
+    ),
+    ("Tags", "names separated by spaces or commas, # optional: #work #home"),
+  ]
 
   /// The status-line hints on the Notes field and the Repeat row.
   func itemFieldHints(_ form: ItemFormScreen) -> [Hint] {

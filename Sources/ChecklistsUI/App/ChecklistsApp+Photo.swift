@@ -127,12 +127,12 @@ extension ChecklistsApp {
       case .success = access.fileCaption(path)
     else { return false }
     switch form.focus {
-    case .text, .note, .due:
+    case .text, .note, .due, .tags:
       status = StatusMessage(
         text: "Pasted as text; pasted or dropped on the Photo row, an image's path attaches it",
         isError: false)
       return false
-    case .remind, .repeat, .photo:
+    case .remind, .repeat, .priority, .photo:
       break
     }
     form.focus = .photo

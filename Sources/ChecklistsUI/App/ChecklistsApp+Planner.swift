@@ -308,10 +308,35 @@ extension ChecklistsApp {
       view.top = 0
     }
     view.setLines(lines, keep: keepLine)
+    // A search's lines are made at each character typed: its rows look near instead.
+    view.parentHints =
+      view.kind == .search ? [:] : PlannerLines.parentHints(lines, model: dataModel)
     view.clamp(rows: contentRows)
     planner = view
     plannerVersion = session.version
   }
+
+  /// The text of the parent of the item at `itemIndex` in the list at `listIndex` when it is a
+  /// subtask, else nil: found through the view's hints (Today, Scheduled), else among the
+  /// `parentLookBack` items before it (search, whose lines are made at each character).
+  func plannerParentText(_ view: PlannerView, listIndex: Int, itemIndex: Int) -> String? {
+    let list = dataModel.lists[listIndex]
+    guard let parentID = list.items[itemIndex].parentItemID else { return nil }
+    if let place = view.parentHints[list.id]?[parentID], place >= 0, place < itemIndex,
+      list.items[place].itemID == parentID
+    {
+      return list.items[place].text
+    }
+    let start = max(itemIndex - Self.parentLookBack, 0)
+    for place in stride(from: itemIndex - 1, through: start, by: -1)
+    where list.items[place].itemID == parentID {
+      return list.items[place].text
+    }
+    return nil
+  }
+
+  /// How many items before a subtask a search row looks through for its parent.
+  static let parentLookBack = 256
 
   /// The line of the item an undo or redo touched, to keep selected in a planner view.
   func plannerLine(for entry: UndoEntry) -> PlannerLine? {

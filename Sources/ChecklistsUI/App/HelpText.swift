@@ -94,6 +94,7 @@ extension ChecklistsApp {
         part.append(("mouse", "click selects, a click on the selected row opens it, wheel scrolls"))
       }
       part += Self.fieldNotes(section.screen)
+      if context == .itemForm && section.screen == .form { part += Self.priorityAndTagsNotes }
       part += Self.photoNotes(section.screen)
       if section.screen == .due {
         part.append(

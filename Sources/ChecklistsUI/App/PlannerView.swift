@@ -77,6 +77,10 @@ struct PlannerView: Equatable {
   /// The search session of the model version `searchVersion` (search only).
   var search: SearchSession?
   var searchVersion = -1
+  /// Where the parents of the subtasks among the lines are, by list and parent `itemID` (an
+  /// index hint, checked when drawn): made with the lines, so that a row shows its parent's
+  /// text without looking through its list.
+  var parentHints: [Checklist.ID: [Int: Int]] = [:]
 
   static func == (lhs: PlannerView, rhs: PlannerView) -> Bool {
     lhs.kind == rhs.kind && lhs.lines == rhs.lines && lhs.selected == rhs.selected
@@ -148,12 +152,17 @@ struct PlannerView: Equatable {
     return low
   }
 
-  /// Moves the index hints of one list's items at or after `from` by `offset`.
+  /// Moves the index hints of one list's items at or after `from` by `offset` (its parents'
+  /// too).
   mutating func shiftHints(listID: Checklist.ID, from: Int, by offset: Int) {
     for position in lines.indices {
       if case .item(let id, let itemID, let hint) = lines[position], id == listID, hint >= from {
         lines[position] = .item(listID: id, itemID: itemID, itemIndex: hint + offset)
       }
+    }
+    if var parents = parentHints[listID] {
+      for (itemID, hint) in parents where hint >= from { parents[itemID] = hint + offset }
+      parentHints[listID] = parents
     }
   }
 
@@ -213,6 +222,38 @@ enum PlannerLines {
         .item(listID: list.id, itemID: list.items[itemIndex].itemID, itemIndex: itemIndex))
     }
     return lines
+  }
+
+  /// Where the parents of the lines' subtasks are: one pass over each list that has a subtask
+  /// among the lines, none over the others.
+  static func parentHints(_ lines: [PlannerLine], model: DataModel) -> [Checklist.ID: [Int: Int]] {
+    var listIndex: [Checklist.ID: Int] = [:]
+    for (index, list) in model.lists.enumerated() where listIndex[list.id] == nil {
+      listIndex[list.id] = index
+    }
+    var wanted: [Checklist.ID: Set<Int>] = [:]
+    for line in lines {
+      // The lines were just made: each hint is the item's place.
+      guard case .item(let listID, let itemID, let hint) = line,
+        let position = listIndex[listID], case let items = model.lists[position].items,
+        items.indices.contains(hint), items[hint].itemID == itemID,
+        let parentID = items[hint].parentItemID
+      else { continue }
+      wanted[listID, default: []].insert(parentID)
+    }
+    var hints: [Checklist.ID: [Int: Int]] = [:]
+    for (listID, parentIDs) in wanted {
+      guard let position = listIndex[listID] else { continue }
+      let list = model.lists[position]
+      var found: [Int: Int] = [:]
+      for (index, item) in list.items.enumerated()
+      where parentIDs.contains(item.itemID) && found[item.itemID] == nil {
+        found[item.itemID] = index
+        if found.count == parentIDs.count { break }
+      }
+      hints[listID] = found
+    }
+    return hints
   }
 
   private static func line(_ row: PlannerRow) -> PlannerLine {

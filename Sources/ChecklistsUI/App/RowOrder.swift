@@ -16,14 +16,18 @@ enum RowOrder {
   }
 
   /// Whether item `lhs` is shown before item `rhs`: by due date, items with a due date
-  /// (`showsDueDate`) come first by due date, then the others; ties and manual order go by
-  /// position.
+  /// (`showsDueDate`) come first by due date, then the others; items due at the same time, and
+  /// those without a due date, go by priority (high first, none last); the rest, and manual
+  /// order, by position.
   static func precedes(_ lhs: Int, _ rhs: Int, items: [ChecklistItem], byDue: Bool) -> Bool {
     guard byDue else { return lhs < rhs }
     let left = items[lhs]
     let right = items[rhs]
     if left.showsDueDate != right.showsDueDate { return left.showsDueDate }
     if left.showsDueDate && left.dueDate != right.dueDate { return left.dueDate < right.dueDate }
+    let leftLevel = left.priorityLevel
+    let rightLevel = right.priorityLevel
+    if leftLevel != rightLevel { return leftLevel > rightLevel }
     return lhs < rhs
   }
 
@@ -46,12 +50,17 @@ enum RowOrder {
     var dueOrder: [Int]?
     if byDue {
       var dated: [Int] = []
-      var others: [Int] = []
+      // The items without a due date by priority, high first (in position order each): O(n).
+      var others: [[Int]] = Array(repeating: [], count: PriorityLevel.allCases.count)
       for index in items.indices {
-        if items[index].showsDueDate { dated.append(index) } else { others.append(index) }
+        if items[index].showsDueDate {
+          dated.append(index)
+        } else {
+          others[priorityBucket(items[index].priorityLevel)].append(index)
+        }
       }
       dated.sort { precedes($0, $1, items: items, byDue: true) }
-      dueOrder = dated + others
+      dueOrder = dated + others.joined()
     }
     guard let filter else { return Order(dueOrder: dueOrder, rows: dueOrder) }
     var rows: [Int] = []
@@ -91,7 +100,10 @@ enum RowOrder {
         rows = dueOrder
       }
     case .replaceItem(_, let index, let old, let new):
-      let moves = byDue && (old.showsDueDate != new.showsDueDate || old.dueDate != new.dueDate)
+      let moves =
+        byDue
+        && (old.showsDueDate != new.showsDueDate || old.dueDate != new.dueDate
+          || old.priorityLevel != new.priorityLevel)
       if moves, var due = dueOrder {
         if let position = due.firstIndex(of: index) { due.remove(at: position) }
         insertSorted(&due, index, items: items, byDue: true)
@@ -113,6 +125,16 @@ enum RowOrder {
       return nil
     }
     return Order(dueOrder: dueOrder, rows: rows)
+  }
+
+  /// The place of a priority level in the order by due date: high 0, medium 1, low 2, none 3.
+  private static func priorityBucket(_ level: PriorityLevel) -> Int {
+    switch level {
+    case .high: 0
+    case .medium: 1
+    case .low: 2
+    case .none: 3
+    }
   }
 
   private static func shiftedDown(_ indices: [Int], removing removed: Int) -> [Int] {

@@ -1,10 +1,11 @@
 import ChecklistsCore
 import FoundationEssentials
 
-/// The item detail screen (add or edit): Text, Notes, Remind Me, Due Date, Repeat and Photo.
+/// The item detail screen (add or edit): Text, Notes, Remind Me, Due Date, Repeat, Priority,
+/// Tags and Photo.
 struct ItemFormScreen: Screen {
   /// The fields, in Tab order.
-  enum Field: Int, CaseIterable { case text, note, remind, due, `repeat`, photo }
+  enum Field: Int, CaseIterable { case text, note, remind, due, `repeat`, priority, tags, photo }
 
   /// The list the item belongs to.
   var listID: Checklist.ID
@@ -41,6 +42,10 @@ struct ItemFormScreen: Screen {
   /// What the Repeat picker offers: Never, the common rules, and the item's own rule when it
   /// is another one (set with the CLI).
   var repeatChoices: [RepeatRule?] = ItemFormScreen.repeatChoices(keeping: nil)
+  /// The Priority row: None, Low, Medium or High (stepped with the lead keys, `+` and `-`).
+  var priority = PriorityLevel.none
+  /// The Tags field: names separated by spaces or commas, each with an optional `#`.
+  var tags = TextField()
   /// What Done does with the item's photo.
   var photo = PhotoChoice.keep
   /// What it was before the last file was chosen: what that file, found damaged, gives way to.
@@ -64,6 +69,43 @@ struct ItemFormScreen: Screen {
     return choices
   }
 
+  /// The Tags field's text for `tags`: `#work #home`.
+  static func tagsText(_ tags: [String]) -> String {
+    tags.map { "#" + $0 }.joined(separator: " ")
+  }
+
+  /// The tags typed in the Tags field: names separated by spaces or commas, a leading `#` (or
+  /// several) dropped, repeats (ignoring case) dropped, the first spelling kept.
+  static func parsedTags(_ text: String) -> [String] {
+    let names = text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map {
+      String($0.drop(while: { $0 == "#" }))
+    }
+    return ChecklistItem.uniqueTags(names.filter { !$0.isEmpty })
+  }
+
+  /// The level a key on the Priority row sets: Right or `+` the next one up, Left or `-` the
+  /// next one down (wrapping round), `h`, `m`, `l`, `n` (or `3`, `2`, `1`, `0`) a level by
+  /// name; nil for any other key.
+  static func priorityKey(_ key: Key, from level: PriorityLevel) -> PriorityLevel? {
+    switch key {
+    case .right, .character("+"): return steppedPriority(level, by: 1)
+    case .left, .character("-"): return steppedPriority(level, by: -1)
+    case .character("h"), .character("H"), .character("3"): return .high
+    case .character("m"), .character("M"), .character("2"): return .medium
+    case .character("l"), .character("L"), .character("1"): return .low
+    case .character("n"), .character("N"), .character("0"): return PriorityLevel.none
+    default: return nil
+    }
+  }
+
+  /// The next priority level `step` steps up (down when negative), wrapping round.
+  static func steppedPriority(_ level: PriorityLevel, by step: Int) -> PriorityLevel {
+    let all = PriorityLevel.allCases
+    let position = all.firstIndex(of: level) ?? 0
+    let count = all.count
+    return all[((position + step) % count + count) % count]
+  }
+
   /// Never, `RepeatRule.common`, and `rule` after them when it is not among them.
   static func repeatChoices(keeping rule: RepeatRule?) -> [RepeatRule?] {
     var choices: [RepeatRule?] = [nil] + RepeatRule.common.map { $0 }
@@ -80,6 +122,8 @@ extension ItemFormScreen {
     case .remind: return .remind
     case .due: return .due
     case .repeat: return .repeat
+    // The Priority row answers the form's keys; its own (Right/Left, +/-, h m l n) are typed.
+    case .priority, .tags: return .form
     case .photo: return .photo
     }
   }
@@ -112,7 +156,7 @@ extension ItemFormScreen {
         Hint(actions: [.dayLater, .dayEarlier], label: "a day", dropRank: 1),
         hint(.nextField, "next field", 3), hint(.help, "help", 2),
       ]
-    case .text:
+    case .text, .priority, .tags:
       return [
         hint(.done, "done", 0), hint(.cancel, "cancel", 0), hint(.nextField, "next field", 2),
         hint(.help, "help", 1),
@@ -145,6 +189,17 @@ extension ItemFormScreen {
     switch focus {
     case .text: _ = text.handle(key)
     case .note: _ = note.handle(key)
+    case .tags: _ = tags.handle(key)
+    case .priority:
+      if let level = Self.priorityKey(key, from: priority) {
+        if level == priority {
+          app.status = StatusMessage(
+            text: "Priority: \(ChecklistsApp.priorityName(level))", isError: false)
+        }
+        priority = level
+      } else {
+        app.unknownKey(key, on: keyScreen(in: app))
+      }
     case .due: app.typeInDueField(key, form: &self, now: now)
     case .remind, .repeat, .photo: app.unknownKey(key, on: keyScreen(in: app))
     }
@@ -160,12 +215,13 @@ extension ItemFormScreen {
     switch focus {
     case .text: self.text.insert(text)
     case .note: note.insert(text)
+    case .tags: tags.insert(text)
     case .due:
       if dueSelected { dueText.setText("") }
       dueSelected = false
       dueText.insert(text)
       app.updateDue(&self, now: now)
-    case .remind, .repeat, .photo: break
+    case .remind, .repeat, .priority, .photo: break
     }
     return .handled()
   }
@@ -243,7 +299,8 @@ extension ItemFormScreen {
   }
 
   /// After a merge, the form shows what changed elsewhere in the fields it left as they were
-  /// (the text, the due date with Remind Me, the note, the repeat, the early reminder), as Done
+  /// (the text, the due date with Remind Me, the note, the repeat, the early reminder, the
+  /// priority, the tags), as Done
   /// would keep them; a field the user changed keeps the user's value (and Done says when it was
   /// changed elsewhere too).
   private mutating func refreshFields(in app: ChecklistsApp) {
@@ -287,6 +344,14 @@ extension ItemFormScreen {
       leadChoices = ItemFormScreen.leadChoices(keeping: current.reminderLead)
       original.reminderLead = current.reminderLead
     }
+    if priority == original.priorityLevel && current.priorityLevel != original.priorityLevel {
+      priority = current.priorityLevel
+      original.priority = current.priority
+    }
+    if tags.text == Self.tagsText(original.tags) && current.tags != original.tags {
+      tags.setText(Self.tagsText(current.tags))
+      original.tags = current.tags
+    }
     self.original = original
   }
 }
@@ -295,7 +360,8 @@ extension ItemFormScreen {
   /// The item's fields as the form holds them, on `base` (the item's when the form opened):
   /// `photo` is the photo Done stores, `keptDueDate` the date an item without a due date keeps.
   /// The note counts as changed only when the field's text differs from the note as the field
-  /// showed it (tabs and CR LF line breaks it cannot show stay).
+  /// showed it (tabs and CR LF line breaks it cannot show stay); the tags likewise (a tag with
+  /// a space in it, from another app, stays whole). The priority is the level shown.
   func editedFields(from base: ItemFields, photo: PhotoName?, keptDueDate: Date) -> ItemFields {
     var fields = base
     fields.text = text.text
@@ -307,6 +373,8 @@ extension ItemFormScreen {
     fields.remind = remind
     fields.reminderLead = reminderLead
     fields.repeatRule = repeatRule
+    fields.priority = priority
+    if tags.text != Self.tagsText(base.tags) { fields.tags = Self.parsedTags(tags.text) }
     if self.photo != .keep { fields.photo = photo }
     return fields
   }

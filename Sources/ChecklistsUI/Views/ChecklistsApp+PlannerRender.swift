@@ -110,8 +110,11 @@ extension ChecklistsApp {
         guard let place = place(of: view.lines[index]) else { continue }
         let list = dataModel.lists[place.listIndex]
         renderPlannerItem(
-          list.items[place.itemIndex], listName: list.name, row: y, selected: selected,
-          showsList: view.kind != .search, dueWidth: dueWidth, into: &grid, now: now)
+          list.items[place.itemIndex], listName: list.name,
+          parentText: plannerParentText(
+            view, listIndex: place.listIndex, itemIndex: place.itemIndex),
+          row: y, selected: selected, showsList: view.kind != .search, dueWidth: dueWidth,
+          into: &grid, now: now)
       }
     }
   }
@@ -127,10 +130,11 @@ extension ChecklistsApp {
     return forms.first { DisplayWidth.of($0) <= maxWidth } ?? forms[forms.count - 1]
   }
 
-  /// An item's row outside its list: check mark, text, then the list's name and due date.
+  /// An item's row outside its list: check mark, priority marks, text, tags, its parent's text
+  /// (a subtask), then the list's name and due date.
   func renderPlannerItem(
-    _ item: ChecklistItem, listName: String, row y: Int, selected: Bool, showsList: Bool,
-    dueWidth: Int, into grid: inout CellGrid, now: Date
+    _ item: ChecklistItem, listName: String, parentText: String? = nil, row y: Int,
+    selected: Bool, showsList: Bool, dueWidth: Int, into grid: inout CellGrid, now: Date
   ) {
     let style = beginItemRow(item, row: y, selected: selected, into: &grid, now: now)
     var end = grid.width - 1
@@ -145,7 +149,34 @@ extension ChecklistsApp {
         grid.drawRightAligned(
           listName, row: y, end: end - 1, maxWidth: grid.width / 4, style: style.dim) - 1
     }
-    drawItemText(item, row: y, end: end, style: style, into: &grid)
+    drawPlannerItemText(item, parentText: parentText, row: y, end: end, style: style, into: &grid)
+  }
+
+  /// A planner row's photo mark, priority marks, text and tags (as a list's rows show them, at
+  /// the top level), then the parent's text of a subtask, dimmed (`— Move house`), or else the
+  /// note's first line; ending before `end`.
+  func drawPlannerItemText(
+    _ item: ChecklistItem, parentText: String?, row y: Int, end: Int, style: ItemRowStyle,
+    into grid: inout CellGrid
+  ) {
+    let end = drawPhotoMark(item, row: y, end: end, style: style.base, into: &grid)
+    let layout = OutlineRowText.layout(
+      for: item, depth: 0, fold: .none, width: max(end - 4, 0),
+      glyphs: OutlineGlyphs(ascii: glyphs.ascii))
+    OutlineRowText.draw(
+      layout, text: item.text, row: y, column: 4, styles: style.outline, into: &grid)
+    let used = 4 + layout.end
+    guard let parentText else {
+      drawNotePreview(item.note, row: y, from: used, end: end, style: style.text, into: &grid)
+      return
+    }
+    let start = used + 2
+    guard end - start >= 4 else { return }
+    var parentStyle = style.dim
+    parentStyle.attributes.insert(.dim)
+    grid.draw(
+      glyphs.dash + " " + parentText, row: y, column: start, width: end - start,
+      style: parentStyle)
   }
 
   /// Fills an item's row and draws its check mark; the styles for the rest of the row. One
@@ -219,5 +250,18 @@ struct ItemRowStyle {
     var dim = base
     if !selected { dim.color = .dim }
     self.dim = dim
+  }
+
+  /// The styles of the priority marks and tags beside the text (accented, unless the row is
+  /// selected or checked).
+  var outline: OutlineRowText.Styles {
+    var marks = text
+    var tags = text
+    if text.color == .normal {
+      marks.color = .accent
+      marks.attributes.insert(.bold)
+      tags.color = .accent
+    }
+    return OutlineRowText.Styles(foldMark: text, marks: marks, text: text, tags: tags)
   }
 }

@@ -6,8 +6,8 @@ import FoundationEssentials
 #endif
 
 /// Where the item form's fields are on screen: Text, Notes, Remind Me, Due Date (with its line
-/// of explanation) and Repeat (with its picker when open), top to bottom, scrolled so that the
-/// focused field shows whole.
+/// of explanation), Repeat (with its picker when open), Priority, Tags and Photo, top to bottom,
+/// scrolled so that the focused field shows whole.
 ///
 /// Below 13 rows the fields go without blank rows between them, so the form works in a 20×5
 /// terminal too (one field or three on screen, scrolling as the focus moves).
@@ -67,7 +67,7 @@ extension ChecklistsApp {
       picker.map { max(min($0.choices.count, visible - 1), 1) } ?? 0
     let heights: [(ItemFormScreen.Field, Int)] = [
       (.text, textLines), (.note, noteLines), (.remind, 1), (.due, 2), (.repeat, 1 + pickerRows),
-      (.photo, 1),
+      (.priority, 1), (.tags, 1), (.photo, 1),
     ]
     var places: [ItemFormScreen.Field: ItemFormLayout.Place] = [:]
     var row = 0
@@ -160,6 +160,27 @@ extension ChecklistsApp {
     if let (row, count) = rows(.repeat) {
       renderRepeatField(form, row: row, rows: count, width: fieldWidth, into: &grid)
     }
+    if let (row, _) = rows(.priority) {
+      let focused = form.focus == .priority
+      drawLabel("Priority", row: row, focused: focused, into: &grid)
+      let style = CellStyle(
+        color: form.priority == .none ? .normal : .accent, attributes: focused ? [.reverse] : [])
+      let used = grid.draw(
+        Self.priorityName(form.priority), row: row, column: Self.labelWidth, width: fieldWidth,
+        style: style)
+      let room = fieldWidth - used - 2
+      if focused, room >= 12 {
+        grid.draw(
+          "Left/Right, h m l n", row: row, column: Self.labelWidth + used + 2, width: room,
+          style: CellStyle(color: .dim))
+      }
+    }
+    if let (row, _) = rows(.tags) {
+      drawLabel("Tags", row: row, focused: form.focus == .tags, into: &grid)
+      grid.drawField(
+        form.tags, row: row, column: Self.labelWidth, width: fieldWidth, style: fieldStyle,
+        focused: form.focus == .tags)
+    }
     if let (row, _) = rows(.photo) {
       let focused = form.focus == .photo
       drawLabel("Photo", row: row, focused: focused, into: &grid)
@@ -171,6 +192,12 @@ extension ChecklistsApp {
     if let box = itemPhotoBox(form, layout: layout, width: grid.width) {
       drawPhoto(box, into: &grid)
     }
+  }
+
+  /// What the Priority row shows: "None", "! Low", "!! Medium", "!!! High".
+  static func priorityName(_ level: PriorityLevel) -> String {
+    let name = level.rawValue.prefix(1).uppercased() + level.rawValue.dropFirst()
+    return level == .none ? name : level.marks + " " + name
   }
 
   /// The Notes field: the note wrapped over `rows` rows, following the cursor while focused
