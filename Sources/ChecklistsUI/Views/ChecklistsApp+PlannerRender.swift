@@ -160,12 +160,18 @@ extension ChecklistsApp {
     into grid: inout CellGrid
   ) {
     let end = drawPhotoMark(item, row: y, end: end, style: style.base, into: &grid)
-    let layout = OutlineRowText.layout(
-      for: item, depth: 0, fold: .none, width: max(end - 4, 0),
-      glyphs: OutlineGlyphs(ascii: glyphs.ascii))
-    OutlineRowText.draw(
-      layout, text: item.text, row: y, column: 4, styles: style.outline, into: &grid)
-    let used = 4 + layout.end
+    let used: Int
+    if item.priorityLevel == .none && item.tags.isEmpty {
+      // The common row, as before priorities and tags: no layout to work out.
+      used = grid.draw(item.text, row: y, column: 4, width: max(end - 4, 0), style: style.text)
+    } else {
+      let layout = OutlineRowText.layout(
+        for: item, depth: 0, fold: .none, width: max(end - 4, 0),
+        glyphs: OutlineGlyphs(ascii: glyphs.ascii))
+      OutlineRowText.draw(
+        layout, text: item.text, row: y, column: 4, styles: style.outline, into: &grid)
+      used = 4 + layout.end
+    }
     guard let parentText else {
       drawNotePreview(item.note, row: y, from: used, end: end, style: style.text, into: &grid)
       return
