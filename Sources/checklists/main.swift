@@ -1,5 +1,6 @@
 import ChecklistsCLI
 import ChecklistsTerminal
+import ChecklistsUI
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -51,14 +51,3 @@ extension CLITestSandbox {
     return captured.result(status: status ?? -1)
   }
 }
-
-extension AppKeyTable {
-  /// The UI's key table, handed to the commands as the program hands it (`main.swift`).
-  static let ui = AppKeyTable(
-    formats: KeyTable.Format.allCases.map(\.rawValue),
-    rendered: { config, format in
-      let table = config.map { KeyTable.configured(by: $0).table } ?? KeyTable.defaults
-      return table.rendered(as: KeyTable.Format(rawValue: format) ?? .text)
-    },
-    problems: { KeyTable.configured(by: $0).problems })
-}

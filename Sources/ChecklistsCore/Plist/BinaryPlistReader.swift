@@ -602,10 +602,8 @@ struct BinaryPlistReader: PlistNodeSource {
         guard value.type == 0x0 else { return nil }
         shouldRemind = value.info == 0x9
       case .dueDate:
-        guard value.type == 0x3 else { return nil }
-        let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
-        guard seconds.isFinite else { return nil }
-        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+        guard let date = dateValue(value) else { return nil }
+        dueDate = date
       case .itemID:
         guard value.type == 0x1, value.info <= 3 else { return nil }
         let raw = readUInt(at: value.start, size: 1 << Int(value.info))
@@ -617,10 +615,19 @@ struct BinaryPlistReader: PlistNodeSource {
       text: text, checked: checked, dueDate: dueDate, shouldRemind: shouldRemind, itemID: itemID)
   }
 
+  /// A date object's value; nil for another type or a date that is not finite.
+  private func dateValue(_ value: Header) -> Date? {
+    guard value.type == 0x3 else { return nil }
+    let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
+    guard seconds.isFinite else { return nil }
+    return Date(timeIntervalSinceReferenceDate: seconds)
+  }
+
   /// An item dictionary of the five keys and some of `hasDueDate`, `parentItemID` (an
   /// integer), `priority` (an integer) and `tags` (an array of at most
-  /// `ItemDictionaryKey.maximumTags` strings), each key once, read straight into a `ChecklistItem`: the three outline keys go
-  /// into `unknownFields` as the general path puts them there. Nil for anything else (another
+  /// `ItemDictionaryKey.maximumTags` strings), each key once, read straight into a
+  /// `ChecklistItem`: the three outline keys go into `unknownFields` as the general path puts
+  /// them there. Nil for anything else (another
   /// key, another type), which the general path reads and keeps as it is.
   private func decodedItemWithExtras(_ header: Header) -> ChecklistItem? {
     var text: String?
@@ -651,10 +658,8 @@ struct BinaryPlistReader: PlistNodeSource {
         default: hasDueDate = flag
         }
       case .dueDate:
-        guard value.type == 0x3 else { return nil }
-        let seconds = Double(bitPattern: readUInt(at: value.start, size: 8))
-        guard seconds.isFinite else { return nil }
-        dueDate = Date(timeIntervalSinceReferenceDate: seconds)
+        guard let date = dateValue(value) else { return nil }
+        dueDate = date
       case .itemID:
         guard let number = integer(value), let int = Int(exactly: number) else { return nil }
         itemID = int

@@ -1,9 +1,8 @@
-import ChecklistsCLI
-import ChecklistsUI
+import ChecklistsCore
 
 extension AppKeyTable {
   /// The UI's key table (`KeyTable`), as `keys` and `config --check` read it.
-  static let ui = AppKeyTable(
+  public static let ui = AppKeyTable(
     formats: KeyTable.Format.allCases.map(\.rawValue),
     rendered: { config, format in
       let table = config.map { KeyTable.configured(by: $0).table } ?? KeyTable.defaults

@@ -1,8 +1,6 @@
-import ChecklistsCore
-
 /// The full-screen app's key table as `keys` and `config --check` read it. The table belongs to
-/// the UI (`KeyTable` in ChecklistsUI), which the scripting commands do not import: the program
-/// that runs them hands it over as these answers (`main.swift`; the tests do the same).
+/// the UI (`KeyTable` in ChecklistsUI), which the scripting commands do not import: the UI
+/// gives these answers (`AppKeyTable.ui`), and the program hands them to the commands.
 public struct AppKeyTable: Sendable {
   /// The names of the output formats, the first the default (`text`, `json`, `markdown`, `man`).
   public var formats: [String]
